@@ -1,0 +1,291 @@
+"""From retrieved clauses to a cited answer: roles, the reasoning chain, templates.
+
+Clauses are grouped by the role they play for the question (seed 004, 4.4 step 4):
+definitions -> base rules -> exceptions. The chain lists the typed edges that join the
+retrieved clauses ("7.1(b) OVERRIDES 4.2"). With no LLM configured the answer is
+extractive: the sentences of the governing clauses that best match the question,
+quoted verbatim and cited by document, section, page and character span.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+from pydantic import BaseModel, Field
+
+from clausegraph.config import PROMPTS_DIR
+from clausegraph.index import ClauseIndex, tokenize
+from clausegraph.models import Clause, Edge, RelationType, Span
+from clausegraph.retrieve import RetrievedClause
+
+GROUPS = ("definition", "base_rule", "exception")
+GROUP_TITLES = {"definition": "Definitions", "base_rule": "Base rules", "exception": "Exceptions"}
+_EXCEPTION_HEADING = re.compile(r"\b(exclu\w*|exception\w*|limitation\w*|not covered)\b", re.I)
+_DEFINITION_HEADING = re.compile(r"\b(definitions?|defined terms|interpretation)\b", re.I)
+# A sentence ends at . ; or : followed by space and a capital/number/bracket; the look-behind
+# skips common abbreviations so "U.S. Dollars" or "Inc. shall" do not end a sentence.
+_SENTENCE_END = re.compile(
+    r"(?<!\bInc)(?<!\bNo)(?<!\bCo)(?<!\bLtd)(?<!\bU\.S)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)"
+    r"[.;](?=\s+[A-Z(\"0-9])"
+)
+
+
+class EvidenceClause(BaseModel):
+    """A retrieved clause as the answer presents and cites it."""
+
+    clause_id: str
+    group: str = Field(description="definition | base_rule | exception")
+    label: str = Field(description="what a reader calls it: number, heading or id")
+    heading: str | None
+    section: str = Field(description="section path joined with ' > '")
+    text: str
+    document: str = Field(description="document title")
+    source_path: str
+    doc_id: str
+    pages: list[int]
+    span: Span
+    score: float
+    reason: str
+    origin: str
+
+    def citation(self) -> str:
+        pages = ", ".join(str(p) for p in self.pages)
+        page_word = "pp." if len(self.pages) > 1 else "p."
+        return (
+            f"{self.document}, {self.label}, {page_word} {pages}, "
+            f"chars {self.span[0]}-{self.span[1]}"
+        )
+
+
+class ChainLink(BaseModel):
+    """One typed edge between two evidence clauses, as the reasoning chain shows it."""
+
+    type: RelationType
+    source: str
+    target: str
+    source_label: str
+    target_label: str
+    confidence: float
+    rule_id: str
+    evidence: str
+    term: str | None = None
+
+    def sentence(self) -> str:
+        """E.g. '2.14 DEFINES "Waiting Period" used in 4.2' or '7.1(b) OVERRIDES 4.2'."""
+        if self.type is RelationType.DEFINES and self.term:
+            return f'{self.source_label} DEFINES "{self.term}" used in {self.target_label}'
+        verb = re.sub(r"(?<!^)([A-Z])", r" \1", self.type.value).upper().replace(" ", "_")
+        return f"{self.source_label} {verb} {self.target_label}"
+
+
+class Quote(BaseModel):
+    """A verbatim sentence from an evidence clause, with its exact document span."""
+
+    clause_id: str
+    text: str
+    span: Span
+
+
+class Answer(BaseModel):
+    """The result of ``ClauseGraph.ask``: answer text, evidence by role, chain, settings."""
+
+    question: str
+    answer: str
+    mode: str = Field(description="'extractive' (offline) or the LLM provider used")
+    quotes: list[Quote] = Field(default_factory=list)
+    evidence: list[EvidenceClause]
+    chain: list[ChainLink]
+    retrieval: dict = Field(default_factory=dict, description="the retrieval settings used")
+    context: str = Field(default="", description="the context block an LLM prompt receives")
+
+    def group(self, name: str) -> list[EvidenceClause]:
+        return [e for e in self.evidence if e.group == name]
+
+
+# -- roles and chain ----------------------------------------------------------------------
+
+
+def _section_text(clause: Clause) -> str:
+    return " ".join([*clause.section_path, clause.heading or ""])
+
+
+def assign_groups(results: list[RetrievedClause], edges: list[Edge]) -> dict[str, str]:
+    """Role of each retrieved clause, from its kind, its section and the edges among them."""
+    ids = {r.clause_id for r in results}
+    defines_others = {e.source for e in edges if e.type is RelationType.DEFINES and e.target in ids}
+    overrides_others = {
+        e.source for e in edges if e.type is RelationType.OVERRIDES and e.target in ids
+    }
+    groups = {}
+    for result in results:
+        clause = result.clause
+        reached_as = result.via[-1] if result.via else None
+        if clause.kind == "definition" or clause.clause_id in defines_others or (
+            reached_as and reached_as.type is RelationType.DEFINES
+            and reached_as.source == clause.clause_id
+        ) or _DEFINITION_HEADING.search(_section_text(clause)):
+            groups[clause.clause_id] = "definition"
+        elif clause.clause_id in overrides_others or (
+            reached_as and reached_as.type is RelationType.OVERRIDES
+            and reached_as.source == clause.clause_id
+        ) or _EXCEPTION_HEADING.search(_section_text(clause)):
+            groups[clause.clause_id] = "exception"
+        else:
+            groups[clause.clause_id] = "base_rule"
+    return groups
+
+
+def chain_edges(index: ClauseIndex, results: list[RetrievedClause]) -> list[Edge]:
+    """Typed edges (not SameSection) whose both ends are retrieved, plus walked paths."""
+    ids = {r.clause_id for r in results}
+    seen: set[tuple[str, str, str]] = set()
+    edges: list[Edge] = []
+    candidates = [edge for result in results for edge in result.via]
+    for doc_id in dict.fromkeys(r.clause.doc_id for r in results):
+        candidates += [
+            e for e in index.graph_data(doc_id).edges if e.source in ids and e.target in ids
+        ]
+    for edge in candidates:
+        key = (edge.type.value, edge.source, edge.target)
+        if edge.type is RelationType.SAME_SECTION or key in seen:
+            continue
+        seen.add(key)
+        edges.append(edge)
+    order = {RelationType.DEFINES: 0, RelationType.REFERS_TO: 1, RelationType.ENTAILS: 2,
+             RelationType.CAUSES: 3, RelationType.OVERRIDES: 4}
+    return sorted(edges, key=lambda e: (order.get(e.type, 9), -e.confidence))
+
+
+# -- extractive answer ------------------------------------------------------------------
+
+
+def sentence_spans(text: str) -> list[Span]:
+    """Rough sentence boundaries inside a clause (good enough to pick a quote).
+
+    >>> sentence_spans("A is covered. B is not.")
+    [(0, 13), (14, 23)]
+    """
+    spans, start = [], 0
+    for match in _SENTENCE_END.finditer(text):
+        spans.append((start, match.end()))
+        start = match.end()
+        while start < len(text) and text[start].isspace():
+            start += 1
+    if start < len(text.rstrip()):
+        spans.append((start, len(text.rstrip())))
+    return [s for s in spans if text[s[0]:s[1]].strip()]
+
+
+def best_quote(clause: Clause, query_tokens: set[str]) -> Quote:
+    """The clause sentence sharing most query words (ties: the earlier sentence)."""
+    best: tuple[float, Span] | None = None
+    for start, end in sentence_spans(clause.text):
+        tokens = set(tokenize(clause.text[start:end]))
+        score = len(tokens & query_tokens) / (1.0 + 0.02 * len(tokens))
+        if best is None or score > best[0]:
+            best = (score, (start, end))
+    start, end = best[1] if best else (0, len(clause.text))
+    text = clause.text[start:end].strip()
+    return Quote(clause_id=clause.clause_id, text=text, span=clause.document_span(start, end))
+
+
+# -- rendering ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4)
+def template_environment(prompts_dir: str = str(PROMPTS_DIR)) -> jinja2.Environment:
+    """Jinja environment over ``prompts/``; undefined variables are errors, not blanks."""
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(prompts_dir),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    # PDF text breaks lines mid-sentence; quotes are shown on one line (spans stay exact).
+    environment.filters["squash"] = lambda text: " ".join(str(text).split())
+    return environment
+
+
+def template_hash(name: str, prompts_dir: Path = PROMPTS_DIR) -> str:
+    """sha256 (12 hex) of a template file, recorded in answers and reports."""
+    return hashlib.sha256((prompts_dir / name).read_bytes()).hexdigest()[:12]
+
+
+def render(name: str, **values: object) -> str:
+    return template_environment().get_template(name).render(**values)
+
+
+def build_answer(
+    index: ClauseIndex,
+    question: str,
+    results: list[RetrievedClause],
+    retrieval_settings: dict,
+) -> Answer:
+    """Group, chain and quote the retrieved clauses into the offline extractive answer."""
+    edges = chain_edges(index, results)
+    groups = assign_groups(results, edges)
+    evidence = [_evidence(index, r, groups[r.clause_id]) for r in results]
+    evidence.sort(key=lambda e: GROUPS.index(e.group))
+    labels = {e.clause_id: e.label for e in evidence}
+    chain = [_link(edge, labels) for edge in edges if edge.source in labels and edge.target in labels]
+    query_tokens = set(tokenize(question))
+    by_id = {r.clause_id: r.clause for r in results}
+    quotes = {e.clause_id: best_quote(by_id[e.clause_id], query_tokens) for e in evidence}
+    values = {
+        "question": question,
+        "groups": [(GROUP_TITLES[g], [e for e in evidence if e.group == g]) for g in GROUPS],
+        "chain": chain,
+        "quotes": quotes,
+    }
+    context = render("context.md.j2", **values)
+    text = render("answer_extractive.md.j2", **values)
+    return Answer(
+        question=question,
+        answer=text.strip(),
+        mode="extractive",
+        quotes=list(quotes.values()),
+        evidence=evidence,
+        chain=chain,
+        retrieval=retrieval_settings,
+        context=context,
+    )
+
+
+def _evidence(index: ClauseIndex, result: RetrievedClause, group: str) -> EvidenceClause:
+    clause = result.clause
+    document = index.document_of(clause)
+    return EvidenceClause(
+        clause_id=clause.clause_id,
+        group=group,
+        label=clause.label,
+        heading=clause.heading,
+        section=" > ".join(clause.section_path),
+        text=clause.text,
+        document=document.title,
+        source_path=document.source_path,
+        doc_id=document.doc_id,
+        pages=clause.pages,
+        span=clause.span,
+        score=round(result.score, 4),
+        reason=result.reason(),
+        origin=result.origin,
+    )
+
+
+def _link(edge: Edge, labels: dict[str, str]) -> ChainLink:
+    return ChainLink(
+        type=edge.type,
+        source=edge.source,
+        target=edge.target,
+        source_label=labels[edge.source],
+        target_label=labels[edge.target],
+        confidence=edge.confidence,
+        rule_id=edge.rule_id,
+        evidence=edge.evidence,
+        term=edge.term,
+    )

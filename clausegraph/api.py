@@ -1,0 +1,335 @@
+"""The Python API. The CLI is a thin layer over this class.
+
+>>> from clausegraph import ClauseGraph
+>>> graph = ClauseGraph.open("my-index", create=True)  # doctest: +SKIP
+>>> graph.ingest(["docs/dataset"])  # doctest: +SKIP
+>>> answer = graph.ask("Can the agreement be terminated for convenience?")  # doctest: +SKIP
+>>> print(answer.answer)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from clausegraph.answer import Answer, build_answer
+from clausegraph.config import RetrievalConfig, Settings
+from clausegraph.embed import Embedder, create_embedder
+from clausegraph.errors import ClauseGraphError, IndexStoreError, IngestError, NotFoundError
+from clausegraph.index import ClauseIndex, DocumentArtifacts, IndexStore, tokenize
+from clausegraph.ingest import document_id, iter_input_files, load_document
+from clausegraph.models import Clause, Edge
+from clausegraph.relate import annotate_entities, relate
+from clausegraph.retrieve import RetrievedClause, Retriever
+from clausegraph.rules import RuleSet
+from clausegraph.segment import segment
+from clausegraph.strategies import create_strategy
+
+ProgressCallback = Callable[[str, int, int], None]
+"""Called as ``progress(file_name, files_done, files_total)``."""
+
+
+class IngestOutcome(BaseModel):
+    """What happened to one input file."""
+
+    path: str
+    status: str = Field(description="ingested | unchanged | replaced | failed")
+    doc_id: str | None = None
+    key: str | None = None
+    pages: int = 0
+    clauses: int = 0
+    edges: dict[str, int] = Field(default_factory=dict)
+    unresolved: int = 0
+    seconds: float = 0.0
+    error: str | None = None
+
+
+class IngestReport(BaseModel):
+    outcomes: list[IngestOutcome]
+
+    @property
+    def failed(self) -> list[IngestOutcome]:
+        return [o for o in self.outcomes if o.status == "failed"]
+
+
+class ClauseDetail(BaseModel):
+    """A clause with its document and every edge that touches it."""
+
+    clause: Clause
+    document: str
+    source_path: str
+    outgoing: list[Edge]
+    incoming: list[Edge]
+
+
+class IndexStats(BaseModel):
+    index: str
+    embedding_model: str
+    documents: list[dict[str, Any]]
+    clauses: int
+    edges_by_type: dict[str, int]
+    unresolved_references: int
+
+
+class ClauseGraph:
+    """One index directory: ingest documents into it, ask questions against it."""
+
+    def __init__(self, index_dir: str | Path, settings: Settings | None = None) -> None:
+        self.store = IndexStore(index_dir)
+        self.settings = settings or Settings()
+        self._index: ClauseIndex | None = None
+        self._embedder: Embedder | None = None
+        self._rules: RuleSet | None = None
+        self._retriever: Retriever | None = None
+
+    @classmethod
+    def open(
+        cls, index_dir: str | Path, settings: Settings | None = None, create: bool = False
+    ) -> ClauseGraph:
+        """Open an index; with ``create=True`` a missing or empty folder becomes a new one."""
+        graph = cls(index_dir, settings)
+        if create:
+            graph.store.ensure_writable()
+        else:
+            graph.store.read_manifest()  # fails early, with a clear message, on a bad folder
+        return graph
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = create_embedder(self.settings.embedding)
+        return self._embedder
+
+    @property
+    def index(self) -> ClauseIndex:
+        if self._index is None:
+            self._index = ClauseIndex(self.store)
+            stored = self._index.embedding_model
+            if stored and stored != self.embedder.name:
+                raise IndexStoreError(
+                    self.store.root,
+                    f"was built with embedding model {stored!r} but {self.embedder.name!r} is "
+                    "configured; re-ingest or configure the same model",
+                )
+        return self._index
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def ingest(
+        self, paths: Sequence[str | Path], progress: ProgressCallback | None = None
+    ) -> IngestReport:
+        """Add files (folders are searched recursively); unchanged files are skipped.
+
+        A file that fails is reported and skipped; the others are still committed.
+        The index changes atomically, once, at the end.
+        """
+        files = iter_input_files([Path(p) for p in paths])
+        with self.store.write_lock():
+            manifest = self._current_manifest()
+            by_path = {e["source_path"]: k for k, e in manifest["documents"].items()}
+            outcomes, added, replaced = [], [], []
+            for done, path in enumerate(files):
+                if progress:
+                    progress(path.name, done, len(files))
+                outcome, entry = self._ingest_one(path, manifest, by_path)
+                outcomes.append(outcome)
+                if entry is not None:
+                    added.append((outcome.doc_id, entry))
+                    old = by_path.get(entry["source_path"])
+                    if old and old != outcome.doc_id:
+                        replaced.append(old)
+            if progress:
+                progress("", len(files), len(files))
+            if added or replaced:
+                self.store.commit(manifest, added, replaced)
+                self._index = None
+        return IngestReport(outcomes=outcomes)
+
+    def _current_manifest(self) -> dict[str, Any]:
+        if self.store.exists():
+            return self.store.read_manifest()
+        self.store.ensure_writable()
+        return self.store.empty_manifest(self.embedder.name, self.embedder.dim)
+
+    def _ingest_one(
+        self, path: Path, manifest: dict[str, Any], by_path: dict[str, str]
+    ) -> tuple[IngestOutcome, dict[str, Any] | None]:
+        started = time.perf_counter()
+        try:
+            doc_id = document_id(path.read_bytes()) if path.is_file() else None
+            if doc_id and doc_id in manifest["documents"]:
+                entry = manifest["documents"][doc_id]
+                return IngestOutcome(path=str(path), status="unchanged", doc_id=doc_id,
+                                     key=entry["key"]), None
+            artifacts = self.build_artifacts(path)
+        except IngestError as exc:
+            return IngestOutcome(path=str(path), status="failed", error=str(exc)), None
+        except (OSError, ValueError, RuntimeError) as exc:
+            # Anything else a malformed file can provoke still fails only this file.
+            error = f"{path}: {type(exc).__name__}: {exc}"
+            return IngestOutcome(path=str(path), status="failed", error=error), None
+        self.store.write_document(artifacts)
+        seconds = time.perf_counter() - started
+        entry = _manifest_entry(artifacts, seconds)
+        status = "replaced" if entry["source_path"] in by_path else "ingested"
+        outcome = IngestOutcome(
+            path=str(path), status=status, doc_id=artifacts.document.doc_id,
+            key=artifacts.document.key, pages=entry["pages"], clauses=entry["clauses"],
+            edges=entry["edges_by_type"], unresolved=entry["unresolved"], seconds=seconds,
+        )
+        return outcome, entry
+
+    def build_artifacts(self, path: Path) -> DocumentArtifacts:
+        """Run ingest -> segment -> relate -> embed for one file (nothing is stored)."""
+        document = load_document(path)
+        clauses = segment(document, self.settings.segment)
+        if not clauses:
+            raise IngestError(path, "no clauses could be segmented from the text")
+        annotate_entities(clauses)
+        graph = relate(document, clauses, self.rules)
+        embeddings = self.embedder.encode([_embedding_text(c) for c in clauses])
+        tokens = [tokenize(_embedding_text(c)) for c in clauses]
+        return DocumentArtifacts(document, clauses, graph, embeddings, tokens)
+
+    @property
+    def rules(self) -> RuleSet:
+        if self._rules is None:
+            self._rules = RuleSet.load()
+        return self._rules
+
+    def remove(self, document: str) -> list[str]:
+        """Remove a document named by doc id, key, file path or file name; returns its ids."""
+        with self.store.write_lock():
+            manifest = self.store.read_manifest()
+            matches = _match_documents(manifest, document)
+            if not matches:
+                raise NotFoundError(f"no document {document!r} in index {self.store.root}")
+            self.store.commit(manifest, [], matches)
+            self._index = None
+        return matches
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def retrieval_config(self, **overrides: Any) -> RetrievalConfig:
+        data = self.settings.retrieval.model_dump()
+        data.update({k: v for k, v in overrides.items() if v is not None})
+        return RetrievalConfig.model_validate(data)
+
+    def retrieve(
+        self,
+        question: str,
+        documents: Sequence[str] | None = None,
+        strategy: str = "clausegraph",
+        **overrides: Any,
+    ) -> list[RetrievedClause]:
+        """The best clauses for ``question``; ``overrides`` are RetrievalConfig fields.
+
+        ``documents`` limits the search to documents named by id, key, path or file name.
+        """
+        if not question.strip():
+            raise ClauseGraphError("the question is empty")
+        try:
+            chosen = create_strategy(strategy)
+        except ValueError as exc:
+            raise ClauseGraphError(str(exc)) from exc
+        config = self.retrieval_config(**overrides)
+        doc_ids = self._resolve_documents(documents) if documents else None
+        return chosen.retrieve(self.retriever, question, config, doc_ids)
+
+    @property
+    def retriever(self) -> Retriever:
+        index = self.index
+        if self._retriever is None or self._retriever.index is not index:
+            self._retriever = Retriever(index, self.embedder)
+        return self._retriever
+
+    def ask(
+        self,
+        question: str,
+        documents: Sequence[str] | None = None,
+        strategy: str = "clausegraph",
+        **overrides: Any,
+    ) -> Answer:
+        """Retrieve, group and answer (offline, extractive) with citations."""
+        results = self.retrieve(question, documents, strategy, **overrides)
+        settings = dict(self.retrieval_config(**overrides).model_dump(mode="json"),
+                        strategy=strategy)
+        return build_answer(self.index, question, results, settings)
+
+    def show(self, clause_id: str) -> ClauseDetail:
+        clause = self.index.clause(clause_id)
+        document = self.index.document_of(clause)
+        edges = self.index.graph_data(clause.doc_id).edges
+        return ClauseDetail(
+            clause=clause,
+            document=document.title,
+            source_path=document.source_path,
+            outgoing=[e for e in edges if e.source == clause_id],
+            incoming=[e for e in edges if e.target == clause_id],
+        )
+
+    def stats(self) -> IndexStats:
+        """Counts from the manifest alone, so they are instant even on a large index."""
+        manifest = self.store.read_manifest()
+        documents = [dict(doc_id=k, **v) for k, v in manifest["documents"].items()]
+        edges: Counter[str] = Counter()
+        for entry in documents:
+            edges.update(entry["edges_by_type"])
+        return IndexStats(
+            index=str(self.store.root),
+            embedding_model=manifest.get("embedding_model", ""),
+            documents=documents,
+            clauses=sum(d["clauses"] for d in documents),
+            edges_by_type=dict(sorted(edges.items())),
+            unresolved_references=sum(d["unresolved"] for d in documents),
+        )
+
+    def _resolve_documents(self, names: Sequence[str]) -> list[str]:
+        manifest = self.index.manifest
+        doc_ids: list[str] = []
+        for name in names:
+            matches = _match_documents(manifest, name)
+            if not matches:
+                raise NotFoundError(f"no document {name!r} in index {self.store.root}")
+            doc_ids += matches
+        return list(dict.fromkeys(doc_ids))
+
+
+def _embedding_text(clause: Clause) -> str:
+    """What a clause is embedded and BM25-indexed as: its heading context, then its text."""
+    context = " > ".join(clause.section_path[-2:])
+    return f"{context}\n{clause.text}" if context else clause.text
+
+
+def _manifest_entry(artifacts: DocumentArtifacts, seconds: float) -> dict[str, Any]:
+    document = artifacts.document
+    return {
+        "key": document.key,
+        "source_path": str(Path(document.source_path).resolve()),
+        "title": document.title,
+        "media_type": document.media_type,
+        "pages": len(document.pages),
+        "chars": len(document.text),
+        "clauses": len(artifacts.clauses),
+        "edges_by_type": dict(Counter(e.type.value for e in artifacts.graph.edges)),
+        "unresolved": len(artifacts.graph.unresolved),
+        "ingest_seconds": round(seconds, 3),
+        "ingested_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def _match_documents(manifest: dict[str, Any], name: str) -> list[str]:
+    """Doc ids whose id, key, resolved path or file name equals ``name``."""
+    resolved = str(Path(name).resolve())
+    return [
+        doc_id
+        for doc_id, entry in manifest["documents"].items()
+        if name in (doc_id, entry["key"], Path(entry["source_path"]).name)
+        or resolved == entry["source_path"]
+    ]

@@ -1,0 +1,125 @@
+"""All tunable parameters in one place, with the defaults the pipeline ships with.
+
+Every field can be overridden from the CLI (``--set retrieval.alpha=0.6``) or from
+Python (``RetrievalConfig(alpha=0.6)``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from clausegraph.models import RelationType
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _resource_dir(name: str) -> Path:
+    """Find ``rules/`` or ``prompts/``: shipped inside the package, or in a source checkout."""
+    inside = PACKAGE_DIR / "_data" / name
+    return inside if inside.is_dir() else PACKAGE_DIR.parent / name
+
+
+RULES_DIR = _resource_dir("rules")
+PROMPTS_DIR = _resource_dir("prompts")
+
+
+class StrictModel(BaseModel):
+    """Config models reject unknown keys so a typo is an error, not a silent default."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class SegmentConfig(StrictModel):
+    """How documents are cut into clauses."""
+
+    max_clause_chars: int = Field(
+        2000, ge=200, description="longer clauses are split into sentence windows"
+    )
+    min_clause_chars: int = Field(
+        40, ge=0, description="shorter fragments merge into their neighbour"
+    )
+
+
+class EmbeddingConfig(StrictModel):
+    """The dense model. ``model`` is a local path or the packaged MiniLM ('minilm')."""
+
+    model: str = Field("minilm", description="'minilm' = packaged all-MiniLM-L6-v2, or a path")
+    batch_size: int = Field(64, ge=1)
+    max_chars: int = Field(
+        2000, ge=100, description="text beyond this is not embedded (MiniLM reads 256 tokens)"
+    )
+
+
+class RetrievalConfig(StrictModel):
+    """Hybrid retrieval, graph expansion and reranking (seed 004, section 4.4)."""
+
+    top_k: int = Field(8, ge=1, description="clauses returned")
+    seed_k: int = Field(5, ge=1, description="fused BM25+dense hits that seed expansion")
+    candidate_k: int = Field(50, ge=1, description="hits taken from each of BM25 and dense")
+    rrf_k: int = Field(60, ge=1, description="reciprocal-rank-fusion constant")
+    bm25_weight: float = Field(0.5, ge=0.0, le=1.0, description="share of BM25 in fused sim")
+    hops: int = Field(1, ge=0, le=4, description="graph expansion depth")
+    edge_types: list[RelationType] = Field(
+        default_factory=lambda: [
+            RelationType.DEFINES,
+            RelationType.REFERS_TO,
+            RelationType.OVERRIDES,
+            RelationType.ENTAILS,
+            RelationType.CAUSES,
+        ],
+        description="edge types followed during expansion",
+    )
+    max_expanded: int = Field(20, ge=0, description="cap on clauses added by expansion")
+    alpha: float = Field(0.7, ge=0.0, description="weight of similarity in the rerank")
+    beta: float = Field(0.1, ge=0.0, description="weight of graph centrality")
+    gamma: float = Field(0.2, ge=0.0, description="weight of path support")
+    path_decay: float = Field(0.5, gt=0.0, le=1.0, description="path support factor per hop")
+    min_edge_confidence: float = Field(0.5, ge=0.0, le=1.0)
+    scope_documents: bool = Field(
+        True,
+        description="when part of the query names one indexed document, search only that "
+        "document, with the rest of the query",
+    )
+    scope_margin: float = Field(
+        1.3, ge=1.0, description="a query part names a document when its match beats the next "
+        "document's by this factor",
+    )
+
+    @field_validator("edge_types", mode="before")
+    @classmethod
+    def _split_edge_types(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+
+class Settings(StrictModel):
+    """The full configuration of a ClauseGraph instance."""
+
+    segment: SegmentConfig = Field(default_factory=SegmentConfig)
+    embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
+    retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
+
+    def with_overrides(self, overrides: list[str]) -> "Settings":
+        """Return a copy with ``section.field=value`` overrides applied and validated.
+
+        >>> Settings().with_overrides(["retrieval.alpha=0.5"]).retrieval.alpha
+        0.5
+        """
+        data = self.model_dump()
+        for item in overrides:
+            if "=" not in item:
+                raise ValueError(f"override {item!r} is not of the form section.field=value")
+            dotted, value = item.split("=", 1)
+            section, _, name = dotted.strip().partition(".")
+            if section not in data or not name or name not in data[section]:
+                raise ValueError(f"unknown setting {dotted!r}")
+            data[section][name] = value
+        return Settings.model_validate(data)
+
+# The main job's embedded defaults: the bundled sample contracts and a question about them.
+DATASET_DIR = _resource_dir("docs") / "dataset"
+SAMPLE_QUESTION = "Can the agreement be terminated, and what exceptions apply?"

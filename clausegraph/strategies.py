@@ -1,0 +1,80 @@
+"""Named retrieval strategies, selectable with ``--strategy`` everywhere.
+
+A strategy is a base class with one method plus a registry (txtai's ``factory`` idea):
+baselines and ablations of the clause-graph retriever are presets of ``RetrievalConfig``;
+methods that need different machinery subclass :class:`Strategy`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any
+
+from clausegraph.config import RetrievalConfig
+from clausegraph.retrieve import RetrievedClause, Retriever
+
+# Ablations of the full retriever: what each switches off is the whole difference.
+PRESETS: dict[str, dict[str, Any]] = {
+    "clausegraph": {},
+    "dense": {"bm25_weight": 0.0, "hops": 0, "beta": 0.0, "gamma": 0.0},
+    "bm25": {"bm25_weight": 1.0, "hops": 0, "beta": 0.0, "gamma": 0.0},
+    "hybrid": {"hops": 0, "beta": 0.0, "gamma": 0.0},
+    "clausegraph-no-expansion": {"hops": 0},
+}
+
+
+class Strategy(ABC):
+    """Retrieves clauses for a query; ``config`` carries the shared knobs (top_k, ...)."""
+
+    name: str
+
+    @abstractmethod
+    def retrieve(
+        self,
+        retriever: Retriever,
+        query: str,
+        config: RetrievalConfig,
+        doc_ids: list[str] | None = None,
+    ) -> list[RetrievedClause]:
+        """The ranked clauses for ``query``."""
+
+
+class PresetStrategy(Strategy):
+    """The clause-graph retriever with some settings fixed (baselines and ablations)."""
+
+    def __init__(self, name: str, fixed: dict[str, Any]) -> None:
+        self.name = name
+        self.fixed = fixed
+
+    def retrieve(
+        self,
+        retriever: Retriever,
+        query: str,
+        config: RetrievalConfig,
+        doc_ids: list[str] | None = None,
+    ) -> list[RetrievedClause]:
+        adjusted = config.model_copy(update=self.fixed)
+        return retriever.retrieve(query, adjusted, doc_ids)
+
+
+_REGISTRY: dict[str, Callable[[], Strategy]] = {
+    name: (lambda name=name, fixed=fixed: PresetStrategy(name, fixed))
+    for name, fixed in PRESETS.items()
+}
+
+
+def register(name: str, factory: Callable[[], Strategy]) -> None:
+    """Make a strategy available by name (used by the seed-paper strategies)."""
+    _REGISTRY[name] = factory
+
+
+def strategy_names() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def create_strategy(name: str) -> Strategy:
+    """The strategy called ``name``; a clear error lists the known ones."""
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown strategy {name!r}; choose one of: {', '.join(strategy_names())}")
+    return _REGISTRY[name]()

@@ -1,0 +1,164 @@
+"""End to end on the bundled PDFs: ingest, ask, cite, and the CLI around it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pymupdf
+import pytest
+from typer.testing import CliRunner
+
+from clausegraph.api import ClauseGraph
+from clausegraph.cli import app
+from clausegraph.config import SAMPLE_QUESTION
+from clausegraph.models import RelationType
+from tests.conftest import DATASET, dataset_pdf
+
+runner = CliRunner()
+
+
+def test_sample_question_has_definitions_base_rules_and_exceptions(
+    sample_graph: ClauseGraph,
+) -> None:
+    answer = sample_graph.ask(SAMPLE_QUESTION)
+    groups = {e.group for e in answer.evidence}
+    assert {"definition", "base_rule", "exception"} <= groups
+    assert answer.chain, "the evidence should be connected by typed edges"
+    assert "[" in answer.answer and answer.quotes
+
+
+def test_every_citation_slices_back_to_the_clause(sample_graph: ClauseGraph) -> None:
+    answer = sample_graph.ask("What are the payment terms for invoices?")
+    index = sample_graph.index
+    for evidence in answer.evidence:
+        clause = index.clause(evidence.clause_id)
+        document = index.documents[clause.doc_id]
+        assert "\n".join(document.text[a:b] for a, b in clause.segments) == evidence.text
+        assert evidence.span == (clause.segments[0][0], clause.segments[-1][1])
+        assert evidence.pages == document.pages_of(evidence.span)
+    for quote in answer.quotes:
+        clause = index.clause(quote.clause_id)
+        document = index.documents[clause.doc_id]
+        # a quote never crosses a page-header gap in these contracts' quoted sentences
+        assert quote.text.split()[0] in document.text[quote.span[0]:quote.span[1]]
+
+
+def test_each_result_says_why_it_was_retrieved(sample_graph: ClauseGraph) -> None:
+    results = sample_graph.retrieve(SAMPLE_QUESTION, top_k=12, hops=2)
+    assert any(r.origin == "seed" for r in results)
+    for result in results:
+        if result.origin == "expanded":
+            assert result.via and result.via_seed
+            assert result.via[-1].source == result.clause_id or result.via[-1].target == result.clause_id
+            assert "via" in result.reason()
+        else:
+            assert "BM25" in result.reason()
+
+
+def test_expansion_brings_in_clauses_the_seeds_miss(sample_graph: ClauseGraph) -> None:
+    flat = sample_graph.retrieve(SAMPLE_QUESTION, top_k=30, hops=0)
+    expanded = sample_graph.retrieve(SAMPLE_QUESTION, top_k=30, hops=1)
+    new = {r.clause_id for r in expanded} - {r.clause_id for r in flat}
+    assert new
+    assert all(r.via for r in expanded if r.clause_id in new and r.origin == "expanded")
+
+
+def test_edge_type_filter_restricts_expansion(sample_graph: ClauseGraph) -> None:
+    results = sample_graph.retrieve(SAMPLE_QUESTION, top_k=30, hops=2,
+                                    edge_types="Defines")
+    for result in results:
+        assert all(edge.type is RelationType.DEFINES for edge in result.via)
+
+
+def test_documents_can_be_scoped(sample_graph: ClauseGraph) -> None:
+    key = next(d.key for d in sample_graph.index.documents.values() if "Bellring" in d.source_path)
+    results = sample_graph.retrieve(SAMPLE_QUESTION, documents=[key], top_k=10)
+    assert results and {sample_graph.index.documents[r.clause.doc_id].key for r in results} == {key}
+
+
+def test_text_file_spans_slice_the_file_itself(tmp_path: Path) -> None:
+    source = Path(__file__).parent / "data"
+    texts = sorted(source.rglob("*.txt"))
+    assert texts, "tests/data should hold real contract excerpts"
+    graph = ClauseGraph.open(tmp_path / "idx", create=True)
+    report = graph.ingest(texts[:2])
+    assert not report.failed
+    for clause in graph.index.clauses:
+        path = graph.index.documents[clause.doc_id].source_path
+        raw = Path(path).read_text(encoding="utf-8")
+        assert raw[clause.span[0]:clause.span[1]] == clause.text
+
+
+# -- CLI --------------------------------------------------------------------------------------
+
+
+def test_cli_ask_json_carries_evidence_with_spans_and_reasons(sample_graph: ClauseGraph) -> None:
+    result = runner.invoke(app, ["ask", SAMPLE_QUESTION, "--index", str(sample_graph.store.root),
+                                 "--json", "--top-k", "6"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert len(payload["evidence"]) == 6
+    for item in payload["evidence"]:
+        assert {"clause_id", "group", "text", "document", "pages", "span", "reason"} <= set(item)
+        assert item["group"] in ("definition", "base_rule", "exception")
+
+
+def test_cli_stats_and_show(sample_graph: ClauseGraph) -> None:
+    root = str(sample_graph.store.root)
+    stats = json.loads(runner.invoke(app, ["stats", "--index", root, "--json"]).stdout)
+    assert len(stats["documents"]) == 3
+    assert stats["clauses"] == len(sample_graph.index.clauses)
+    assert set(stats["edges_by_type"]) >= {"Defines", "RefersTo", "Overrides", "SameSection"}
+    clause_id = next(e.source for d in sample_graph.index.documents
+                     for e in sample_graph.index.graph_data(d).edges
+                     if e.type is RelationType.OVERRIDES)
+    shown = runner.invoke(app, ["show", clause_id, "--index", root, "--json"])
+    assert shown.exit_code == 0
+    detail = json.loads(shown.stdout)
+    assert any(e["type"] == "Overrides" for e in detail["outgoing"])
+
+
+def test_cli_bad_inputs_fail_clearly_and_the_rest_ingest(tmp_path: Path) -> None:
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    good = dataset_pdf("Photronics")
+    (folder / good.name).write_bytes(good.read_bytes())
+    (folder / "corrupt.pdf").write_bytes(b"%PDF-1.7\n garbage that is not a pdf")
+    (folder / "empty.txt").write_bytes(b"")
+    (folder / "latin1.txt").write_bytes("Clause 1. Indemnit\xe9 du fournisseur".encode("latin-1"))
+    scanned = pymupdf.open()
+    page = scanned.new_page()
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 50, 50), False)
+    pix.clear_with(200)
+    page.insert_image(page.rect, pixmap=pix)
+    scanned.save(folder / "scanned.pdf")
+    encrypted = pymupdf.open(good)
+    encrypted.save(folder / "locked.pdf", encryption=pymupdf.PDF_ENCRYPT_AES_256,
+                   user_pw="secret", owner_pw="owner")
+    index = tmp_path / "idx"
+    result = runner.invoke(app, ["ingest", str(folder), "--index", str(index)])
+    assert result.exit_code == 1
+    for name in ("corrupt.pdf", "empty.txt", "latin1.txt", "scanned.pdf", "locked.pdf"):
+        lines = [line for line in result.stderr.splitlines() if name in line]
+        assert len(lines) == 1, (name, result.stderr)
+    assert "Traceback" not in result.output
+    stats = json.loads(runner.invoke(app, ["stats", "--index", str(index), "--json"]).stdout)
+    assert [Path(d["source_path"]).name for d in stats["documents"]] == [good.name]
+
+
+def test_cli_unknown_option_and_missing_index(tmp_path: Path) -> None:
+    missing = runner.invoke(app, ["ask", "anything", "--index", str(tmp_path / "none")])
+    assert missing.exit_code == 2 and "does not exist" in missing.stderr
+    unknown = runner.invoke(app, ["ask", "anything", "--frobnicate"])
+    assert unknown.exit_code == 2 and "frobnicate" in unknown.output + unknown.stderr
+    bad_setting = runner.invoke(app, ["ask", "x", "--index", str(tmp_path), "--set", "retrieval.nope=1"])
+    assert bad_setting.exit_code == 2 and "unknown setting" in bad_setting.stderr
+
+
+def test_demo_prints_a_cited_answer(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["demo", "--index", str(tmp_path / "demo")])
+    assert result.exit_code == 0, result.output
+    assert "Definitions" in result.stdout and "Exceptions" in result.stdout
+    assert "chars " in result.stdout
+    assert DATASET.name in result.stdout or "dataset" in result.stdout

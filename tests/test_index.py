@@ -1,0 +1,146 @@
+"""Index storage: content-addressed documents, atomic generations, no re-embedding."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from rank_bm25 import BM25Okapi
+
+from clausegraph.api import ClauseGraph
+from clausegraph.embed import Embedder, create_embedder
+from clausegraph.errors import IndexStoreError
+from clausegraph.index import IndexStore, tokenize
+from tests.conftest import dataset_pdf
+
+PHOTRONICS = dataset_pdf("Photronics")
+BELLRING = dataset_pdf("Bellring")
+
+
+class CountingEmbedder(Embedder):
+    """Wraps the real encoder and counts the texts it is asked to embed."""
+
+    def __init__(self) -> None:
+        self.inner = create_embedder()
+        self.name, self.dim = self.inner.name, self.inner.dim
+        self.texts_embedded = 0
+
+    def encode(self, texts):
+        self.texts_embedded += len(texts)
+        return self.inner.encode(texts)
+
+
+def _graph_with(tmp_path: Path, *pdfs: Path) -> ClauseGraph:
+    graph = ClauseGraph.open(tmp_path / "idx", create=True)
+    report = graph.ingest(list(pdfs))
+    assert not report.failed
+    return graph
+
+
+def test_reingesting_an_unchanged_file_does_nothing(tmp_path: Path) -> None:
+    graph = _graph_with(tmp_path, PHOTRONICS)
+    generation = graph.store.read_manifest()["generation"]
+    again = graph.ingest([PHOTRONICS])
+    assert [o.status for o in again.outcomes] == ["unchanged"]
+    assert graph.store.read_manifest()["generation"] == generation
+
+
+def test_adding_a_document_embeds_only_that_document(tmp_path: Path) -> None:
+    graph = _graph_with(tmp_path, PHOTRONICS)
+    counting = CountingEmbedder()
+    graph._embedder = counting
+    report = graph.ingest([PHOTRONICS, BELLRING])
+    statuses = {Path(o.path).name: o.status for o in report.outcomes}
+    assert statuses[PHOTRONICS.name] == "unchanged"
+    added = next(o for o in report.outcomes if o.status == "ingested")
+    assert counting.texts_embedded == added.clauses > 0
+
+
+def test_removing_a_document_keeps_the_other_untouched(tmp_path: Path) -> None:
+    graph = _graph_with(tmp_path, PHOTRONICS, BELLRING)
+    manifest = graph.store.read_manifest()
+    keep, drop = list(manifest["documents"])
+    kept_vectors = graph.store.doc_dir(keep) / "embeddings.npy"
+    inode = kept_vectors.stat().st_ino
+    removed = graph.remove(manifest["documents"][drop]["key"])
+    assert removed == [drop]
+    assert kept_vectors.stat().st_ino == inode
+    assert not graph.store.doc_dir(drop).exists()
+    assert {c.doc_id for c in graph.index.clauses} == {keep}
+
+
+def test_a_crash_before_the_manifest_switch_leaves_the_previous_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    graph = _graph_with(tmp_path, PHOTRONICS)
+    before = graph.stats()
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("simulated crash mid-ingest")
+
+    monkeypatch.setattr(IndexStore, "_write_manifest", crash)
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        graph.ingest([BELLRING])
+    monkeypatch.undo()
+
+    reopened = ClauseGraph.open(tmp_path / "idx")
+    assert reopened.stats() == before
+    hits = reopened.retrieve("outsourcing of photomask production", top_k=3)
+    assert hits and {h.clause.doc_id for h in hits} == {before.documents[0]["doc_id"]}
+    # the next successful write completes the work and sweeps what the crash left behind
+    reopened.ingest([BELLRING])
+    assert len(reopened.stats().documents) == 2
+    leftovers = [p.name for p in (tmp_path / "idx").rglob(".tmp-*")]
+    assert leftovers == []
+    assert len(list((tmp_path / "idx").glob("global-*"))) == 1
+
+
+def test_a_crash_while_writing_the_global_index_leaves_the_previous_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import faiss
+
+    graph = _graph_with(tmp_path, PHOTRONICS)
+    before = graph.stats()
+    monkeypatch.setattr(faiss, "write_index", lambda *a: (_ for _ in ()).throw(OSError("disk full")))
+    with pytest.raises(OSError, match="disk full"):
+        graph.ingest([BELLRING])
+    monkeypatch.undo()
+    assert ClauseGraph.open(tmp_path / "idx").stats() == before
+
+
+def test_opening_a_missing_or_foreign_folder_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(IndexStoreError, match="does not exist"):
+        ClauseGraph.open(tmp_path / "nowhere")
+    foreign = tmp_path / "photos"
+    foreign.mkdir()
+    (foreign / "cat.jpg").write_bytes(b"\xff\xd8")
+    with pytest.raises(IndexStoreError, match="not a ClauseGraph index"):
+        ClauseGraph.open(foreign)
+    with pytest.raises(IndexStoreError, match="not a ClauseGraph index"):
+        ClauseGraph.open(foreign, create=True)
+
+
+def test_a_damaged_manifest_is_a_clear_error(tmp_path: Path) -> None:
+    graph = _graph_with(tmp_path, PHOTRONICS)
+    graph.store.manifest_path.write_text("{ not json", encoding="utf-8")
+    with pytest.raises(IndexStoreError, match="unreadable manifest"):
+        ClauseGraph.open(tmp_path / "idx")
+
+
+def test_bm25_scores_match_rank_bm25(sample_graph: ClauseGraph) -> None:
+    """bm25s (Robertson variant) must score like the rank-bm25 reference implementation."""
+    store = sample_graph.store
+    corpus = [t or [""] for d in sample_graph.index.documents for t in store.read_tokens(d)]
+    oracle = BM25Okapi(corpus, k1=1.5, b=0.75)
+    query = tokenize("termination of the agreement for breach and insolvency")
+    n = len(corpus)
+    # rank-bm25 floors negative idf at epsilon * mean idf; compare on terms rarer than half
+    query = [t for t in query if sum(t in doc for doc in corpus) < n / 2]
+    assert query
+    ours = np.asarray(sample_graph.index.bm25.get_scores(query))
+    expected = oracle.get_scores(query)
+    # bm25s leaves out rank-bm25's constant (k1 + 1) numerator factor: same ranking
+    np.testing.assert_allclose(ours * (1.5 + 1), expected, rtol=1e-4, atol=1e-4)
+    assert np.count_nonzero(expected) > 10
