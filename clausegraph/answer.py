@@ -235,25 +235,31 @@ def build_answer(
     chain = [_link(edge, labels) for edge in edges if edge.source in labels and edge.target in labels]
     query_tokens = set(tokenize(question))
     by_id = {r.clause_id: r.clause for r in results}
-    quotes = {e.clause_id: best_quote(by_id[e.clause_id], query_tokens) for e in evidence}
-    values = {
-        "question": question,
-        "groups": [(GROUP_TITLES[g], [e for e in evidence if e.group == g]) for g in GROUPS],
-        "chain": chain,
-        "quotes": quotes,
-    }
-    context = render("context.md.j2", **values)
-    text = render("answer_extractive.md.j2", **values)
-    return Answer(
+    quotes = [best_quote(by_id[e.clause_id], query_tokens) for e in evidence]
+    answer = Answer(
         question=question,
-        answer=text.strip(),
+        answer="",
         mode="extractive",
-        quotes=list(quotes.values()),
+        quotes=quotes,
         evidence=evidence,
         chain=chain,
         retrieval=retrieval_settings,
-        context=context,
     )
+    values = template_values(answer)
+    answer.context = render("context.md.j2", **values)
+    answer.answer = render("answer_extractive.md.j2", **values).strip()
+    return answer
+
+
+def template_values(answer: Answer) -> dict:
+    """The values every answer template renders: the extractive answer, the context
+    block and the LLM prompts (clausegraph.generate) all see the same evidence."""
+    return {
+        "question": answer.question,
+        "groups": [(GROUP_TITLES[g], answer.group(g)) for g in GROUPS],
+        "chain": answer.chain,
+        "quotes": {q.clause_id: q for q in answer.quotes},
+    }
 
 
 def _evidence(index: ClauseIndex, result: RetrievedClause, group: str) -> EvidenceClause:

@@ -22,6 +22,7 @@ from clausegraph.answer import Answer, build_answer
 from clausegraph.config import RetrievalConfig, Settings
 from clausegraph.embed import Embedder, create_embedder
 from clausegraph.errors import ClauseGraphError, IndexStoreError, IngestError, NotFoundError
+from clausegraph.llm import LLMProvider, create_provider
 from clausegraph.index import ClauseIndex, DocumentArtifacts, IndexStore, tokenize
 from clausegraph.ingest import document_id, iter_input_files, load_document
 from clausegraph.models import Clause, Edge
@@ -86,6 +87,9 @@ class ClauseGraph:
         self._index: ClauseIndex | None = None
         self._embedder: Embedder | None = None
         self._rules: RuleSet | None = None
+        self._llm: LLMProvider | None = None
+        self._llm_ready = False
+        self._llm_relations = False
         self._retriever: Retriever | None = None
 
     @classmethod
@@ -107,6 +111,14 @@ class ClauseGraph:
         return self._embedder
 
     @property
+    def llm(self) -> LLMProvider | None:
+        """The configured language model (``settings.llm`` + environment); None = offline."""
+        if not self._llm_ready:
+            self._llm = create_provider(self.settings.llm)
+            self._llm_ready = True
+        return self._llm
+
+    @property
     def index(self) -> ClauseIndex:
         if self._index is None:
             self._index = ClauseIndex(self.store)
@@ -122,13 +134,26 @@ class ClauseGraph:
     # -- writing -----------------------------------------------------------------------------
 
     def ingest(
-        self, paths: Sequence[str | Path], progress: ProgressCallback | None = None
+        self,
+        paths: Sequence[str | Path],
+        progress: ProgressCallback | None = None,
+        llm_relations: bool = False,
     ) -> IngestReport:
         """Add files (folders are searched recursively); unchanged files are skipped.
 
         A file that fails is reported and skipped; the others are still committed.
-        The index changes atomically, once, at the end.
+        The index changes atomically, once, at the end. With ``llm_relations`` the
+        configured LLM also proposes typed edges (validated against the clauses, merged
+        with the rule edges as ``rule_id='llm:<model>'``, cached by content hash under
+        ``<index>/.llm-cache``). Documents already in the index keep their edges: remove
+        and re-ingest one to add LLM edges to it.
         """
+        if llm_relations and self.llm is None:
+            raise ClauseGraphError(
+                "--llm-relations needs a language model: choose one with --llm gemini|openai "
+                "(or CLAUSEGRAPH_LLM_PROVIDER)"
+            )
+        self._llm_relations = llm_relations
         files = iter_input_files([Path(p) for p in paths])
         with self.store.write_lock():
             manifest = self._current_manifest()
@@ -193,6 +218,13 @@ class ClauseGraph:
             raise IngestError(path, "no clauses could be segmented from the text")
         annotate_entities(clauses)
         graph = relate(document, clauses, self.rules)
+        if self._llm_relations and self.llm is not None:
+            from clausegraph.llm_relations import extract_llm_edges, merge_edges
+
+            cache = self.store.root / ".llm-cache" / "relations"
+            graph.edges = merge_edges(
+                graph.edges, extract_llm_edges(document, clauses, self.llm, cache)
+            )
         embeddings = self.embedder.encode([_embedding_text(c) for c in clauses])
         tokens = [tokenize(_embedding_text(c)) for c in clauses]
         return DocumentArtifacts(document, clauses, graph, embeddings, tokens)
@@ -254,13 +286,51 @@ class ClauseGraph:
         question: str,
         documents: Sequence[str] | None = None,
         strategy: str = "clausegraph",
+        *,
+        llm: LLMProvider | str | None = None,
+        on_chunk: Callable[[str], None] | None = None,
         **overrides: Any,
     ) -> Answer:
-        """Retrieve, group and answer (offline, extractive) with citations."""
+        """Retrieve, group and answer with citations.
+
+        Extractive (offline) unless a language model is configured (``settings.llm``)
+        or given as ``llm``; ``llm="none"`` forces extractive. An LLM answer is an
+        ``LLMAnswer`` with ``claims`` and a ``verification`` verdict; ``on_chunk``
+        receives the model's reply as it streams.
+        """
         results = self.retrieve(question, documents, strategy, **overrides)
         settings = dict(self.retrieval_config(**overrides).model_dump(mode="json"),
                         strategy=strategy)
-        return build_answer(self.index, question, results, settings)
+        answer = build_answer(self.index, question, results, settings)
+        provider = None if llm == "none" else (llm if llm is not None else self.llm)
+        if provider is None or not answer.evidence:
+            return answer
+        from clausegraph.generate import generate_answer
+
+        edges = [
+            edge
+            for doc_id in dict.fromkeys(e.doc_id for e in answer.evidence)
+            for edge in self.index.graph_data(doc_id).edges
+        ]
+        return generate_answer(answer, provider, on_chunk=on_chunk,
+                               clause_lookup=self.index.clause, graph_edges=edges)
+
+    def report(
+        self,
+        question: str,
+        documents: Sequence[str] | None = None,
+        strategy: str = "clausegraph",
+        *,
+        llm: LLMProvider | str | None = None,
+        **overrides: Any,
+    ) -> Any:
+        """An audit :class:`~clausegraph.report.Report` for ``question``."""
+        from clausegraph.report import build_report
+
+        answer = self.ask(question, documents, strategy, llm=llm, **overrides)
+        return build_report(answer, manifest=self.index.manifest,
+                            index_path=self.store.root.resolve(),
+                            documents_filter=documents)
 
     def show(self, clause_id: str) -> ClauseDetail:
         clause = self.index.clause(clause_id)

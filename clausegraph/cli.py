@@ -37,6 +37,19 @@ SetOption = Annotated[
     typer.Option("--set", help="override a setting, e.g. --set retrieval.hops=2 (repeatable)"),
 ]
 DEFAULT_INDEX = Path(".clausegraph-index")
+LLMOption = Annotated[
+    Optional[str],
+    typer.Option("--llm", help="answer with a language model: gemini | openai | none "
+                 "(default: none = extractive, or CLAUSEGRAPH_LLM_PROVIDER)"),
+]
+ModelOption = Annotated[
+    Optional[str],
+    typer.Option("--model", help="LLM model (default gemini-2.5-flash / gpt-4.1-mini)"),
+]
+BaseUrlOption = Annotated[
+    Optional[str],
+    typer.Option("--base-url", help="LLM endpoint, e.g. http://localhost:11434/v1 (Ollama)"),
+]
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -60,10 +73,26 @@ def _first_error(exc: ValueError) -> str:
     return str(exc).splitlines()[0]
 
 
-def _open(index: Path, overrides: list[str] | None, create: bool = False):
+def _open(index: Path, overrides: list[str] | None, create: bool = False,
+          llm: dict[str, str | None] | None = None):
     from clausegraph.api import ClauseGraph
 
-    return ClauseGraph.open(index, _settings(overrides), create=create)
+    return ClauseGraph.open(index, _with_llm(_settings(overrides), llm or {}), create=create)
+
+
+def _with_llm(settings: Settings, flags: dict[str, str | None]) -> Settings:
+    """``settings`` with --llm/--model/--base-url applied (validated)."""
+    updates = {k: v for k, v in flags.items() if v is not None}
+    if not updates:
+        return settings
+    from clausegraph.llm import LLMConfig
+
+    try:
+        llm = LLMConfig.model_validate({**settings.llm.model_dump(), **updates})
+    except ValueError as exc:
+        _fail(_first_error(exc))
+        raise AssertionError("unreachable") from exc
+    return settings.model_copy(update={"llm": llm})
 
 
 def _print_json(data: Any) -> None:
@@ -76,10 +105,17 @@ def ingest(
     index: IndexOption = DEFAULT_INDEX,
     json_output: JsonOption = False,
     set_: SetOption = None,
+    llm_relations: Annotated[
+        bool, typer.Option("--llm-relations", help="also ask the LLM for typed edges (cached)")
+    ] = False,
+    llm: LLMOption = None,
+    model: ModelOption = None,
+    base_url: BaseUrlOption = None,
 ) -> None:
     """Add documents to the index (unchanged files are skipped)."""
     try:
-        graph = _open(index, set_, create=True)
+        graph = _open(index, set_, create=True,
+                      llm={"provider": llm, "model": model, "base_url": base_url})
         with Progress(
             TextColumn("[progress.description]{task.description}"), BarColumn(),
             MofNCompleteColumn(), TimeElapsedColumn(), console=err_console,
@@ -91,7 +127,7 @@ def ingest(
                 progress.update(task, description=f"ingesting {name}"[:60], completed=done,
                                 total=total)
 
-            result = graph.ingest(paths, progress=report)
+            result = graph.ingest(paths, progress=report, llm_relations=llm_relations)
     except ClauseGraphError as exc:
         _fail(str(exc))
         return
@@ -132,12 +168,28 @@ def ask(
     document: Annotated[
         Optional[list[str]], typer.Option("--doc", help="limit to a document (repeatable)")
     ] = None,
+    llm: LLMOption = None,
+    model: ModelOption = None,
+    base_url: BaseUrlOption = None,
+    stream: Annotated[
+        bool, typer.Option("--stream", help="print the LLM's claims as they are written")
+    ] = False,
 ) -> None:
     """Answer a question with cited clauses: definitions, base rules, exceptions, chain."""
+    on_chunk = None
+    if stream and not json_output:
+        from clausegraph.generate import ClaimStream
+
+        claims = ClaimStream()
+
+        def on_chunk(chunk: str) -> None:
+            for text in claims.feed(chunk):
+                err_console.print(f"  ... {text}", highlight=False, markup=False)
+
     try:
-        graph = _open(index, set_)
+        graph = _open(index, set_, llm={"provider": llm, "model": model, "base_url": base_url})
         answer = graph.ask(question, documents=document, top_k=top_k, hops=hops,
-                           edge_types=edge_types)
+                           edge_types=edge_types, on_chunk=on_chunk)
     except (ClauseGraphError, ValueError) as exc:
         _fail(_first_error(exc) if isinstance(exc, ValueError) else str(exc))
         return
@@ -149,6 +201,14 @@ def ask(
 
 def _print_answer(answer: Any) -> None:
     console.print(Markdown(answer.answer))
+    verification = getattr(answer, "verification", None)
+    if verification is not None:
+        colour = {"verified": "green", "warnings": "yellow", "failed": "red"}.get(
+            verification.verdict, "white")
+        console.print(f"[bold {colour}]{verification.summary()}[/]  ({answer.model})",
+                      highlight=False)
+        for issue in verification.issues:
+            console.print(f"  {issue.severity}: {issue.message}", highlight=False, markup=False)
     _print_evidence_table(answer)
 
 
@@ -237,6 +297,76 @@ def stats(index: IndexOption = DEFAULT_INDEX, json_output: JsonOption = False) -
     for name, count in result.edges_by_type.items():
         table.add_row(name, str(count))
     console.print(table)
+
+
+@app.command()
+def report(
+    question: Annotated[
+        Optional[str], typer.Argument(help="the question (or use --questions)")
+    ] = None,
+    index: IndexOption = DEFAULT_INDEX,
+    fmt: Annotated[Optional[str], typer.Option("--format", "-f", help="md | html | pdf | json "
+                                               "(default: from -o, else html)")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="report file")] = None,
+    questions: Annotated[
+        Optional[Path], typer.Option("--questions", help="CSV (column 'question') or YAML file")
+    ] = None,
+    out_dir: Annotated[
+        Optional[Path], typer.Option("--out-dir", help="folder for --questions")
+    ] = None,
+    formats: Annotated[
+        str, typer.Option(help="formats for --questions, comma-separated")
+    ] = "html,md,json",
+    check: Annotated[
+        Optional[Path], typer.Option("--check", help="re-derive the evidence of a JSON report")
+    ] = None,
+    set_: SetOption = None,
+    top_k: Annotated[Optional[int], typer.Option(help="clauses to return")] = None,
+    hops: Annotated[Optional[int], typer.Option(help="graph expansion depth")] = None,
+    document: Annotated[
+        Optional[list[str]], typer.Option("--doc", help="limit to a document (repeatable)")
+    ] = None,
+    llm: LLMOption = None,
+    model: ModelOption = None,
+    base_url: BaseUrlOption = None,
+) -> None:
+    """Write an audit report (Markdown, HTML, PDF or JSON) for a question or a list of them."""
+    from clausegraph import report as reports
+
+    try:
+        graph = _open(index, set_, llm={"provider": llm, "model": model, "base_url": base_url})
+        if check is not None:
+            result = reports.rederive_check(check, graph)
+            if result.same:
+                console.print(f"{check}: the same evidence was re-derived", highlight=False)
+            else:
+                err_console.print(f"{check}: the evidence differs", highlight=False)
+                for problem in result.problems:
+                    err_console.print(f"  {problem}", highlight=False, markup=False)
+            raise typer.Exit(0 if result.same else 1)
+        if questions is not None:
+            batch = reports.write_batch(
+                questions, graph, out_dir or Path("reports"),
+                formats=[f.strip() for f in formats.split(",") if f.strip()],
+                top_k=top_k, hops=hops,
+            )
+            for entry in batch.entries:
+                status = entry.error or entry.verdict
+                console.print(f"{entry.id:>6}  {status:9}  {entry.question}", highlight=False,
+                              markup=False)
+            console.print(f"index: {Path(batch.out_dir) / batch.index_files['html']}",
+                          highlight=False)
+            raise typer.Exit(1 if batch.failed else 0)
+        if not question:
+            _fail("give a QUESTION, --questions FILE or --check REPORT.json")
+        chosen = (fmt or (output.suffix.lstrip(".") if output else "html")).lower()
+        target = output or Path(f"report.{chosen}")
+        result = graph.report(question, documents=document, top_k=top_k, hops=hops)
+        written = reports.write_report(result, target, chosen)
+    except (ClauseGraphError, ValueError, OSError) as exc:
+        _fail(_first_error(exc) if isinstance(exc, ValueError) else str(exc))
+        return
+    console.print(f"{written}  ({result.verification.summary()})", highlight=False)
 
 
 @app.command()

@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from clausegraph.llm.base import LLMConfig
 from clausegraph.models import RelationType
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -46,7 +47,11 @@ class SegmentConfig(StrictModel):
 class EmbeddingConfig(StrictModel):
     """The dense model. ``model`` is a local path or the packaged MiniLM ('minilm')."""
 
-    model: str = Field("minilm", description="'minilm' = packaged all-MiniLM-L6-v2, or a path")
+    model: str = Field(
+        "minilm",
+        description="'minilm' = packaged all-MiniLM-L6-v2, 'gemini[:<model>]' = Gemini "
+        "embeddings (needs GEMINI_API_KEY), or a local model path",
+    )
     batch_size: int = Field(64, ge=1)
     max_chars: int = Field(
         2000, ge=100, description="text beyond this is not embedded (MiniLM reads 256 tokens)"
@@ -102,6 +107,7 @@ class Settings(StrictModel):
     segment: SegmentConfig = Field(default_factory=SegmentConfig)
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
+    llm: LLMConfig = Field(default_factory=LLMConfig)
 
     def with_overrides(self, overrides: list[str]) -> "Settings":
         """Return a copy with ``section.field=value`` overrides applied and validated.

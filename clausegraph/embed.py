@@ -89,9 +89,18 @@ class SentenceTransformerEmbedder(Embedder):
 def _cached_embedder(model: str, batch_size: int, max_chars: int) -> Embedder:
     if model == "minilm":
         return SentenceTransformerEmbedder.packaged_minilm(batch_size, max_chars)
+    if model == "gemini" or model.startswith("gemini:"):
+        # Gemini embeddings (batchEmbedContents); key from GEMINI_API_KEY / GOOGLE_API_KEY.
+        from clausegraph.llm.factory import create_embedder as create_gemini_embedder
+
+        _, _, name = model.partition(":")
+        return create_gemini_embedder(name or None)
     if os.path.isdir(model):
         return SentenceTransformerEmbedder(model, os.path.basename(model.rstrip("/")), batch_size, max_chars)
-    raise ValueError(f"unknown embedding model {model!r}: use 'minilm' or a local model directory")
+    raise ValueError(
+        f"unknown embedding model {model!r}: use 'minilm', 'gemini[:<model>]' or a local "
+        "model directory"
+    )
 
 
 def create_embedder(config: EmbeddingConfig | None = None) -> Embedder:

@@ -1284,7 +1284,7 @@ def write_metrics_csv(rows: Sequence[MetricRow], path: str | Path, merge: bool =
     ]
     new = [
         {"mode": r.mode, "variant": r.variant, "strategy": r.strategy, "dataset": r.dataset,
-         "k": "" if r.k is None else r.k, "metric": r.metric, "value": f"{r.value:.6g}",
+         "k": "" if r.k is None else r.k, "metric": r.metric, "value": f"{r.value:.10g}",
          "n": r.n, "run_at": run_at}
         for r in rows
     ]

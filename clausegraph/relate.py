@@ -20,8 +20,10 @@ the most confident one, with its evidence. Cross-references that cannot be mappe
 and references into other instruments ("Section 409A of the Code", rule refers_to.external),
 are kept in ``DocumentGraph.unresolved``.
 
-Cost is linear in the text: each rule is one regex scan per clause, all defined terms are
-found with one trie-shaped regex per clause, and reference resolution is dictionary look-ups.
+Cost is linear in the text: each rule is at most one regex scan per clause (skipped outright
+when the clause lacks the words the rule ``requires``), all defined terms are found with one
+trie-shaped regex per clause (see ``TermFinder``), and references resolve by dictionary look-ups.
+Named-entity recognition is separate (``annotate_entities``) because spaCy is ~40x slower.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 
 from clausegraph.models import (
     Clause,
@@ -81,13 +84,16 @@ _PAREN_TAIL = re.compile(r"\(([a-z0-9]{1,5})\)$")
 _PAREN_ITEM = re.compile(r"\(([A-Za-z0-9]{1,5})\)")
 _RANGE_SEP = re.compile(r"through|\bto\b|[-–]")
 _WORD = re.compile(r"[a-z][a-z-]{3,}")
+_HEAD = re.compile(r"\w+")
 _TERM_SPLIT = re.compile(r"\s+/\s+|\s*/\s*(?=[A-Z])|\s+or\s+")
 
 
 # ----------------------------------------------------------------------------- public API
 
 
-def relate(document: Document, clauses: list[Clause], rules: RuleSet | None = None) -> DocumentGraph:
+def relate(
+    document: Document, clauses: list[Clause], rules: RuleSet | None = None
+) -> DocumentGraph:
     """All typed edges among ``clauses`` of ``document``; fills ``Clause.defined_terms``."""
     rules = rules or _default_rules()
     tree = _Tree(document, clauses)
@@ -641,12 +647,20 @@ class _Prepared:
     target: str
     direction: str
     candidate_base: tuple[float, str]
+    requires: tuple[str, ...]
+
+    def skips(self, tree: _Tree, clause: Clause, lower: str) -> bool:
+        """Whether the rule cannot match this clause: out of its section, or none of the
+        strings every match contains is in the (lower-cased) text."""
+        if self.requires and not any(item in lower for item in self.requires):
+            return True
+        return self.where is not None and not self.where.search(tree.scope(clause.clause_id))
 
 
 def _prepare(relation: RelationType, rule: Rule) -> _Prepared:
     return _Prepared(
         relation, rule, rule.regex, rule.where_regex, rule.max_start, rule.target,
-        rule.direction, (rule.confidence, rule.id),
+        rule.direction, (rule.confidence, rule.id), tuple(rule.requires),
     )
 
 
@@ -664,8 +678,9 @@ def _relate_patterns(tree: _Tree, rules: RuleSet, graph: _GraphBuilder) -> None:
     for clause in tree.clauses:
         external: list[Span] = []
         text = clause.text
+        lower = text.lower()
         for rule in prepared:
-            if rule.where is not None and not rule.where.search(tree.scope(clause.clause_id)):
+            if rule.skips(tree, clause, lower):
                 continue
             for match in rule.regex.finditer(text):
                 if rule.max_start is not None and match.start() > rule.max_start:
@@ -815,8 +830,9 @@ def _collect_definitions(tree: _Tree, rules: RuleSet) -> list[_Definition]:
     found: list[_Definition] = []
     for clause in tree.clauses:
         terms: list[str] = []
+        lower = clause.text.lower()
         for rule in prepared:
-            if rule.where is not None and not rule.where.search(tree.scope(clause.clause_id)):
+            if rule.skips(tree, clause, lower):
                 continue
             for match in rule.regex.finditer(clause.text):
                 if rule.max_start is not None and match.start() > rule.max_start:
@@ -861,9 +877,48 @@ def term_forms(term: str) -> list[str]:
     return forms
 
 
-def trie_regex(words: Iterable[str]) -> str:
-    """One regex matching any of ``words``, shaped as a prefix trie so matching stays linear
-    in the text however many words there are (an alternation of 500 terms would try each)."""
+class TermFinder:
+    """Finds defined terms and their plural/singular forms in text: case-sensitive, whole words,
+    the longest term first ("Confidential Information" before "Information").
+
+    One regex, shaped as a prefix trie of the terms' first words, finds candidate starts; the
+    few candidates are then checked against the full forms. Linear in the text however many
+    terms a document defines, and cheap to build: a trie of the full terms, or an alternation
+    of them, takes longer to compile than a merger agreement takes to scan.
+    """
+
+    def __init__(self, forms: dict[str, str]) -> None:
+        self.forms = forms
+        self.by_head: dict[str, list[str]] = defaultdict(list)
+        for form in forms:
+            head = _HEAD.match(form)
+            if head:
+                self.by_head[head.group()].append(form)
+        for candidates in self.by_head.values():
+            candidates.sort(key=len, reverse=True)
+        self.heads = re.compile(rf"(?:{trie_pattern(self.by_head)})\b") if self.by_head else None
+
+    def find(self, text: str) -> Iterator[tuple[str, int, int]]:
+        """(term, start, end) of each use in ``text``, left to right, not overlapping."""
+        if self.heads is None:
+            return
+        resume = 0
+        for head in self.heads.finditer(text):
+            start = head.start()
+            if start < resume:
+                continue
+            if start and (text[start - 1].isalnum() or text[start - 1] in "_-"):
+                continue  # inside a word ("ThirdParty", "Non-Affiliate")
+            for form in self.by_head[head.group()]:
+                end = start + len(form)
+                if text.startswith(form, start) and not _continues_word(text, end):
+                    yield self.forms[form], start, end
+                    resume = end
+                    break
+
+
+def trie_pattern(words: Iterable[str]) -> str:
+    """A regex matching any of ``words``, shaped as a prefix trie ('Part(?:y|ies)')."""
     root: dict[str, dict] = {}
     for word in words:
         node = root
@@ -883,6 +938,10 @@ def _trie_node(node: dict[str, dict]) -> str:
     return body
 
 
+def _continues_word(text: str, end: int) -> bool:
+    return end < len(text) and (text[end].isalnum() or text[end] in "_-")
+
+
 def _relate_definitions(tree: _Tree, rules: RuleSet, graph: _GraphBuilder) -> None:
     """Defines edges: definer -> each other clause using the term."""
     definers = _definers(_collect_definitions(tree, rules))
@@ -893,8 +952,7 @@ def _relate_definitions(tree: _Tree, rules: RuleSet, graph: _GraphBuilder) -> No
         for form in term_forms(term):
             if form not in definers or form == term:
                 forms.setdefault(form, term)
-    finder = re.compile(f"(?:{trie_regex(forms)})(?![\\w-])")
-    uses = _term_uses(tree, finder, forms)
+    uses = _term_uses(tree, TermFinder(forms))
     share = rules.setting(RelationType.DEFINES, "common_term_share", 0.5)
     min_clauses = rules.setting(RelationType.DEFINES, "common_term_min_clauses", 20)
     total = len(tree.clauses)
@@ -930,19 +988,12 @@ def _nearest_definer(tree: _Tree, definitions: list[_Definition], user: str) -> 
     return min(main or definitions, key=lambda d: tree.rank[d.clause_id])
 
 
-def _term_uses(
-    tree: _Tree, finder: re.Pattern[str], forms: dict[str, str]
-) -> dict[str, dict[str, Span]]:
+def _term_uses(tree: _Tree, finder: TermFinder) -> dict[str, dict[str, Span]]:
     """term -> {clause id: first use (clause-text span)}."""
     uses: dict[str, dict[str, Span]] = defaultdict(dict)
     for clause in tree.clauses:
-        text = clause.text
-        for match in finder.finditer(text):
-            start = match.start()
-            if start and (text[start - 1].isalnum() or text[start - 1] in "_-"):
-                continue  # inside a word ("ThirdParty", "Non-Affiliate")
-            users = uses[forms[match.group()]]
-            users.setdefault(clause.clause_id, match.span())
+        for term, start, end in finder.find(clause.text):
+            uses[term].setdefault(clause.clause_id, (start, end))
     return uses
 
 
@@ -966,17 +1017,20 @@ def _relate_overlaps(tree: _Tree, rules: RuleSet, graph: _GraphBuilder) -> None:
     total = len(tree.clauses)
     limit = max(3.0, max_df * total)
     idf = {w: math.log(total / n) for w, n in frequency.items() if n <= limit}
-    vectors = {c.clause_id: _weighted(words[c.clause_id], _title_words(c), idf) for c in tree.clauses}
-    norms = {cid: math.sqrt(sum(w * w for w in vec.values())) or 1.0 for cid, vec in vectors.items()}
+    vectors = {
+        c.clause_id: _weighted(words[c.clause_id], _title_words(c), idf) for c in tree.clauses
+    }
+    norms = {cid: math.sqrt(sum(w * w for w in v.values())) or 1.0 for cid, v in vectors.items()}
+    coverage = {
+        rule.id: [c.clause_id for c in tree.clauses if rule.target_allowed(tree.scope(c.clause_id))]
+        for rule in overlap_rules
+    }
     for source, (rule, candidate) in sources.items():
         scores = []
-        for target in tree.clauses:
-            target_id = target.clause_id
+        for target_id in coverage[rule.id]:
             rival = sources.get(target_id)
             if rival is not None and rival[0].confidence >= rule.confidence:
                 continue  # an exclusion at least as strong is not a coverage clause it limits
-            if not rule.target_allowed(tree.scope(target_id)):
-                continue
             shared = vectors[source].keys() & vectors[target_id].keys()
             if len(shared) >= min_shared:
                 dot = sum(vectors[source][w] * vectors[target_id][w] for w in shared)
@@ -1017,7 +1071,8 @@ def _overlap_sources(tree: _Tree, overlap_rules: list[Rule]) -> dict[str, tuple[
             if known is None or rule.confidence > known[0].confidence:
                 locator = tree.locator(clause.clause_id)
                 evidence, span = locator.evidence(clause.text, match.start(), match.end())
-                sources[clause.clause_id] = (rule, _Candidate(rule.confidence, rule.id, evidence, span))
+                candidate = _Candidate(rule.confidence, rule.id, evidence, span)
+                sources[clause.clause_id] = (rule, candidate)
     return sources
 
 
@@ -1030,7 +1085,7 @@ def _relate_same_section(tree: _Tree, rules: RuleSet, graph: _GraphBuilder) -> N
     for group, members in tree.members.items():
         if group is None:
             continue  # top-level clauses share only the document
-        for first, second in zip(members, members[1:]):
+        for first, second in pairwise(members):
             clause = tree.by_id[second]
             end = _opening_end(clause.text)
             evidence, span = tree.locator(second).evidence(clause.text, 0, end)

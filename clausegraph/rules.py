@@ -108,6 +108,11 @@ class Rule(_Strict):
     split_terms: bool = Field(
         default=False, description="split unquoted terms like 'Age / Aged' into alternatives"
     )
+    requires: list[str] = Field(
+        default_factory=list,
+        description="lower-case strings one of which every match contains: a fast pre-check "
+        "that skips the regex on clauses holding none of them (checked on the examples)",
+    )
     examples: list[RuleExample] = Field(min_length=1)
     counter_examples: list[str] = Field(default_factory=list)
 
@@ -119,6 +124,8 @@ class Rule(_Strict):
     def _check_target(self) -> Rule:
         if self.target == "overlap" and not self.target_where:
             raise ValueError("target 'overlap' needs target_where")
+        if any(not item or item != item.lower() for item in self.requires):
+            raise ValueError("requires entries must be non-empty and lower-case")
         return self
 
     @property
@@ -165,6 +172,9 @@ class Rule(_Strict):
     def _check_example(self, example: RuleExample) -> str | None:
         found: list[dict[str, str | None]] = []
         for match in self._regex.finditer(example.text):
+            text = match.group(0).lower()
+            if self.requires and not any(item in text for item in self.requires):
+                return f"match {match.group(0)!r} contains none of requires {self.requires}"
             captured = {name: _group(match, name) for name in example.expect}
             if captured == example.expect and self._start_ok(match.start()):
                 return None
@@ -212,7 +222,8 @@ class RuleSet:
                 raise RuleFileError(path, f"type {rule_file.type.value} already defined in {other}")
             for rule in rule_file.patterns:
                 if rule.id in seen_ids:
-                    raise RuleFileError(path, f"duplicate id (also in {seen_ids[rule.id]})", rule.id)
+                    other = seen_ids[rule.id]
+                    raise RuleFileError(path, f"duplicate id (also in {other})", rule.id)
                 seen_ids[rule.id] = path
             ruleset.files[rule_file.type] = rule_file
             ruleset.sources[rule_file.type] = path

@@ -6,7 +6,23 @@ bullets, ``Schedule B``, insurance codes such as ``Excl01`` -- plus unnumbered h
 and definition entries, and places each in an outline with a stack: a label whose style
 is already open becomes a sibling of that node, any other label a child of the deepest
 open node (dotted numbers nest by their digits, ``ARTICLE``/``Schedule`` always close
-everything below them).
+everything below them). A label that is the next item of an open sequence continues that
+sequence even when a deeper list of the same style was opened since: after ``4. ... (e)
+1. 2. 3.`` (a list restarting at ``1.`` under ``(e)`` nests there) the ``5.`` is a
+top-level section again; when two open sequences fit (``2.`` after an outer and an inner
+``1.``), the one whose label is written alike (alone on its line / inline) wins, else the
+deeper one.
+
+A ``Schedule``/``Exhibit``/``Annex``/``Appendix`` line opens a container only when it heads
+an attached schedule. It does not when the first numbered label after it carries on a
+sequence open in the body (``Schedule E`` as a cell of a table in 1(a), followed by
+``(b)`` or ``2.``), when it belongs to a list of the schedules (a run of schedule lines a
+few lines apart whose names recur later, in order, where the schedules really start), when
+it ends a wrapped sentence (``... provided in this / Schedule.``) or is a page footer
+(``Annex A Page 3``). ``Schedules:`` / ``LIST OF EXHIBITS`` alone on a line heads a list of
+the schedules (``Schedules/(A)``). After ``IN WITNESS WHEREOF`` the signature lines (party
+names, ``By:``, ``/s/ ...``, ``Title: ...`` and their values) stay in that paragraph, one
+top-level clause.
 
 Choices made here, which later stages can rely on:
 
@@ -108,7 +124,8 @@ _SECTION_RE = re.compile(
 _SCHEDULE_RE = re.compile(
     r"(?P<word>(?:Schedule|Exhibit|Annex(?:ure)?|Appendix|Attachment|Addendum)"
     r"|(?:SCHEDULE|EXHIBIT|ANNEX(?:URE)?|APPENDIX|ATTACHMENT|ADDENDUM))"
-    r"(?:\s+(?P<num>[A-Z0-9]{1,4}(?:[.\-][A-Z0-9]{1,3})*))?(?=[\s.:\-–—]|$)\.?"
+    r"(?:\s+(?P<num>[A-Z0-9]{1,4}(?:[.\-][A-Z0-9]{1,3})*(?:\([a-z0-9]{1,3}\))?))?"
+    r"(?=[\s.:\-–—]|$)\.?"
 )
 _CODE_RE = re.compile(
     r"(?:(?i:code)\s*[-–:]?\s*)?(?P<excl>(?i:excl)\s?\d{1,3})\b|(?i:def)\.\s*(?P<def>\d{1,3})\.?"
@@ -191,6 +208,10 @@ _REFERENCE_WORDS = frozenset(
 # How many lines after a "Schedule X" line are searched for the label that tells whether
 # the body's numbering carries on (then the line was a reference or a table cell).
 _SCHEDULE_LOOKAHEAD = 400
+_SCHEDULES_RE = re.compile(
+    r"(?P<word>(?:(?i:list\s+of)\s+)?(?:Schedules|Exhibits|Annex(?:es|ures)|Appendices|"
+    r"Attachments|SCHEDULES|EXHIBITS|ANNEX(?:ES|URES)|APPENDICES|ATTACHMENTS))\s*:?\s*$"
+)
 _PAGE_LABEL_RE = re.compile(r"(?i)page\s+\d{1,4}\s*$")
 # Schedule lines at most this many lines apart form one run (a possible list of schedules).
 _LISTING_GAP = 4
@@ -445,6 +466,12 @@ def _label_shape(rest: str) -> str:
     return "head" if heading is not None and _is_caps(heading) else "text"
 
 
+def _heading_key(rest: str) -> str:
+    """The first letters of a label's line, to recognise the same heading written again."""
+    letters = "".join(ch for ch in rest[:80].lower() if ch.isalpha())[:30]
+    return letters if len(letters) >= 6 else ""
+
+
 def _definition_term(text: str, in_defs: bool) -> str | None:
     """The term a definition entry defines, or None when ``text`` is not one."""
     match = _QUOTED_DEF_RE.match(text)
@@ -480,7 +507,11 @@ class _Parser:
         self.last_dec: dict[int, tuple[int, ...]] = {}
         self.last_top: int | None = None
         self.heading_line = -1  # index of a line already taken as the previous label's heading
-        self.signing = False  # inside the signature block after "IN WITNESS WHEREOF"
+        # After "IN WITNESS WHEREOF": "sentence" while its sentence runs on, then "block"
+        # for the signature lines; "" elsewhere.
+        self.signing = ""
+        # (number, _heading_key) of numbered lines that end in a page number, as contents do
+        self.numbered_headings: set[tuple[str | None, str]] = set()
         self._layout_mode()
         self.toc = self._find_toc()
         self.schedule_listing = self._find_schedule_listings()
@@ -724,23 +755,32 @@ class _Parser:
         if s[:18].upper() == "IN WITNESS WHEREOF":
             self._pop_to(self.root)  # signature blocks belong to no section
             self._open_para(line)
-            self.signing = True
+            self.signing = "block" if s[-1] in _TERMINAL else "sentence"
             return
+        if self.signing == "sentence":
+            if not self._para_start(index):
+                # The "IN WITNESS WHEREOF, ..." sentence wraps onto this line.
+                self._append(self.stack[-1], line.start, line.end, body=True)
+                self.signing = "block" if s[-1] in _TERMINAL else "sentence"
+                return
+            self.signing = "block"
         label = self._match_label(s, index)
         if label is not None:
-            self.signing = False
+            self.signing = ""
             self._open_label(label, index, line.start, line.end)
             return
         if self.signing:
-            self.signing = self._signature_line(index)
-            if self.signing:
+            if self._signature_line(index):
                 # Names, "By:", "/s/ ...", "Title: President": the block stays one clause.
                 self._append(self.stack[-1], line.start, line.end, body=True)
                 return
-            if not self._standalone_heading(s, index, True):
-                self._pop_to(self.root)
-                self._open_para(line)  # the first line after the block starts afresh
-                return
+            self.signing = ""  # the first line after the block starts afresh
+            self._pop_to(self.root)
+            if self._standalone_heading(s, index, True):
+                self._open_heading(s, line)
+            else:
+                self._open_para(line)
+            return
         para = self._para_start(index)
         top = self.stack[-1]
         if top.family == "list" and not top.has_body and top.heading is None:
@@ -782,8 +822,8 @@ class _Parser:
         prev = self.lines[index - 1]
         if _SIGNATURE_FIELD_RE.match(self.text[prev.start : prev.end]) and len(s.split()) <= 6:
             return s[-1] != "." or len(s.split()) <= 2  # the value of a field: "President"
-        if _is_caps(s) and len(s.split()) <= 10:
-            # A party's name, when its signature lines follow.
+        if len(s.split()) <= 10:
+            # A party's name ("ACME CORP.", "Acme Mask Corporation"), when signature lines follow.
             for ahead in range(index + 1, min(index + 5, len(self.lines))):
                 nxt = self.lines[ahead]
                 if _SIGNATURE_FIELD_RE.match(self.text[nxt.start : nxt.end]):
@@ -798,6 +838,7 @@ class _Parser:
     def _match_label(self, s: str, index: int) -> _Label | None:
         """The label starting line ``index`` (text ``s``), if it is a real one."""
         for matcher in (
+            self._schedules_label,
             self._word_label,
             self._code_label,
             self._decimal_label,
@@ -840,6 +881,15 @@ class _Parser:
             return self._decimal_from(num, match.end(), rest, word, strong=True)
         return None
 
+    def _schedules_label(self, s: str, index: int) -> _Label | None:
+        """A line "Schedules:" or "LIST OF EXHIBITS" alone heads the list of the schedules."""
+        if s[:1] not in "SEAL" or not self.seen_body_label:
+            return None
+        match = _SCHEDULES_RE.match(s)
+        if match is None or self._sequence_resumes_after(index):
+            return None
+        return _Label("schedule", "schedule", match.group("word"), match.end(), 0, (), 0)
+
     def _schedule_label(
         self, word: str, num: str | None, matched: str, rest: str, index: int
     ) -> _Label | None:
@@ -854,6 +904,8 @@ class _Parser:
             return None  # "Annex A Page 5": a page footer
         if index in self.schedule_listing:
             return None  # an entry of a list of the schedules, which start further on
+        if re.search(rf"(?i)\b{word}\s+[A-Z0-9]{{1,4}}\s*[-–—:]", rest):
+            return None  # "Exhibit A - Form of ... Exhibit B - Form of ...": a list on one line
         if index > 0:
             prev = self.lines[index - 1]
             words = self.text[max(prev.start, prev.end - 20) : prev.end].split()
@@ -870,8 +922,11 @@ class _Parser:
         An attached schedule starts afresh: a title, text, a list restarting at "1." or
         "(a)". When the next label instead carries on the body's numbering ("(b)" after an
         open "(a)", "(viii)" after "(vii)", "5." after "4."), the schedule line was a cell of
-        a table or a wrapped reference inside the body. Other schedule lines in between
-        decide nothing ("Schedule C" / "Schedule D" cells of one table).
+        a table or a wrapped reference inside the body. So does a first section that repeats
+        an entry of a contents table ("1. INTRODUCTION AND DEFINITIONS" after "1.
+        INTRODUCTION AND DEFINITIONS ..... 3", a table ``_find_toc`` missed): the body has
+        yet to start. Other schedule
+        lines in between decide nothing ("Schedule C" / "Schedule D" cells of one table).
         """
         stop = min(len(self.lines), index + 1 + _SCHEDULE_LOOKAHEAD)
         for ahead in range(index + 1, stop):
@@ -879,11 +934,14 @@ class _Parser:
                 continue
             line = self.lines[ahead]
             s = self.text[line.start : line.end]
-            if _SCHEDULE_RE.match(s):
+            if _SCHEDULE_RE.match(s) or _SCHEDULES_RE.match(s):
                 continue
             label = self._match_label(s, ahead)
             if label is None or label.comp is None or label.family == "schedule":
                 continue
+            key = _heading_key(s[label.end :])
+            if key and label.value == 1 and (label.comp, key) in self.numbered_headings:
+                return True  # "1. INTRODUCTION" again: what came before was a contents table
             return self._continues_open_sequence(label)
         return False
 
@@ -983,7 +1041,7 @@ class _Parser:
         rest = s[match.end() :].lstrip()
         if rest and _REFERENCE_REST_RE.match(rest) and rest[0].islower():
             return None  # "Section 3\n(a) hereof": a wrapped reference
-        if index > 0 and not self._prev_allows_list(index):
+        if index > 0 and not self._prev_allows_list(index, rest):
             return None
         value = match.group("v")
         if form == "dot" and len(value) == 1 and value.isupper() and rest[:1].islower():
@@ -991,10 +1049,16 @@ class _Parser:
         label = self._choose_list_reading(value, form, match.end())
         return label
 
-    def _prev_allows_list(self, index: int) -> bool:
-        """False when the previous line ends mid-reference ("... pursuant to Section 3")."""
+    def _prev_allows_list(self, index: int, rest: str) -> bool:
+        """False when the previous line ends mid-reference ("... pursuant to Section 3").
+
+        A reference that ends its sentence ("... pursuant to Section 2.") does not run on
+        into a "(b) Heritage shall ..." that starts a new one.
+        """
         prev = self.lines[index - 1]
         tail = self.text[max(prev.start, prev.end - 30) : prev.end]
+        if tail.endswith(".") and rest[:1].isupper():
+            return True
         return _REFERENCE_TAIL_RE.search(tail) is None
 
     def _choose_list_reading(self, value: str, form: str, end: int) -> _Label | None:
@@ -1233,6 +1297,11 @@ class _Parser:
                 del self.last_dec[depth]
         if label.family in ("decimal", "article", "list", "code"):
             self.seen_body_label = True
+        if label.family in ("decimal", "article") and _TOC_END_RE.search(self.text[start:end]):
+            # "1.  INTRODUCTION ........ 3": an entry of a contents table _find_toc missed.
+            self.numbered_headings.add(
+                (label.comp, _heading_key(self.text[start + label.end : end]))
+            )
         # A bullet's text is its content, however title-cased it looks.
         heading, body_offset = (None, 0) if label.family == "bullet" else _split_heading(rest)
         node.heading = heading

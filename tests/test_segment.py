@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from clausegraph.config import SegmentConfig
+from clausegraph.ingest import load_document
 from clausegraph.models import Clause, Document, Page
 from clausegraph.segment import segment
 
@@ -14,6 +16,9 @@ DATA = Path(__file__).parent / "data"
 DATASET = Path(__file__).parent.parent / "docs" / "dataset"
 PHOTRONICS = DATASET / (
     "PhotronicsInc_20171219_10-QA_EX-10.28_10982650_EX-10.28_Outsourcing Agreement.pdf"
+)
+BELLRING = DATASET / (
+    "BellringBrandsInc_20190920_S-1_EX-10.12_11817081_EX-10.12_Manufacturing Agreement1.pdf"
 )
 
 
@@ -97,6 +102,7 @@ EXCERPTS = [
     "cuad_ofg_conversion_services.txt",
     "maud_capstead_article_vi.txt",
     "maud_capstead_section_8_3.txt",
+    "cuad_king_schedules.txt",
 ]
 
 
@@ -261,3 +267,103 @@ def test_pdf_partition_skips_excluded_footers(photronics: tuple[Document, list[C
     for clause in crossing:
         for (_, end), (start, _) in zip(clause.segments, clause.segments[1:]):
             assert any(end <= a and b <= start for a, b in document.excluded)
+
+
+def test_pdf_schedules_at_the_end_are_containers(
+    photronics: tuple[Document, list[Clause]],
+) -> None:
+    _, clauses = photronics
+    found = by_id(clauses)
+    for number, heading in [("Schedule 1", "Definitions"), ("Schedule 2", "Product Prices")]:
+        assert found[number].number == number
+        assert found[number].heading == heading
+        assert found[number].section_path == []
+    assert found["Schedule 2"].text.startswith("Schedule 2\nProduct Prices")
+
+
+def test_list_of_schedules_is_not_a_run_of_containers() -> None:
+    # King Pharmaceuticals: "SCHEDULES" lists six schedules (one line each) before the
+    # schedules themselves start; only the real headings open containers.
+    clauses = by_id(segment(text_document("cuad_king_schedules.txt")))
+    assert list(clauses)[-4:] == ["SCHEDULES", "Schedule 1.33", "Schedule 1.54", "Schedule 1.56"]
+    assert "Schedule 6.3 — Volume Forecast" in clauses["SCHEDULES"].text
+    assert clauses["Schedule 1.33"].text.startswith("Schedule 1.33\n\nDepomed Trademarks")
+    assert clauses["Schedule 1.56"].heading == "Glumetza Initial Launch Plan"
+
+
+# Bellring: section 1(a) is a table of basic terms whose cells say "Schedule C",
+# "Schedule D", "Schedule E" on lines of their own; 4(e) holds a list "1. 2. 3." of reports.
+
+
+@pytest.fixture(scope="module")
+def bellring() -> tuple[Document, list[Clause]]:
+    document = load_document(BELLRING)
+    return document, segment(document)
+
+
+def paths(clauses: list[Clause]) -> list[str]:
+    return [clause.clause_id.split(":", 1)[1] for clause in clauses]
+
+
+def test_schedule_named_in_a_table_cell_is_no_container(
+    bellring: tuple[Document, list[Clause]],
+) -> None:
+    document, clauses = bellring
+    found = by_id(clauses)
+    assert "2(a)" in found and "4(e)" in found
+    assert not any(path.startswith("Schedule ") for path in paths(clauses))  # no "Schedule E/2(a)"
+    # The cell stays in the table row it belongs to; "(b)" after it is still 1(b).
+    assert found["1(a)(x)"].text.endswith("Manual\nSchedule E")
+    assert found["1(b)"].section_path == ["1 BASIC TERMS"]
+    assert found["2(a)"].section_path == ["2 PRODUCTION OF PRODUCT"]
+    assert_partition(document, clauses)
+    assert len(set(paths(clauses))) == len(clauses)
+
+
+def test_outer_numbering_resumes_after_an_inner_list(
+    bellring: tuple[Document, list[Clause]],
+) -> None:
+    _, clauses = bellring
+    found = by_id(clauses)
+    # "1. Weekly ... 2. Monthly ... 3. Monthly ..." is a list inside 4(e) ...
+    assert found["4(e)"].text.endswith("1. Weekly Production Report.")
+    assert found["4(e)/2"].text.startswith("2. Monthly Inventory Reports")
+    assert found["4(e)/2"].section_path[-1] == "4(e)"
+    assert [path for path in paths(clauses) if path.startswith("4(e)/")] == ["4(e)/2", "4(e)/3"]
+    # ... and "5." after it continues the agreement's own sections 1..21 at the top.
+    tops: list[int] = []
+    for path in paths(clauses):
+        head = re.match(r"(\d+)(?=[(/¶#~]|$)", path)
+        if head and int(head.group(1)) not in tops:
+            tops.append(int(head.group(1)))
+    assert tops == list(range(1, 22))
+    assert found["5"].heading == "TRADEMARKS" and found["5"].section_path == []
+    assert found["6(a)(ii)"].section_path == ["6 QUALITY CONTROL", "6(a)"]
+    assert found["21"].section_path == []
+
+
+def test_item_after_a_sentence_ending_in_a_reference(
+    bellring: tuple[Document, list[Clause]],
+) -> None:
+    # 8(a) ends "... pursuant to Section 2." and the next line starts "(b) Heritage ...".
+    _, clauses = bellring
+    found = by_id(clauses)
+    assert found["8(b)"].text.startswith("(b) Heritage and Jasper shall maintain insurance")
+    assert found["8(b)(i)"].section_path == ["8 RISK OF LOSS AND INSURANCE", "8(b)"]
+
+
+def test_signature_block_and_list_of_schedules_after_it(
+    bellring: tuple[Document, list[Clause]],
+) -> None:
+    _, clauses = bellring
+    found = by_id(clauses)
+    signature = found["¶1"]
+    assert signature.text.startswith("IN WITNESS WHEREOF, the Parties")
+    assert "PREMIER NUTRITION CORPORATION" in signature.text
+    assert "/s/ Sam Stremick" in signature.text and signature.text.endswith("DATE:\n1/8/18")
+    assert found["¶2"].text.startswith("[The schedules described below have been omitted")
+    listed = [c for c in clauses if c.section_path == ["Schedules"]]
+    assert paths(listed)[0] == "Schedules/(A)"
+    assert "Products Processing and Analytical Requirements" in listed[0].text
+    assert listed[-1].text.endswith("Post Holdings Quality Expectations Manual")
+    assert clauses[-1] is listed[-1]
