@@ -59,12 +59,12 @@ import resource
 import sys
 import time
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -112,14 +112,22 @@ CSV_HEADER = """\
 # values in %; the same numbers as published_baselines.json, kept here so plots work without
 # the data folder. Pipitone & Houir Alami, arXiv:2408.10343v1 (2024).
 PUBLISHED_RCTS: dict[str, dict[str, list[float]]] = {
-    "privacy_qa": {"precision": [14.38, 13.55, 12.34, 9.03, 6.06, 4.17, 2.81],
-                   "recall": [8.85, 15.21, 27.92, 42.37, 55.12, 71.19, 84.19]},
-    "contractnli": {"precision": [6.63, 5.29, 3.89, 2.81, 1.98, 1.29, 0.90],
-                    "recall": [7.63, 11.33, 17.34, 24.99, 35.80, 46.57, 61.72]},
-    "maud": {"precision": [2.65, 1.77, 1.96, 1.40, 1.39, 1.15, 0.82],
-             "recall": [1.65, 2.09, 4.59, 6.18, 12.93, 21.04, 28.28]},
-    "cuad": {"precision": [1.97, 4.03, 4.83, 4.20, 2.94, 1.99, 1.25],
-             "recall": [1.62, 8.11, 17.72, 31.68, 44.38, 60.04, 74.70]},
+    "privacy_qa": {
+        "precision": [14.38, 13.55, 12.34, 9.03, 6.06, 4.17, 2.81],
+        "recall": [8.85, 15.21, 27.92, 42.37, 55.12, 71.19, 84.19],
+    },
+    "contractnli": {
+        "precision": [6.63, 5.29, 3.89, 2.81, 1.98, 1.29, 0.90],
+        "recall": [7.63, 11.33, 17.34, 24.99, 35.80, 46.57, 61.72],
+    },
+    "maud": {
+        "precision": [2.65, 1.77, 1.96, 1.40, 1.39, 1.15, 0.82],
+        "recall": [1.65, 2.09, 4.59, 6.18, 12.93, 21.04, 28.28],
+    },
+    "cuad": {
+        "precision": [1.97, 4.03, 4.83, 4.20, 2.94, 1.99, 1.25],
+        "recall": [1.62, 8.11, 17.72, 31.68, 44.38, 60.04, 74.70],
+    },
 }
 PUBLISHED_LABEL = "paper: 500-char chunks + text-embedding-3-large"
 
@@ -134,7 +142,13 @@ DEFAULT_GRID: dict[str, list[float]] = {
 # From api.py only the functions that build a document's artifacts count (api.py changes for
 # many other reasons).
 _PIPELINE_SOURCES = (
-    "ingest.py", "segment.py", "relate.py", "nlp.py", "rules.py", "embed.py", "index.py",
+    "ingest.py",
+    "segment.py",
+    "relate.py",
+    "nlp.py",
+    "rules.py",
+    "embed.py",
+    "index.py",
     "models.py",
 )
 _API_BUILD_FUNCTIONS = ("build_artifacts", "_embedding_text", "_manifest_entry")
@@ -214,11 +228,13 @@ def precision_recall_at_k(
     out = []
     for k in k_values:
         shared, n_retrieved, n_gold = span_overlap(ranked[:k], gold)
-        out.append((
-            shared / n_retrieved if n_retrieved else 0.0,
-            shared / n_gold if n_gold else 0.0,
-            n_retrieved,
-        ))
+        out.append(
+            (
+                shared / n_retrieved if n_retrieved else 0.0,
+                shared / n_gold if n_gold else 0.0,
+                n_retrieved,
+            )
+        )
     return out
 
 
@@ -261,8 +277,11 @@ def rank_metrics(
             found |= hits
     n_ideal = min(max(n_relevant if n_relevant is not None else len(expected), 1), k)
     ideal = sum(1.0 / math.log2(r + 1) for r in range(1, n_ideal + 1))
-    return (len(found) / len(expected), min(dcg / ideal, 1.0),
-            1.0 / first_relevant if first_relevant else 0.0)
+    return (
+        len(found) / len(expected),
+        min(dcg / ideal, 1.0),
+        1.0 / first_relevant if first_relevant else 0.0,
+    )
 
 
 # =============================================================================================
@@ -333,7 +352,9 @@ def _check_snippets(queries: list[BenchmarkQuery], corpus: Path, source: Path) -
             text = texts[s.file_path]
             start, end = s.span
             if not 0 <= start <= end <= len(text):
-                raise ValueError(f"{source}: span {s.span} outside {s.file_path} ({len(text)} chars)")
+                raise ValueError(
+                    f"{source}: span {s.span} outside {s.file_path} ({len(text)} chars)"
+                )
             if s.answer is not None and text[start:end] != s.answer:
                 raise ValueError(f"{source}: span {s.span} of {s.file_path} != its answer text")
 
@@ -379,20 +400,43 @@ def load_questions(path: str | Path) -> list[DatasetQuestion]:
             if qid in seen:
                 raise ValueError(f"{path}: duplicate question id {qid!r}")
             seen.add(qid)
-            questions.append(DatasetQuestion(
-                id=qid, document=document["file"], question=item["question"],
-                expected=[expected] if isinstance(expected, str) else list(expected),
-                category=item.get("category"),
-            ))
+            questions.append(
+                DatasetQuestion(
+                    id=qid,
+                    document=document["file"],
+                    question=item["question"],
+                    expected=[expected] if isinstance(expected, str) else list(expected),
+                    category=item.get("category"),
+                )
+            )
     return questions
 
 
-_CHAR_FOLD = str.maketrans({
-    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
-    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
-    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-",
-    "\u2212": "-", "\u00ad": None, "\u200b": None, "\ufeff": None,
-})
+_CHAR_FOLD = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "`": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2015": "-",
+        "\u2212": "-",
+        "\u00ad": None,
+        "\u200b": None,
+        "\ufeff": None,
+    }
+)
 
 
 def normalise_with_offsets(text: str) -> tuple[str, list[int]]:
@@ -503,9 +547,13 @@ class LatencyStats(BaseModel):
         import numpy as np
 
         ms = np.asarray(seconds, dtype=float) * 1000.0
-        return cls(n=len(ms), p50_ms=float(np.percentile(ms, 50)),
-                   p95_ms=float(np.percentile(ms, 95)), mean_ms=float(ms.mean()),
-                   max_ms=float(ms.max()))
+        return cls(
+            n=len(ms),
+            p50_ms=float(np.percentile(ms, 50)),
+            p95_ms=float(np.percentile(ms, 95)),
+            mean_ms=float(ms.mean()),
+            max_ms=float(ms.max()),
+        )
 
 
 class IndexingStats(BaseModel):
@@ -578,7 +626,9 @@ class LegalBenchResult(BaseModel):
                 return r
         raise KeyError(f"no run {strategy!r} / {variant!r}")
 
-    def value(self, strategy: str, dataset: str, k: int, metric: str, variant: str = "default") -> float:
+    def value(
+        self, strategy: str, dataset: str, k: int, metric: str, variant: str = "default"
+    ) -> float:
         scores = self.run(strategy, variant).datasets[dataset]
         return getattr(scores, metric)[self.k_values.index(k)]
 
@@ -588,11 +638,18 @@ class LegalBenchResult(BaseModel):
             for dataset, scores in r.datasets.items():
                 for i, k in enumerate(self.k_values):
                     for metric in ("precision", "recall", "retrieved_chars"):
-                        rows.append(MetricRow(
-                            mode=self.mode, variant=r.variant, strategy=r.strategy,
-                            dataset=dataset, k=k, metric=metric,
-                            value=getattr(scores, metric)[i], n=scores.n,
-                        ))
+                        rows.append(
+                            MetricRow(
+                                mode=self.mode,
+                                variant=r.variant,
+                                strategy=r.strategy,
+                                dataset=dataset,
+                                k=k,
+                                metric=metric,
+                                value=getattr(scores, metric)[i],
+                                n=scores.n,
+                            )
+                        )
             rows += _latency_rows(self.mode, r.variant, r.strategy, r.latency, max(self.k_values))
         rows += _run_level_rows(self.mode, self.indexing, self.memory)
         return rows
@@ -641,21 +698,49 @@ class DatasetResult(BaseModel):
         for r in self.runs:
             for document, scores in r.documents.items():
                 for metric in ("recall", "ndcg"):
-                    rows.append(MetricRow(mode=self.mode, variant=r.variant, strategy=r.strategy,
-                                          dataset=document, k=self.k, metric=metric,
-                                          value=getattr(scores, metric), n=scores.n))
-                rows.append(MetricRow(mode=self.mode, variant=r.variant, strategy=r.strategy,
-                                      dataset=document, k=self.depth, metric="mrr",
-                                      value=scores.mrr, n=scores.n))
+                    rows.append(
+                        MetricRow(
+                            mode=self.mode,
+                            variant=r.variant,
+                            strategy=r.strategy,
+                            dataset=document,
+                            k=self.k,
+                            metric=metric,
+                            value=getattr(scores, metric),
+                            n=scores.n,
+                        )
+                    )
+                rows.append(
+                    MetricRow(
+                        mode=self.mode,
+                        variant=r.variant,
+                        strategy=r.strategy,
+                        dataset=document,
+                        k=self.depth,
+                        metric="mrr",
+                        value=scores.mrr,
+                        n=scores.n,
+                    )
+                )
             rows += _latency_rows(self.mode, r.variant, r.strategy, r.latency, self.depth)
         rows += _run_level_rows(self.mode, self.indexing, self.memory)
         return rows
 
 
-def _latency_rows(mode: str, variant: str, strategy: str, latency: LatencyStats, k: int) -> list[MetricRow]:
+def _latency_rows(
+    mode: str, variant: str, strategy: str, latency: LatencyStats, k: int
+) -> list[MetricRow]:
     return [
-        MetricRow(mode=mode, variant=variant, strategy=strategy, dataset="ALL", k=k,
-                  metric=f"latency_{name}_ms", value=getattr(latency, f"{name}_ms"), n=latency.n)
+        MetricRow(
+            mode=mode,
+            variant=variant,
+            strategy=strategy,
+            dataset="ALL",
+            k=k,
+            metric=f"latency_{name}_ms",
+            value=getattr(latency, f"{name}_ms"),
+            n=latency.n,
+        )
         for name in ("p50", "p95", "mean")
     ]
 
@@ -666,19 +751,31 @@ def _run_level_rows(
     values: dict[str, float | None] = {}
     if indexing is not None:
         values.update(
-            index_documents=indexing.documents, index_clauses=indexing.clauses,
-            index_chars=indexing.chars, index_build_seconds=indexing.build_seconds,
+            index_documents=indexing.documents,
+            index_clauses=indexing.clauses,
+            index_chars=indexing.chars,
+            index_build_seconds=indexing.build_seconds,
             index_chars_per_second=indexing.chars_per_second,
-            index_embed_seconds=indexing.embed_seconds, index_embed_share=indexing.embed_share,
+            index_embed_seconds=indexing.embed_seconds,
+            index_embed_share=indexing.embed_share,
             model_load_seconds=indexing.model_load_seconds,
         )
     if memory is not None:
-        values.update(peak_rss_mb=memory.peak_rss_mb,
-                      retrieval_peak_rss_mb=memory.retrieval_peak_rss_mb)
+        values.update(
+            peak_rss_mb=memory.peak_rss_mb, retrieval_peak_rss_mb=memory.retrieval_peak_rss_mb
+        )
     return [
-        MetricRow(mode=mode, variant="default", strategy="*", dataset="*", metric=name,
-                  value=float(value), n=1)
-        for name, value in values.items() if value is not None
+        MetricRow(
+            mode=mode,
+            variant="default",
+            strategy="*",
+            dataset="*",
+            metric=name,
+            value=float(value),
+            n=1,
+        )
+        for name, value in values.items()
+        if value is not None
     ]
 
 
@@ -791,13 +888,16 @@ def build_index(
     wall_started = time.perf_counter()
     with _timed_encode(embedder, sink):
         for offset in range(0, len(files), batch_size):
-            batch = list(files[offset:offset + batch_size])
+            batch = list(files[offset : offset + batch_size])
 
             def report(name: str, done: int, total: int, offset: int = offset) -> None:
                 current[0] = name  # ingest reports each file by name before building it
                 if task is not None:
-                    progress.update(task, completed=offset + done,
-                                    description=f"indexing {name}"[:50] if name else "indexing")
+                    progress.update(
+                        task,
+                        completed=offset + done,
+                        description=f"indexing {name}"[:50] if name else "indexing",
+                    )
 
             result = graph.ingest(batch, progress=report)
             for outcome in result.outcomes:
@@ -818,16 +918,23 @@ def build_index(
 
 
 def _indexing_stats(
-    graph: Any, record: dict[str, dict[str, float]], ingested_now: int, failed: list[str],
-    wall: float, model_load: float,
+    graph: Any,
+    record: dict[str, dict[str, float]],
+    ingested_now: int,
+    failed: list[str],
+    wall: float,
+    model_load: float,
 ) -> IndexingStats:
     manifest = graph.store.read_manifest() if graph.store.exists() else {"documents": {}}
     documents = manifest["documents"]
     stats = IndexingStats(
-        index_dir=str(graph.store.root), documents=len(documents),
+        index_dir=str(graph.store.root),
+        documents=len(documents),
         clauses=sum(int(e.get("clauses", 0)) for e in documents.values()),
         chars=sum(int(e.get("chars", 0)) for e in documents.values()),
-        ingested_now=ingested_now, failed=failed, wall_seconds=round(wall, 3),
+        ingested_now=ingested_now,
+        failed=failed,
+        wall_seconds=round(wall, 3),
         model_load_seconds=round(model_load, 3),
     )
     if documents and all(doc_id in record for doc_id in documents):
@@ -866,8 +973,11 @@ class Hit:
     doc_id: str | None = None
 
     def as_json(self) -> dict[str, Any]:
-        item: dict[str, Any] = {"file_path": self.file_path, "span": [self.start, self.end],
-                                "score": round(self.score, 6)}
+        item: dict[str, Any] = {
+            "file_path": self.file_path,
+            "span": [self.start, self.end],
+            "score": round(self.score, 6),
+        }
         if self.clause_id:
             item["clause_id"] = self.clause_id
         return item
@@ -879,7 +989,9 @@ def default_variants(strategies: Sequence[str] | None = None) -> list[Variant]:
     return [Variant(strategy=s) for s in (strategies or strategy_names())]
 
 
-def grid_variants(grid: dict[str, Sequence[float]] | None = None, strategy: str = "clausegraph") -> list[Variant]:
+def grid_variants(
+    grid: dict[str, Sequence[float]] | None = None, strategy: str = "clausegraph"
+) -> list[Variant]:
     """One clausegraph variant per combination of the grid's alpha/beta/gamma values."""
     grid = grid or DEFAULT_GRID
     names = list(grid)
@@ -891,14 +1003,19 @@ def grid_variants(grid: dict[str, Sequence[float]] | None = None, strategy: str 
     return variants
 
 
-def edge_type_variants(settings: Settings | None = None, strategy: str = "clausegraph") -> list[Variant]:
+def edge_type_variants(
+    settings: Settings | None = None, strategy: str = "clausegraph"
+) -> list[Variant]:
     """The clausegraph strategy expanding over one edge type at a time."""
     from clausegraph.models import RelationType
 
     hops = max(1, (settings or Settings()).retrieval.hops)
     return [
-        Variant(strategy=strategy, name=f"edges:{t.value}",
-                overrides={"edge_types": [t.value], "hops": hops})
+        Variant(
+            strategy=strategy,
+            name=f"edges:{t.value}",
+            overrides={"edge_types": [t.value], "hops": hops},
+        )
         for t in RelationType
     ]
 
@@ -921,13 +1038,24 @@ def _console(console: Any = None) -> Any:
 
 
 def _progress(enabled: bool, console: Any) -> Any:
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     return Progress(
-        TextColumn("[progress.description]{task.description}"), BarColumn(),
-        MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-        console=console, disable=not enabled, transient=False,
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not enabled,
+        transient=False,
     )
 
 
@@ -952,14 +1080,25 @@ def _open_graph(index_dir: Path, settings: Settings) -> Any:
 
 
 def _retrieve(
-    graph: Any, query: str, variant: Variant, top_k: int, key_of: dict[str, str],
+    graph: Any,
+    query: str,
+    variant: Variant,
+    top_k: int,
+    key_of: dict[str, str],
     documents: list[str] | None = None,
 ) -> list[Hit]:
-    results = graph.retrieve(query, documents=documents, strategy=variant.strategy,
-                             top_k=top_k, **variant.overrides)
+    results = graph.retrieve(
+        query, documents=documents, strategy=variant.strategy, top_k=top_k, **variant.overrides
+    )
     return [
-        Hit(key_of.get(r.clause.doc_id, r.clause.doc_id), r.clause.span[0], r.clause.span[1],
-            float(r.score), r.clause.clause_id, r.clause.doc_id)
+        Hit(
+            key_of.get(r.clause.doc_id, r.clause.doc_id),
+            r.clause.span[0],
+            r.clause.span[1],
+            float(r.score),
+            r.clause.clause_id,
+            r.clause.doc_id,
+        )
         for r in results[:top_k]
     ]
 
@@ -970,7 +1109,9 @@ def _check_strategies(variants: Sequence[Variant]) -> None:
     known = set(strategy_names()) | {ORACLE}
     unknown = sorted({v.strategy for v in variants} - known)
     if unknown:
-        raise ValueError(f"unknown strategy {', '.join(unknown)}; choose from {', '.join(sorted(known))}")
+        raise ValueError(
+            f"unknown strategy {', '.join(unknown)}; choose from {', '.join(sorted(known))}"
+        )
 
 
 def evaluate_legalbench(
@@ -1000,7 +1141,7 @@ def evaluate_legalbench(
     if not paths:
         raise ValueError(f"no benchmark files given and none found under {base / 'benchmarks'}")
     settings = settings or Settings()
-    k_values = sorted(set(int(k) for k in k_values))
+    k_values = sorted({int(k) for k in k_values})
     loaded = [load_benchmark(p, corpus) for p in paths]
     names = [b.dataset for b in loaded]
     if len(set(names)) != len(names):
@@ -1023,7 +1164,7 @@ def evaluate_legalbench(
         top_k = max(k_values)
         runs: list[LegalBenchRun] = []
         retrieval_peak = _rss_mb()
-        with (open(dump, "w", encoding="utf-8") if dump else nullcontext()) as dump_file:
+        with open(dump, "w", encoding="utf-8") if dump else nullcontext() as dump_file:
             for variant in runs_for:
                 per_dataset: dict[str, list[list[tuple[float, float, int]]]] = {}
                 latencies: list[float] = []
@@ -1047,36 +1188,48 @@ def evaluate_legalbench(
                         scores.append(precision_recall_at_k(ranked, gold, k_values))
                         if dump_file is not None:
                             record: dict[str, Any] = {
-                                "query": q.query, "strategy": variant.strategy,
-                                "results": [h.as_json() for h in hits], "dataset": dataset,
+                                "query": q.query,
+                                "strategy": variant.strategy,
+                                "results": [h.as_json() for h in hits],
+                                "dataset": dataset,
                             }
                             if variant.name != "default":
                                 record["variant"] = variant.name
                             dump_file.write(json.dumps(record, ensure_ascii=False) + "\n")
                         bar.advance(task)
-                runs.append(LegalBenchRun(
-                    strategy=variant.strategy, variant=variant.name, overrides=variant.overrides,
-                    datasets=_curves(per_dataset, len(k_values)),
-                    latency=LatencyStats.from_seconds(latencies),
-                ))
+                runs.append(
+                    LegalBenchRun(
+                        strategy=variant.strategy,
+                        variant=variant.name,
+                        overrides=variant.overrides,
+                        datasets=_curves(per_dataset, len(k_values)),
+                        latency=LatencyStats.from_seconds(latencies),
+                    )
+                )
     return LegalBenchResult(
-        k_values=k_values, datasets=names, queries={d: len(q) for d, q in selected.items()},
-        limit=limit, runs=runs, indexing=indexing,
+        k_values=k_values,
+        datasets=names,
+        queries={d: len(q) for d, q in selected.items()},
+        limit=limit,
+        runs=runs,
+        indexing=indexing,
         memory=MemoryStats(peak_rss_mb=_peak_rss_mb(), retrieval_peak_rss_mb=retrieval_peak),
         settings_overrides=list(settings_overrides),
     )
 
 
-def _curves(per_dataset: dict[str, list[list[tuple[float, float, int]]]], n_k: int) -> dict[str, CurveScores]:
+def _curves(
+    per_dataset: dict[str, list[list[tuple[float, float, int]]]], n_k: int
+) -> dict[str, CurveScores]:
     out: dict[str, CurveScores] = {}
     for dataset, per_query in per_dataset.items():
         n = len(per_query)
-        mean = (lambda j, i: sum(q[i][j] for q in per_query) / n) if n else (lambda j, i: 0.0)
+        means = [
+            [sum(q[i][j] for q in per_query) / n if n else 0.0 for i in range(n_k)]
+            for j in range(3)
+        ]
         out[dataset] = CurveScores(
-            n=n,
-            precision=[mean(0, i) for i in range(n_k)],
-            recall=[mean(1, i) for i in range(n_k)],
-            retrieved_chars=[mean(2, i) for i in range(n_k)],
+            n=n, precision=means[0], recall=means[1], retrieved_chars=means[2]
         )
     present = [c for c in out.values() if c.n]
     if present:
@@ -1084,8 +1237,9 @@ def _curves(per_dataset: dict[str, list[list[tuple[float, float, int]]]], n_k: i
             n=sum(c.n for c in present),
             precision=[sum(c.precision[i] for c in present) / len(present) for i in range(n_k)],
             recall=[sum(c.recall[i] for c in present) / len(present) for i in range(n_k)],
-            retrieved_chars=[sum(c.retrieved_chars[i] for c in present) / len(present)
-                             for i in range(n_k)],
+            retrieved_chars=[
+                sum(c.retrieved_chars[i] for c in present) / len(present) for i in range(n_k)
+            ],
         )
     return out
 
@@ -1129,7 +1283,9 @@ def evaluate_dataset(
     missing = [d for d in documents if not (dataset / d).is_file()]
     if missing:
         raise ValueError(f"questions name documents not in {dataset}: {', '.join(missing)}")
-    by_doc = {d: sample_evenly([q for q in all_questions if q.document == d], limit) for d in documents}
+    by_doc = {
+        d: sample_evenly([q for q in all_questions if q.document == d], limit) for d in documents
+    }
     labels = {d: document_label(d) for d in documents}
     if len(set(labels.values())) != len(labels):
         labels = {d: Path(d).stem for d in documents}
@@ -1168,25 +1324,36 @@ def evaluate_dataset(
                     located[q.id] = spans
                     start, end = index.doc_ranges[doc_id]
                     n_relevant[q.id] = sum(
-                        1 for c in index.clauses[start:end] if any(_overlaps(c.span, e) for e in spans)
+                        1
+                        for c in index.clauses[start:end]
+                        if any(_overlaps(c.span, e) for e in spans)
                     )
         if unlocated:
-            console.print(f"[yellow]warning:[/] {len(unlocated)} expected excerpt(s) not found "
-                          "in their document; those excerpts are skipped:", highlight=False)
+            console.print(
+                f"[yellow]warning:[/] {len(unlocated)} expected excerpt(s) not found "
+                "in their document; those excerpts are skipped:",
+                highlight=False,
+            )
             for line in unlocated[:20]:
                 console.print(f"  {line}", highlight=False, markup=False)
 
         runs: list[DatasetRun] = []
         retrieval_peak = _rss_mb()
-        with (open(dump, "w", encoding="utf-8") if dump else nullcontext()) as dump_file:
+        with open(dump, "w", encoding="utf-8") if dump else nullcontext() as dump_file:
             for variant in runs_for:
                 task = bar.add_task(variant.label, total=sum(len(q) for q in by_doc.values()))
                 per_doc: dict[str, list[tuple[float, float, float]]] = {}
                 latencies: list[float] = []
                 warm = next((q for qs in by_doc.values() for q in qs), None)
                 if warm is not None and variant.strategy != ORACLE:
-                    _retrieve(graph, warm.question, variant, depth, key_of,
-                              [warm.document] if scope == "document" else None)
+                    _retrieve(
+                        graph,
+                        warm.question,
+                        variant,
+                        depth,
+                        key_of,
+                        [warm.document] if scope == "document" else None,
+                    )
                 for document, qs in by_doc.items():
                     scores = per_doc.setdefault(labels[document], [])
                     for q in qs:
@@ -1198,29 +1365,48 @@ def evaluate_dataset(
                         if variant.strategy == ORACLE:
                             hits = _oracle_hits(index, doc_of[document], document, expected)
                         else:
-                            hits = _retrieve(graph, q.question, variant, depth, key_of,
-                                             [document] if scope == "document" else None)
+                            hits = _retrieve(
+                                graph,
+                                q.question,
+                                variant,
+                                depth,
+                                key_of,
+                                [document] if scope == "document" else None,
+                            )
                         latencies.append(time.perf_counter() - started)
                         retrieval_peak = max(retrieval_peak, _rss_mb())
-                        ranked = [(h.start, h.end) if h.file_path == document else (-1, -1)
-                                  for h in hits]
+                        ranked = [
+                            (h.start, h.end) if h.file_path == document else (-1, -1) for h in hits
+                        ]
                         scores.append(rank_metrics(ranked, expected, k, n_relevant[q.id]))
                         if dump_file is not None:
                             record: dict[str, Any] = {
-                                "query": q.question, "strategy": variant.strategy,
-                                "results": [h.as_json() for h in hits], "question_id": q.id,
+                                "query": q.question,
+                                "strategy": variant.strategy,
+                                "results": [h.as_json() for h in hits],
+                                "question_id": q.id,
                                 "document": document,
                             }
                             if variant.name != "default":
                                 record["variant"] = variant.name
                             dump_file.write(json.dumps(record, ensure_ascii=False) + "\n")
-                runs.append(DatasetRun(
-                    strategy=variant.strategy, variant=variant.name, overrides=variant.overrides,
-                    documents=_rank_summary(per_doc), latency=LatencyStats.from_seconds(latencies),
-                ))
+                runs.append(
+                    DatasetRun(
+                        strategy=variant.strategy,
+                        variant=variant.name,
+                        overrides=variant.overrides,
+                        documents=_rank_summary(per_doc),
+                        latency=LatencyStats.from_seconds(latencies),
+                    )
+                )
     return DatasetResult(
-        k=k, depth=depth, scope=scope, documents=[labels[d] for d in documents],
-        questions=sum(len(q) for q in by_doc.values()), unlocated=unlocated, runs=runs,
+        k=k,
+        depth=depth,
+        scope=scope,
+        documents=[labels[d] for d in documents],
+        questions=sum(len(q) for q in by_doc.values()),
+        unlocated=unlocated,
+        runs=runs,
         indexing=indexing,
         memory=MemoryStats(peak_rss_mb=_peak_rss_mb(), retrieval_peak_rss_mb=retrieval_peak),
         settings_overrides=list(settings_overrides),
@@ -1276,16 +1462,25 @@ def write_metrics_csv(rows: Sequence[MetricRow], path: str | Path, merge: bool =
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    run_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    run_at = datetime.now(UTC).isoformat(timespec="seconds")
     replaced = {(r.mode, r.variant, r.strategy) for r in rows}
     kept = [
-        r for r in (read_metrics_csv(path) if merge else [])
+        r
+        for r in (read_metrics_csv(path) if merge else [])
         if (r.get("mode"), r.get("variant"), r.get("strategy")) not in replaced
     ]
     new = [
-        {"mode": r.mode, "variant": r.variant, "strategy": r.strategy, "dataset": r.dataset,
-         "k": "" if r.k is None else r.k, "metric": r.metric, "value": f"{r.value:.10g}",
-         "n": r.n, "run_at": run_at}
+        {
+            "mode": r.mode,
+            "variant": r.variant,
+            "strategy": r.strategy,
+            "dataset": r.dataset,
+            "k": "" if r.k is None else r.k,
+            "metric": r.metric,
+            "value": f"{r.value:.10g}",
+            "n": r.n,
+            "run_at": run_at,
+        }
         for r in rows
     ]
     tmp = path.with_name(path.name + ".tmp")
@@ -1308,7 +1503,9 @@ def _pyplot() -> Any:
 
 
 def plot_legalbench(
-    result: LegalBenchResult, plots_dir: str | Path, published: dict[str, dict[str, list[float]]] | None = None
+    result: LegalBenchResult,
+    plots_dir: str | Path,
+    published: dict[str, dict[str, list[float]]] | None = None,
 ) -> list[Path]:
     """``legalbench_<dataset>.png`` (and ALL): recall@k and precision@k per strategy, in %,
     with the paper's best curve dashed. Only default (non-ablation) runs are drawn."""
@@ -1323,12 +1520,23 @@ def plot_legalbench(
         for ax, metric in zip(axes, ("recall", "precision")):
             for r in runs:
                 if dataset in r.datasets:
-                    ax.plot(result.k_values, [100 * v for v in getattr(r.datasets[dataset], metric)],
-                            marker="o", ms=3, label=r.label)
+                    ax.plot(
+                        result.k_values,
+                        [100 * v for v in getattr(r.datasets[dataset], metric)],
+                        marker="o",
+                        ms=3,
+                        label=r.label,
+                    )
             paper = published.get(dataset, {}).get(metric)
             if paper:
-                ax.plot(K_VALUES, [100 * v for v in paper], "k--", marker="s", ms=3,
-                        label=PUBLISHED_LABEL)
+                ax.plot(
+                    K_VALUES,
+                    [100 * v for v in paper],
+                    "k--",
+                    marker="s",
+                    ms=3,
+                    label=PUBLISHED_LABEL,
+                )
             ax.set_xscale("log", base=2)
             ax.set_xticks(result.k_values, [str(k) for k in result.k_values])
             ax.set_xlabel("k (retrieved clauses; paper: 500-char chunks)")
@@ -1351,11 +1559,23 @@ def plot_latency(rows: Sequence[dict[str, str]], path: str | Path) -> Path | Non
     plt = _pyplot()
     data: dict[str, dict[str, tuple[float, float]]] = {}
     for r in rows:
-        if r["variant"] != "default" or r["strategy"] in ("*", ORACLE) or r["metric"] != "latency_p50_ms":
+        if (
+            r["variant"] != "default"
+            or r["strategy"] in ("*", ORACLE)
+            or r["metric"] != "latency_p50_ms"
+        ):
             continue
-        p95 = next((float(x["value"]) for x in rows if x["mode"] == r["mode"]
-                    and x["variant"] == "default" and x["strategy"] == r["strategy"]
-                    and x["metric"] == "latency_p95_ms"), float(r["value"]))
+        p95 = next(
+            (
+                float(x["value"])
+                for x in rows
+                if x["mode"] == r["mode"]
+                and x["variant"] == "default"
+                and x["strategy"] == r["strategy"]
+                and x["metric"] == "latency_p95_ms"
+            ),
+            float(r["value"]),
+        )
         data.setdefault(r["mode"], {})[r["strategy"]] = (float(r["value"]), p95)
     if not data:
         return None
@@ -1365,8 +1585,15 @@ def plot_latency(rows: Sequence[dict[str, str]], path: str | Path) -> Path | Non
         p50 = [values[n][0] for n in names]
         p95 = [values[n][1] for n in names]
         ax.bar(names, p50, color="tab:blue", label="p50")
-        ax.errorbar(names, p50, yerr=[[0] * len(names), [b - a for a, b in zip(p50, p95)]],
-                    fmt="none", ecolor="k", capsize=4, label="p95")
+        ax.errorbar(
+            names,
+            p50,
+            yerr=[[0] * len(names), [b - a for a, b in zip(p50, p95)]],
+            fmt="none",
+            ecolor="k",
+            capsize=4,
+            label="p95",
+        )
         ax.set_title(f"{mode}: retrieval latency per query")
         ax.set_ylabel("ms")
         ax.tick_params(axis="x", rotation=30)
@@ -1390,14 +1617,24 @@ def plot_dataset(result: DatasetResult, plots_dir: str | Path) -> Path:
     runs = [r for r in result.runs if r.variant == "default" and "ALL" in r.documents]
     fig, ax = plt.subplots(figsize=(max(6, 1.4 * len(runs) + 2), 4))
     x = np.arange(len(runs))
-    for i, (metric, label) in enumerate((("recall", f"Recall@{result.k}"),
-                                         ("ndcg", f"nDCG@{result.k}"),
-                                         ("mrr", f"MRR (depth {result.depth})"))):
-        ax.bar(x + (i - 1) * 0.27, [getattr(r.documents["ALL"], metric) for r in runs], 0.27,
-               label=label)
+    for i, (metric, label) in enumerate(
+        (
+            ("recall", f"Recall@{result.k}"),
+            ("ndcg", f"nDCG@{result.k}"),
+            ("mrr", f"MRR (depth {result.depth})"),
+        )
+    ):
+        ax.bar(
+            x + (i - 1) * 0.27,
+            [getattr(r.documents["ALL"], metric) for r in runs],
+            0.27,
+            label=label,
+        )
     ax.set_xticks(x, [r.label for r in runs], rotation=30, ha="right")
     ax.set_ylim(0, 1)
-    ax.set_title(f"docs/dataset: {result.questions} questions over {len(result.documents)} contracts")
+    ax.set_title(
+        f"docs/dataset: {result.questions} questions over {len(result.documents)} contracts"
+    )
     ax.legend()
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
@@ -1408,7 +1645,9 @@ def plot_dataset(result: DatasetResult, plots_dir: str | Path) -> Path:
     return out
 
 
-def print_legalbench(result: LegalBenchResult, console: Any, published: dict[str, Any] | None = None) -> None:
+def print_legalbench(
+    result: LegalBenchResult, console: Any, published: dict[str, Any] | None = None
+) -> None:
     from rich.table import Table
 
     published = published if published is not None else load_published()
@@ -1420,14 +1659,18 @@ def print_legalbench(result: LegalBenchResult, console: Any, published: dict[str
         for k in result.k_values:
             table.add_column(f"@{k}", justify="right")
         for dataset, scores in r.datasets.items():
-            table.add_row(dataset, str(scores.n), *(
-                f"{100 * p:.1f} / {100 * rc:.1f}" for p, rc in zip(scores.precision, scores.recall)
-            ))
+            table.add_row(
+                dataset,
+                str(scores.n),
+                *(
+                    f"{100 * p:.1f} / {100 * rc:.1f}"
+                    for p, rc in zip(scores.precision, scores.recall)
+                ),
+            )
         console.print(table)
     summary = Table(title="LegalBench-RAG summary (ALL = mean of datasets, %)")
     for column in ("run", "P@1", "P@8", "R@1", "R@8", "R@64", "chars@8", "p50 ms", "p95 ms"):
-        summary.add_column(column, justify="left" if column == "run" else "right",
-                           overflow="fold")
+        summary.add_column(column, justify="left" if column == "run" else "right", overflow="fold")
 
     def cell(r: LegalBenchRun, metric: str, k: int) -> str:
         if "ALL" not in r.datasets or k not in result.k_values:
@@ -1436,15 +1679,30 @@ def print_legalbench(result: LegalBenchResult, console: Any, published: dict[str
         return f"{value:.0f}" if metric == "retrieved_chars" else f"{100 * value:.2f}"
 
     for r in result.runs:
-        summary.add_row(r.label, cell(r, "precision", 1), cell(r, "precision", 8),
-                        cell(r, "recall", 1), cell(r, "recall", 8), cell(r, "recall", 64),
-                        cell(r, "retrieved_chars", 8), f"{r.latency.p50_ms:.1f}",
-                        f"{r.latency.p95_ms:.1f}")
+        summary.add_row(
+            r.label,
+            cell(r, "precision", 1),
+            cell(r, "precision", 8),
+            cell(r, "recall", 1),
+            cell(r, "recall", 8),
+            cell(r, "recall", 64),
+            cell(r, "retrieved_chars", 8),
+            f"{r.latency.p50_ms:.1f}",
+            f"{r.latency.p95_ms:.1f}",
+        )
     if "ALL" in published:
         p = published["ALL"]
-        summary.add_row("paper (Table 5)", f"{100 * p['precision'][0]:.2f}",
-                        f"{100 * p['precision'][3]:.2f}", f"{100 * p['recall'][0]:.2f}",
-                        f"{100 * p['recall'][3]:.2f}", f"{100 * p['recall'][6]:.2f}", "~4000", "", "")
+        summary.add_row(
+            "paper (Table 5)",
+            f"{100 * p['precision'][0]:.2f}",
+            f"{100 * p['precision'][3]:.2f}",
+            f"{100 * p['recall'][0]:.2f}",
+            f"{100 * p['recall'][3]:.2f}",
+            f"{100 * p['recall'][6]:.2f}",
+            "~4000",
+            "",
+            "",
+        )
     console.print(summary)
     _print_run_facts(result.indexing, result.memory, console)
 
@@ -1452,8 +1710,10 @@ def print_legalbench(result: LegalBenchResult, console: Any, published: dict[str
 def print_dataset(result: DatasetResult, console: Any) -> None:
     from rich.table import Table
 
-    table = Table(title=f"docs/dataset: Recall@{result.k} / nDCG@{result.k} / MRR "
-                        f"(depth {result.depth}, scope {result.scope})")
+    table = Table(
+        title=f"docs/dataset: Recall@{result.k} / nDCG@{result.k} / MRR "
+        f"(depth {result.depth}, scope {result.scope})"
+    )
     table.add_column("run", overflow="fold")
     for document in [*result.documents, "ALL"]:
         table.add_column(document, justify="right")
@@ -1471,13 +1731,21 @@ def print_dataset(result: DatasetResult, console: Any) -> None:
     _print_run_facts(result.indexing, result.memory, console)
 
 
-def _print_run_facts(indexing: IndexingStats | None, memory: MemoryStats | None, console: Any) -> None:
+def _print_run_facts(
+    indexing: IndexingStats | None, memory: MemoryStats | None, console: Any
+) -> None:
     if indexing is not None:
-        parts = [f"index {indexing.index_dir}: {indexing.documents} documents, "
-                 f"{indexing.clauses} clauses, {indexing.chars:,} chars"]
+        parts = [
+            (
+                f"index {indexing.index_dir}: {indexing.documents} documents, "
+                f"{indexing.clauses} clauses, {indexing.chars:,} chars"
+            )
+        ]
         if indexing.build_seconds:
-            parts.append(f"built in {indexing.build_seconds:.1f} s "
-                         f"({indexing.chars_per_second:,.0f} chars/s, {indexing.source})")
+            parts.append(
+                f"built in {indexing.build_seconds:.1f} s "
+                f"({indexing.chars_per_second:,.0f} chars/s, {indexing.source})"
+            )
         if indexing.embed_share is not None:
             parts.append(f"embedding {100 * indexing.embed_share:.0f}% of it")
         parts.append(f"this run ingested {indexing.ingested_now} in {indexing.wall_seconds:.1f} s")
@@ -1485,8 +1753,11 @@ def _print_run_facts(indexing: IndexingStats | None, memory: MemoryStats | None,
         for failure in indexing.failed:
             console.print(f"[red]failed:[/] {failure}", highlight=False)
     if memory is not None:
-        console.print(f"peak RSS {memory.peak_rss_mb:,.0f} MB (process), "
-                      f"{memory.retrieval_peak_rss_mb:,.0f} MB while retrieving", highlight=False)
+        console.print(
+            f"peak RSS {memory.peak_rss_mb:,.0f} MB (process), "
+            f"{memory.retrieval_peak_rss_mb:,.0f} MB while retrieving",
+            highlight=False,
+        )
 
 
 # =============================================================================================
@@ -1502,43 +1773,97 @@ def build_parser(prog: str = "batch_evaluate.py") -> argparse.ArgumentParser:
         "--questions): Recall@k, nDCG@k, MRR per document. Both: latency, memory, indexing.",
     )
     lb = parser.add_argument_group("LegalBench-RAG mode")
-    lb.add_argument("--corpus", type=Path, help="corpus folder (default: "
-                    "../shared/data/legalbench-rag/corpus or $CLAUSEGRAPH_LEGALBENCH_DIR/corpus)")
-    lb.add_argument("--benchmarks", type=Path, nargs="+", help="benchmark JSON files "
-                    "(default: the four benchmarks/mini_*.json)")
-    lb.add_argument("--k", default=",".join(map(str, K_VALUES)),
-                    help="comma-separated k values (default 1,2,4,8,16,32,64)")
-    lb.add_argument("--published", type=Path, help="published_baselines.json for the paper "
-                    "curves (default: next to the corpus, else built-in numbers)")
+    lb.add_argument(
+        "--corpus",
+        type=Path,
+        help="corpus folder (default: "
+        "../shared/data/legalbench-rag/corpus or $CLAUSEGRAPH_LEGALBENCH_DIR/corpus)",
+    )
+    lb.add_argument(
+        "--benchmarks",
+        type=Path,
+        nargs="+",
+        help="benchmark JSON files (default: the four benchmarks/mini_*.json)",
+    )
+    lb.add_argument(
+        "--k",
+        default=",".join(map(str, K_VALUES)),
+        help="comma-separated k values (default 1,2,4,8,16,32,64)",
+    )
+    lb.add_argument(
+        "--published",
+        type=Path,
+        help="published_baselines.json for the paper "
+        "curves (default: next to the corpus, else built-in numbers)",
+    )
     ds = parser.add_argument_group("docs/dataset mode")
     ds.add_argument("--dataset", type=Path, help="folder of PDFs (e.g. docs/dataset)")
-    ds.add_argument("--questions", type=Path, help="questions YAML (default: <dataset>/questions.yaml)")
+    ds.add_argument(
+        "--questions", type=Path, help="questions YAML (default: <dataset>/questions.yaml)"
+    )
     ds.add_argument("--at", type=int, default=5, help="cut-off for Recall@k and nDCG@k (5)")
-    ds.add_argument("--depth", type=int, default=10, help="clauses retrieved per question; MRR depth (10)")
-    ds.add_argument("--scope", choices=("document", "corpus"), default="document",
-                    help="search the question's document only (default) or all documents")
+    ds.add_argument(
+        "--depth", type=int, default=10, help="clauses retrieved per question; MRR depth (10)"
+    )
+    ds.add_argument(
+        "--scope",
+        choices=("document", "corpus"),
+        default="document",
+        help="search the question's document only (default) or all documents",
+    )
     common = parser.add_argument_group("common")
-    common.add_argument("--strategies", help="comma-separated strategies (default: all "
-                        "registered; 'oracle' returns the gold spans as a sanity check)")
-    common.add_argument("--limit", type=int, help="queries per dataset (questions per document), "
-                        "spread evenly over the file")
-    common.add_argument("--set", dest="overrides", action="append", default=[],
-                        metavar="SECTION.FIELD=VALUE", help="settings override (repeatable)")
-    common.add_argument("--grid", action="store_true", help="also run an alpha/beta/gamma grid "
-                        "for the clausegraph strategy")
-    common.add_argument("--grid-values", help="grid as 'alpha=0.5,0.7;beta=0,0.1;gamma=0,0.2' "
-                        f"(default {';'.join(f'{k}=' + ','.join(map(str, v)) for k, v in DEFAULT_GRID.items())})")
-    common.add_argument("--edge-type-ablation", action="store_true",
-                        help="also run the clausegraph strategy with each single edge type")
+    common.add_argument(
+        "--strategies",
+        help="comma-separated strategies (default: all "
+        "registered; 'oracle' returns the gold spans as a sanity check)",
+    )
+    common.add_argument(
+        "--limit",
+        type=int,
+        help="queries per dataset (questions per document), spread evenly over the file",
+    )
+    common.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="SECTION.FIELD=VALUE",
+        help="settings override (repeatable)",
+    )
+    common.add_argument(
+        "--grid",
+        action="store_true",
+        help="also run an alpha/beta/gamma grid for the clausegraph strategy",
+    )
+    common.add_argument(
+        "--grid-values",
+        help="grid as 'alpha=0.5,0.7;beta=0,0.1;gamma=0,0.2' "
+        f"(default {';'.join(f'{k}=' + ','.join(map(str, v)) for k, v in DEFAULT_GRID.items())})",
+    )
+    common.add_argument(
+        "--edge-type-ablation",
+        action="store_true",
+        help="also run the clausegraph strategy with each single edge type",
+    )
     common.add_argument("--dump", type=Path, help="write every ranking to this JSONL file")
-    common.add_argument("--out", type=Path, default=DEFAULT_CSV, help="metrics CSV (docs/eval_metrics.csv)")
-    common.add_argument("--no-merge", action="store_true", help="overwrite the CSV instead of merging")
-    common.add_argument("--plots-dir", type=Path, default=DEFAULT_PLOTS_DIR, help="plot folder (docs/plots)")
+    common.add_argument(
+        "--out", type=Path, default=DEFAULT_CSV, help="metrics CSV (docs/eval_metrics.csv)"
+    )
+    common.add_argument(
+        "--no-merge", action="store_true", help="overwrite the CSV instead of merging"
+    )
+    common.add_argument(
+        "--plots-dir", type=Path, default=DEFAULT_PLOTS_DIR, help="plot folder (docs/plots)"
+    )
     common.add_argument("--no-plots", action="store_true", help="skip the plots")
     common.add_argument("--results-json", type=Path, help="also write the full result as JSON")
     common.add_argument("--index-dir", type=Path, help="use this index folder instead of the cache")
-    common.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE_DIR,
-                        help="where cached eval indexes live (.cache)")
+    common.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=DEFAULT_CACHE_DIR,
+        help="where cached eval indexes live (.cache)",
+    )
     common.add_argument("--no-progress", action="store_true", help="no progress bars")
     return parser
 
@@ -1558,7 +1883,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "batch_evaluate.py") -> 
     except ValueError as exc:
         err.print(f"[bold red]error:[/] {str(exc).splitlines()[0]}", highlight=False)
         return 2
-    strategies = [s.strip() for s in args.strategies.split(",") if s.strip()] if args.strategies else None
+    strategies = (
+        [s.strip() for s in args.strategies.split(",") if s.strip()] if args.strategies else None
+    )
     extra: list[Variant] = []
     try:
         if args.grid or args.grid_values:
@@ -1567,13 +1894,21 @@ def main(argv: Sequence[str] | None = None, prog: str = "batch_evaluate.py") -> 
             extra += edge_type_variants(settings)
         variants = default_variants(strategies) + extra
         dataset_mode = args.dataset is not None or args.questions is not None
-        common = dict(
-            variants=variants, settings=settings, limit=args.limit, index_dir=args.index_dir,
-            cache_dir=args.cache_dir, dump=args.dump, progress=not args.no_progress,
-            console=err, settings_overrides=args.overrides,
-        )
+        common: dict[str, Any] = {
+            "variants": variants,
+            "settings": settings,
+            "limit": args.limit,
+            "index_dir": args.index_dir,
+            "cache_dir": args.cache_dir,
+            "dump": args.dump,
+            "progress": not args.no_progress,
+            "console": err,
+            "settings_overrides": args.overrides,
+        }
         if dataset_mode:
-            dataset_dir = args.dataset or (args.questions.parent if args.questions else DEFAULT_DATASET_DIR)
+            dataset_dir = args.dataset or (
+                args.questions.parent if args.questions else DEFAULT_DATASET_DIR
+            )
             result: LegalBenchResult | DatasetResult = evaluate_dataset(
                 dataset_dir, args.questions, k=args.at, depth=args.depth, scope=args.scope, **common
             )
@@ -1583,7 +1918,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "batch_evaluate.py") -> 
     except (ValueError, OSError) as exc:
         err.print(f"[bold red]error:[/] {exc}", highlight=False)
         return 2
-    except Exception as exc:  # noqa: BLE001 - the pipeline's own errors
+    except Exception as exc:
         from clausegraph.errors import ClauseGraphError
 
         if isinstance(exc, ClauseGraphError):
@@ -1596,7 +1931,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "batch_evaluate.py") -> 
     written = [csv_path]
     if isinstance(result, LegalBenchResult):
         published_path = args.published or (
-            (args.corpus.parent if args.corpus else default_legalbench_dir()) / "published_baselines.json"
+            (args.corpus.parent if args.corpus else default_legalbench_dir())
+            / "published_baselines.json"
         )
         published = load_published(published_path)
         print_legalbench(result, console, published)

@@ -486,14 +486,14 @@ class _Tree:
         for group in groups:
             idents = _fallbacks(key.ident) if group in ("sec", "article", "part") else [key.ident]
             for ident in idents:
-                candidates = self.index.get(_Key(group, ident))
-                if within is not None and candidates:
+                candidates = list(self.index.get(_Key(group, ident), []))
+                section = self.sections.get(_Key(group, ident))
+                if section is not None and section not in candidates:
+                    candidates.append(section)  # "Article II" folded into its first clause
+                if within is not None:
                     candidates = [c for c in candidates if within in self.ancestors(c)]
                 if candidates:
                     return self._closest(candidates, source)
-                section = self.sections.get(_Key(group, ident))
-                if section is not None and within is None:
-                    return section
         return None
 
     def _closest(self, candidates: list[str], source: str) -> str:
@@ -526,11 +526,10 @@ class _Tree:
         return None
 
     def relative(self, item: str, source: str) -> str | None:
-        """'paragraph (b) above': a sibling labelled (b), else a child, else an uncle."""
+        """'paragraph (b) above': a sibling labelled (b), else a child. Not further away: an
+        "(i)" elsewhere is more likely an item of an inline list than the clause meant."""
         wanted = f"({item.lower()})"
-        groups = [self.siblings(source), self.children.get(source, [])]
-        groups += [self.siblings(ancestor) for ancestor in self.ancestors(source)]
-        for group in groups:
+        for group in (self.siblings(source), self.children.get(source, [])):
             for candidate in group:
                 if candidate != source and self._tail(candidate) == wanted:
                     return candidate

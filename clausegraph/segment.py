@@ -213,6 +213,9 @@ _SCHEDULES_RE = re.compile(
     r"Attachments|SCHEDULES|EXHIBITS|ANNEX(?:ES|URES)|APPENDICES|ATTACHMENTS))\s*:?\s*$"
 )
 _PAGE_LABEL_RE = re.compile(r"(?i)page\s+\d{1,4}\s*$")
+# A schedule line this share of the text (or more) before the first signature block is
+# front matter: an index of the attachments after a contents table.
+_FRONT_MATTER_SHARE = 0.5
 # Schedule lines at most this many lines apart form one run (a possible list of schedules).
 _LISTING_GAP = 4
 _SIGNATURE_FIELD_RE = re.compile(
@@ -515,6 +518,15 @@ class _Parser:
         self._layout_mode()
         self.toc = self._find_toc()
         self.schedule_listing = self._find_schedule_listings()
+        # Where the agreement is signed ("IN WITNESS WHEREOF"), the first time.
+        self.first_signature = next(
+            (
+                line.start
+                for line in self.lines
+                if self.text[line.start : line.start + 18].upper() == "IN WITNESS WHEREOF"
+            ),
+            None,
+        )
 
     # ---- layout
 
@@ -886,7 +898,7 @@ class _Parser:
         if s[:1] not in "SEAL" or not self.seen_body_label:
             return None
         match = _SCHEDULES_RE.match(s)
-        if match is None or self._sequence_resumes_after(index):
+        if match is None or self._before_the_body(index) or self._sequence_resumes_after(index):
             return None
         return _Label("schedule", "schedule", match.group("word"), match.end(), 0, (), 0)
 
@@ -902,7 +914,7 @@ class _Parser:
             return None
         if _PAGE_LABEL_RE.match(rest):
             return None  # "Annex A Page 5": a page footer
-        if index in self.schedule_listing:
+        if index in self.schedule_listing or self._before_the_body(index):
             return None  # an entry of a list of the schedules, which start further on
         if re.search(rf"(?i)\b{word}\s+[A-Z0-9]{{1,4}}\s*[-–—:]", rest):
             return None  # "Exhibit A - Form of ... Exhibit B - Form of ...": a list on one line
@@ -915,6 +927,17 @@ class _Parser:
             return None  # "Schedule E" in a table cell of the body: a reference, not a container
         comp = f"{word} {num}" if num else word
         return _Label("schedule", "schedule", comp, len(matched), 0, (), 0)
+
+    def _before_the_body(self, index: int) -> bool:
+        """Is line ``index`` ahead of most of the agreement (a cover page, a contents table)?
+
+        Schedules are attached after the agreement is signed; forms in them may be signed
+        too, but the first "IN WITNESS WHEREOF" is not more than half the text away.
+        """
+        if self.first_signature is None:
+            return False
+        gap = self.first_signature - self.lines[index].start
+        return gap > _FRONT_MATTER_SHARE * len(self.text)
 
     def _sequence_resumes_after(self, index: int) -> bool:
         """Does the first numbered label after line ``index`` continue a sequence open now?

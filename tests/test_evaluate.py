@@ -16,6 +16,8 @@ from clausegraph.config import Settings
 from clausegraph.evaluate import (
     CSV_COLUMNS,
     MetricRow,
+    grid_variants,
+    index_cache_dir,
     load_benchmark,
     load_published,
     load_questions,
@@ -23,8 +25,6 @@ from clausegraph.evaluate import (
     main,
     merge_spans,
     parse_grid,
-    grid_variants,
-    index_cache_dir,
     precision_recall,
     precision_recall_at_k,
     rank_metrics,
@@ -101,8 +101,9 @@ def _reference(retrieved, gold):
     """ZeroEntropy legalbenchrag QAResult.precision/recall, transcribed (pairwise sums)."""
     total_r = sum(e - s for _, s, e in retrieved)
     total_g = sum(e - s for _, s, e in gold)
-    hit = sum(max(0, min(e, ge) - max(s, gs))
-              for f, s, e in retrieved for gf, gs, ge in gold if f == gf)
+    hit = sum(
+        max(0, min(e, ge) - max(s, gs)) for f, s, e in retrieved for gf, gs, ge in gold if f == gf
+    )
     return (hit / total_r if total_r else 0), (hit / total_g if total_g else 0)
 
 
@@ -111,8 +112,9 @@ def test_agrees_with_reference_on_disjoint_spans():
 
     rng = random.Random(7)
     for _ in range(300):
+
         def disjoint(n):
-            cuts = sorted(rng.sample(range(0, 400), 2 * n))
+            cuts = sorted(rng.sample(range(400), 2 * n))
             return [(rng.choice("ab"), cuts[2 * i], cuts[2 * i + 1]) for i in range(n)]
 
         retrieved, gold = disjoint(rng.randint(0, 5)), disjoint(rng.randint(1, 3))
@@ -167,8 +169,18 @@ def test_load_benchmark_rejects_wrong_span(tmp_path):
     (tmp_path / "c").mkdir()
     (tmp_path / "c" / "d.txt").write_text("hello world", encoding="utf-8")
     bench = tmp_path / "mini_x.json"
-    bench.write_text(json.dumps({"tests": [{"query": "q", "snippets": [
-        {"file_path": "c/d.txt", "span": [0, 5], "answer": "world"}]}]}))
+    bench.write_text(
+        json.dumps(
+            {
+                "tests": [
+                    {
+                        "query": "q",
+                        "snippets": [{"file_path": "c/d.txt", "span": [0, 5], "answer": "world"}],
+                    }
+                ]
+            }
+        )
+    )
     with pytest.raises(ValueError, match="answer"):
         load_benchmark(bench, tmp_path)
     loaded = load_benchmark(bench)  # without a corpus nothing is checked
@@ -204,9 +216,9 @@ def test_load_questions(tmp_path):
 def test_locate_excerpt_normalises_whitespace_quotes_and_ligatures():
     text = "1.1  The “Term”\n  means the\tperiod;  eﬃcient — done."
     span = locate_excerpt(text, 'the "term" means THE period')
-    assert span is not None and text[span[0]:span[1]] == "The “Term”\n  means the\tperiod"
+    assert span is not None and text[span[0] : span[1]] == "The “Term”\n  means the\tperiod"
     span = locate_excerpt(text, "efficient - done")
-    assert text[span[0]:span[1]] == "eﬃcient — done"
+    assert text[span[0] : span[1]] == "eﬃcient — done"
     assert locate_excerpt(text, "not there") is None
     assert locate_excerpt(text, "   ") is None
 
@@ -259,7 +271,14 @@ def test_grid_and_cache_key(tmp_path):
 
 def test_csv_merges_modes_and_replaces_reruns(tmp_path):
     path = tmp_path / "m.csv"
-    row = dict(variant="default", strategy="dense", dataset="ALL", k=1, metric="recall", n=3)
+    row = {
+        "variant": "default",
+        "strategy": "dense",
+        "dataset": "ALL",
+        "k": 1,
+        "metric": "recall",
+        "n": 3,
+    }
     write_metrics_csv([MetricRow(mode="legalbench", value=0.1, **row)], path)
     write_metrics_csv([MetricRow(mode="dataset", value=0.2, **row)], path)
     write_metrics_csv([MetricRow(mode="legalbench", value=0.3, **row)], path)
@@ -275,11 +294,16 @@ def test_csv_merges_modes_and_replaces_reruns(tmp_path):
 
 def _sample_args(tmp: Path, *extra: str) -> list[str]:
     return [
-        "--corpus", str(SAMPLE / "corpus"),
-        "--benchmarks", *map(str, SAMPLE_BENCHMARKS),
-        "--out", str(tmp / "eval_metrics.csv"),
-        "--plots-dir", str(tmp / "plots"),
-        "--index-dir", str(tmp / "index"),
+        "--corpus",
+        str(SAMPLE / "corpus"),
+        "--benchmarks",
+        *map(str, SAMPLE_BENCHMARKS),
+        "--out",
+        str(tmp / "eval_metrics.csv"),
+        "--plots-dir",
+        str(tmp / "plots"),
+        "--index-dir",
+        str(tmp / "index"),
         "--no-progress",
         *extra,
     ]
@@ -288,10 +312,19 @@ def _sample_args(tmp: Path, *extra: str) -> list[str]:
 @pytest.fixture(scope="module")
 def sample_run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("legalbench")
-    code = main(_sample_args(
-        tmp, "--strategies", "oracle,dense,bm25,clausegraph", "--limit", "1",
-        "--dump", str(tmp / "dump.jsonl"), "--results-json", str(tmp / "result.json"),
-    ))
+    code = main(
+        _sample_args(
+            tmp,
+            "--strategies",
+            "oracle,dense,bm25,clausegraph",
+            "--limit",
+            "1",
+            "--dump",
+            str(tmp / "dump.jsonl"),
+            "--results-json",
+            str(tmp / "result.json"),
+        )
+    )
     assert code == 0
     return tmp
 
@@ -313,8 +346,13 @@ def test_harness_writes_csv_plots_and_dump(sample_run):
     ks = sorted({int(r["k"]) for r in rows if r["metric"] == "recall"})
     assert ks == [1, 2, 4, 8, 16, 32, 64]
     metrics = {r["metric"] for r in rows}
-    assert {"latency_p50_ms", "latency_p95_ms", "peak_rss_mb", "index_chars_per_second",
-            "index_embed_share"} <= metrics
+    assert {
+        "latency_p50_ms",
+        "latency_p95_ms",
+        "peak_rss_mb",
+        "index_chars_per_second",
+        "index_embed_share",
+    } <= metrics
 
     plots = sample_run / "plots"
     for name in ("legalbench_ALL.png", "legalbench_cuad.png", "latency_bar.png"):
@@ -322,7 +360,9 @@ def test_harness_writes_csv_plots_and_dump(sample_run):
 
     lines = (sample_run / "dump.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 4 * 4  # 4 strategies x 4 datasets x 1 query
-    corpus_files = {str(p.relative_to(SAMPLE / "corpus")) for p in (SAMPLE / "corpus").rglob("*.txt")}
+    corpus_files = {
+        str(p.relative_to(SAMPLE / "corpus")) for p in (SAMPLE / "corpus").rglob("*.txt")
+    }
     for line in lines:
         record = json.loads(line)
         assert {"query", "strategy", "results"} <= set(record)
@@ -357,8 +397,11 @@ def test_oracle_gets_full_recall_and_retrievers_are_sane(sample_run):
 @pytest.mark.slow
 def test_rerun_reuses_the_index(sample_run):
     tmp = sample_run
-    code = main(_sample_args(tmp, "--strategies", "oracle", "--no-plots",
-                             "--results-json", str(tmp / "again.json")))
+    code = main(
+        _sample_args(
+            tmp, "--strategies", "oracle", "--no-plots", "--results-json", str(tmp / "again.json")
+        )
+    )
     assert code == 0
     result = json.loads((tmp / "again.json").read_text(encoding="utf-8"))
     assert result["indexing"]["ingested_now"] == 0
@@ -371,13 +414,29 @@ def test_rerun_reuses_the_index(sample_run):
 
 @pytest.mark.slow
 def test_dataset_mode_end_to_end(tmp_path):
-    code = main([
-        "--dataset", str(DATASET), "--questions", str(DATASET / "questions.yaml"),
-        "--strategies", "oracle,clausegraph", "--limit", "3",
-        "--out", str(tmp_path / "m.csv"), "--plots-dir", str(tmp_path / "plots"),
-        "--index-dir", str(tmp_path / "index"), "--dump", str(tmp_path / "d.jsonl"),
-        "--results-json", str(tmp_path / "r.json"), "--no-progress",
-    ])
+    code = main(
+        [
+            "--dataset",
+            str(DATASET),
+            "--questions",
+            str(DATASET / "questions.yaml"),
+            "--strategies",
+            "oracle,clausegraph",
+            "--limit",
+            "3",
+            "--out",
+            str(tmp_path / "m.csv"),
+            "--plots-dir",
+            str(tmp_path / "plots"),
+            "--index-dir",
+            str(tmp_path / "index"),
+            "--dump",
+            str(tmp_path / "d.jsonl"),
+            "--results-json",
+            str(tmp_path / "r.json"),
+            "--no-progress",
+        ]
+    )
     assert code == 0
     result = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     assert result["unlocated"] == []
@@ -396,8 +455,14 @@ def test_dataset_mode_end_to_end(tmp_path):
 
 
 def test_script_runs_from_the_repo_root():
-    done = subprocess.run([sys.executable, "scripts/batch_evaluate.py", "--help"], cwd=REPO,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "scripts/batch_evaluate.py", "--help"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0 and "--benchmarks" in done.stdout
 
 

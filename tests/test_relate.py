@@ -557,6 +557,60 @@ def test_reference_to_itself_is_dropped_and_external_one_kept() -> None:
     ]
 
 
+# CUAD: PhotronicsInc ... Outsourcing Agreement, laid out as the segmenter does it: the
+# "ARTICLE 6." heading has no clause of its own, it opens 6.1 and names the section path.
+PHOTRONICS: list[Part] = [
+    ("6.1", (
+        "ARTICLE 6.\nLIMITED WARRANTIES\n6.1\nSuppliers Limited Warranty\nEach of the Suppliers "
+        "warrants that the Products shall comply with the specifications and documentation agreed "
+        "by the relevant Supplier and the Company in writing"
+    )),
+    ("6.2", (
+        "6.2\nDisclaimer\nEXCEPT AS EXPRESSLY SET FORTH IN THIS ARTICLE 6, THE PARTIES MAKE NO "
+        "WARRANTIES OR REPRESENTATIONS TO THE OTHER PARTIES"
+    )),
+    ("7.2", "ARTICLE 7.\nTERM AND TERMINATION\n7.2\nTermination for Cause"),
+    ("7.3", (
+        "7.3\nSurvival\nArticle 6 (for the duration of the applicable warranty period), Article "
+        "7, Article 8 and Article 9 shall survive any termination or expiration of this Agreement."
+    )),
+]
+PHOTRONICS_PATHS = {
+    "6.1": ["ARTICLE 6 LIMITED WARRANTIES"], "6.2": ["ARTICLE 6 LIMITED WARRANTIES"],
+    "7.2": ["ARTICLE 7 TERM AND TERMINATION"], "7.3": ["ARTICLE 7 TERM AND TERMINATION"],
+}
+
+
+def test_article_without_a_clause_of_its_own_resolves_to_its_first_clause() -> None:
+    document, clauses = build(PHOTRONICS, paths=PHOTRONICS_PATHS)
+    graph = relate(document, clauses, RULES)
+    assert {t for s, t in pairs(graph, REFERS_TO) if s == "7.3"} == {"6.1", "7.2"}
+    assert sorted(u.text for u in graph.unresolved) == ["Article 8", "Article 9"]
+    # Upper-case disclaimers are cues too: 6.1-6.x (Article 6) is the exception to 6.2.
+    assert edge(graph, OVERRIDES, "6.1", "6.2").rule_id == "overrides.except_as_provided"
+    assert_well_formed(document, graph)
+
+
+def test_clauses_sharing_a_section_path_are_siblings() -> None:
+    document, clauses = build(PHOTRONICS, paths=PHOTRONICS_PATHS)
+    graph = relate(document, clauses, RULES)
+    assert pairs(graph, SAME_SECTION) == {("6.1", "6.2"), ("7.2", "7.3")}
+
+
+def test_filing_label_is_not_a_reference() -> None:
+    # CUAD: BellringBrandsInc ... Manufacturing Agreement, first lines.
+    document, clauses = build([
+        (None, (
+            "Exhibit 10.12\n\nCERTAIN IDENTIFIED INFORMATION CONTAINED IN THIS DOCUMENT, MARKED BY "
+            "[***], HAS BEEN OMITTED BECAUSE IT IS BOTH (1) NOT MATERIAL AND (2) WOULD LIKELY CAUSE "
+            "COMPETITIVE HARM TO THE COMPANY IF PUBLICLY DISCLOSED."
+        )),
+        ("10", "10. FORCE MAJEURE"),
+    ])
+    graph = relate(document, clauses, RULES)
+    assert graph.edges == [] and graph.unresolved == []
+
+
 # ----------------------------------------------------------------------------- Overrides
 
 

@@ -18,7 +18,12 @@ HERE = Path(__file__).resolve().parent
 # dataset -> (document, test positions in benchmarks/mini_<dataset>.json, window start, end)
 PICKS = {
     "contractnli": ("contractnli/NDA-Seeed.txt", [38, 41], 0, 5000),
-    "cuad": ("cuad/CANOPETROLEUM,INC_12_13_2007-EX-10.1-Sponsorship Agreement.txt", [20, 23], 0, 5000),
+    "cuad": (
+        "cuad/CANOPETROLEUM,INC_12_13_2007-EX-10.1-Sponsorship Agreement.txt",
+        [20, 23],
+        0,
+        5000,
+    ),
     "privacy_qa": ("privacy_qa/Keep.txt", [162, 158], 0, 4200),
     "maud": ("maud/Medallia_Inc_Thoma_Bravo_L_P.txt", [167, 165], 38400, 44000),
 }
@@ -46,12 +51,16 @@ def main(source: Path) -> None:
         target = HERE / "corpus" / file_path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(excerpt, encoding="utf-8")
-        note = (f"Sample of LegalBench-RAG-mini {dataset}: tests {positions}; the document is "
-                f"characters {start}-{end} of {file_path}, spans shifted accordingly.")
+        note = (
+            f"Sample of LegalBench-RAG-mini {dataset}: tests {positions}; the document is "
+            f"characters {start}-{end} of {file_path}, spans shifted accordingly."
+        )
         bench = HERE / "benchmarks" / f"sample_{dataset}.json"
         bench.parent.mkdir(parents=True, exist_ok=True)
-        bench.write_text(json.dumps({"note": note, "tests": out_tests}, indent=1, ensure_ascii=False) + "\n",
-                         encoding="utf-8")
+        bench.write_text(
+            json.dumps({"note": note, "tests": out_tests}, indent=1, ensure_ascii=False) + "\n",
+            encoding="utf-8",
+        )
         print(f"{dataset}: {len(excerpt)} chars, {len(out_tests)} queries")
 
 
