@@ -185,7 +185,9 @@ def best_quote(clause: Clause, query_tokens: set[str]) -> Quote:
     best: tuple[float, Span] | None = None
     for start, end in sentence_spans(clause.text):
         tokens = set(tokenize(clause.text[start:end]))
-        score = len(tokens & query_tokens) / (1.0 + 0.02 * len(tokens))
+        # a bare heading ("10.4 Company Termination.") says nothing worth quoting
+        substance = 1.0 if len(tokens) >= 6 else 0.1
+        score = substance * (0.1 + len(tokens & query_tokens)) / (1.0 + 0.02 * len(tokens))
         if best is None or score > best[0]:
             best = (score, (start, end))
     start, end = best[1] if best else (0, len(clause.text))

@@ -216,7 +216,7 @@ class ClauseGraph:
         clauses = segment(document, self.settings.segment)
         if not clauses:
             raise IngestError(path, "no clauses could be segmented from the text")
-        annotate_entities(clauses)
+        annotate_entities(clauses, document)
         graph = relate(document, clauses, self.rules)
         if self._llm_relations and self.llm is not None:
             from clausegraph.llm_relations import extract_llm_edges, merge_edges
@@ -274,6 +274,18 @@ class ClauseGraph:
         doc_ids = self._resolve_documents(documents) if documents else None
         return chosen.retrieve(self.retriever, question, config, doc_ids)
 
+    def evidence(
+        self,
+        question: str,
+        documents: Sequence[str] | None = None,
+        strategy: str = "clausegraph",
+        **overrides: Any,
+    ) -> list[RetrievedClause]:
+        """What an answer is built from: the ranked clauses, then the definitions and
+        exceptions that govern them (``complete_k``), in that order."""
+        results = self.retrieve(question, documents, strategy, **overrides)
+        return results + self.retriever.governing(results, self.retrieval_config(**overrides))
+
     @property
     def retriever(self) -> Retriever:
         index = self.index
@@ -298,7 +310,7 @@ class ClauseGraph:
         ``LLMAnswer`` with ``claims`` and a ``verification`` verdict; ``on_chunk``
         receives the model's reply as it streams.
         """
-        results = self.retrieve(question, documents, strategy, **overrides)
+        results = self.evidence(question, documents, strategy, **overrides)
         settings = dict(self.retrieval_config(**overrides).model_dump(mode="json"),
                         strategy=strategy)
         answer = build_answer(self.index, question, results, settings)

@@ -83,6 +83,10 @@ class RetrievalConfig(StrictModel):
     gamma: float = Field(0.2, ge=0.0, description="weight of path support")
     path_decay: float = Field(0.5, gt=0.0, le=1.0, description="path support factor per hop")
     min_edge_confidence: float = Field(0.5, ge=0.0, le=1.0)
+    complete_k: int = Field(
+        4, ge=0, description="answers (not ranked retrieval) add up to this many definitions "
+        "and exceptions that govern the returned clauses, found through Defines/Overrides edges",
+    )
     scope_documents: bool = Field(
         True,
         description="when part of the query names one indexed document, search only that "
@@ -128,4 +132,4 @@ class Settings(StrictModel):
 
 # The main job's embedded defaults: the bundled sample contracts and a question about them.
 DATASET_DIR = _resource_dir("docs") / "dataset"
-SAMPLE_QUESTION = "Can the agreement be terminated, and what exceptions apply?"
+SAMPLE_QUESTION = "Can a party terminate the agreement early, and what exceptions apply?"

@@ -123,8 +123,8 @@ class Clause(BaseModel):
 
     @property
     def label(self) -> str:
-        """What a reader calls this clause: its number, else its heading, else its id."""
-        return self.number or self.heading or self.clause_id.split(":", 1)[-1]
+        """What a reader calls this clause: its id within the document ("Schedule 1/12")."""
+        return self.clause_id.split(":", 1)[-1]
 
 
 class Edge(BaseModel):

@@ -33,7 +33,7 @@ import re
 from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import pairwise
 
@@ -388,8 +388,10 @@ class _Tree:
         by_path: dict[tuple[str, ...], str],
         by_key_ident: dict[tuple[str, ...], str],
     ) -> str | None:
-        """From section_path, else the id path ('ARTICLE IV/Section 5'), else the number
-        ('4.2(b)' -> '4.2'), so a segmenter that fills only some of these still gives a tree."""
+        """From section_path; only without one, from the id path ('ARTICLE IV/Section 5') or
+        the number ('4.2(b)' -> '4.2'), so a segmenter that leaves section_path empty still
+        gives a tree. A section path whose parent has no clause of its own gives None: the
+        clause then groups with the others under the same path."""
         if clause.section_path:
             parent = by_path.get(tuple(clause.section_path))
             if parent:
@@ -399,6 +401,7 @@ class _Tree:
                 parent = by_path.get((*clause.section_path[:-1], key.group, key.ident))
                 if parent:
                     return parent
+            return None
         prefix, _, path = clause.clause_id.partition(":")
         if "/" in path:
             parent_id = f"{prefix}:{path.rsplit('/', 1)[0]}"
@@ -955,7 +958,10 @@ def _relate_definitions(tree: _Tree, rules: RuleSet, graph: _GraphBuilder) -> No
     share = rules.setting(RelationType.DEFINES, "common_term_share", 0.5)
     min_clauses = rules.setting(RelationType.DEFINES, "common_term_min_clauses", 20)
     total = len(tree.clauses)
-    for term, all_users in uses.items():
+    # Rarest terms first: when one definer defines several terms a clause uses, the single
+    # Defines edge between them names the most specific term ("Confidential Information",
+    # not "Party").
+    for term, all_users in sorted(uses.items(), key=lambda item: len(item[1])):
         defining = {definition.clause_id for definition in definers[term]}
         users = {cid: span for cid, span in all_users.items() if cid not in defining}
         if total >= min_clauses and len(users) > share * total:
@@ -1011,6 +1017,7 @@ def _relate_overlaps(tree: _Tree, rules: RuleSet, graph: _GraphBuilder) -> None:
     min_shared = int(rules.setting(RelationType.OVERRIDES, "overlap_min_shared", 2))
     max_df = rules.setting(RelationType.OVERRIDES, "overlap_max_df", 0.1)
     min_score = rules.setting(RelationType.OVERRIDES, "overlap_min_score", 0.0)
+    full_score = rules.setting(RelationType.OVERRIDES, "overlap_full_score", 0.3)
     words = {c.clause_id: set(_WORD.findall(c.text.lower())) for c in tree.clauses}
     frequency = Counter(word for bag in words.values() for word in bag)
     total = len(tree.clauses)
@@ -1037,7 +1044,10 @@ def _relate_overlaps(tree: _Tree, rules: RuleSet, graph: _GraphBuilder) -> None:
                 scores.append((cosine, -tree.rank[target_id], target_id))
         for score, _, target_id in sorted(scores, reverse=True)[:top_k]:
             if score >= min_score:
-                graph.add(RelationType.OVERRIDES, source, target_id, candidate)
+                # Word overlap is weak evidence: the rule's confidence only at full_score.
+                scale = min(1.0, score / full_score) if full_score > 0 else 1.0
+                scaled = replace(candidate, confidence=round(candidate.confidence * scale, 3))
+                graph.add(RelationType.OVERRIDES, source, target_id, scaled)
 
 
 def _title_words(clause: Clause) -> set[str]:

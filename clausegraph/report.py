@@ -936,8 +936,9 @@ def rederive_check(report: Report | str | Path | dict[str, Any], graph: Any) -> 
                 None, report.index.embedding_model):
             problems.append(f"embedding model changed: {report.index.embedding_model} -> "
                             f"{manifest.get('embedding_model')}")
-    results = graph.retrieve(report.question, documents=report.documents_filter,
-                             **report.retrieval)
+    # ClauseGraph.evidence = ranked clauses + governing definitions/exceptions, as in ask()
+    derive = getattr(graph, "evidence", None) or graph.retrieve
+    results = derive(report.question, documents=report.documents_filter, **report.retrieval)
     found = {r.clause.clause_id: r for r in results}
     expected = {e.clause_id: e for e in report.evidence}
     if set(found) != set(expected):

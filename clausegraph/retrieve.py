@@ -46,7 +46,8 @@ class RetrievedClause(BaseModel):
     path_support: float
     origin: str = Field(
         description="'seed' (top fused hit, starts expansion), 'hit' (a lower BM25/dense "
-        "candidate) or 'expanded' (reached through the graph)"
+        "candidate), 'expanded' (reached through the graph) or 'governing' (a definition "
+        "or exception of a returned clause, added to an answer)"
     )
     seed_rank: int | None = Field(default=None, description="1-based rank among seed hits")
     via: list[Edge] = Field(default_factory=list, description="edges walked from the seed")
@@ -118,6 +119,47 @@ class Retriever:
         if not config.scope_documents or len(self.index.documents) < 2:
             return None
         return self.index.scoper(config.scope_margin).scope(query)
+
+    def governing(
+        self, results: list[RetrievedClause], config: RetrievalConfig
+    ) -> list[RetrievedClause]:
+        """Definitions and exceptions that govern ``results`` but were not retrieved.
+
+        An analyst must see the exception that limits a rule and the definition of the
+        terms it uses even when they share no words with the question (seed 004's
+        "context completion"). Exceptions come first, then definitions, strongest first.
+        """
+        have = {r.clause_id for r in results}
+        found: dict[str, tuple[float, Edge, RetrievedClause]] = {}
+        for result in results:
+            graph = self.index.graph(result.clause.doc_id)
+            for source, _, data in graph.in_edges(result.clause_id, data=True):
+                edge: Edge = data["edge"]
+                governs = edge.type in (RelationType.OVERRIDES, RelationType.DEFINES)
+                if not governs or source in have or edge.confidence < config.min_edge_confidence:
+                    continue
+                strength = edge.confidence * result.score
+                if source not in found or strength > found[source][0]:
+                    found[source] = (strength, edge, result)
+        ordered = sorted(
+            found.items(),
+            key=lambda item: (item[1][1].type is not RelationType.OVERRIDES, -item[1][0]),
+        )
+        return [
+            self._governing_result(source, strength, edge, result)
+            for source, (strength, edge, result) in ordered[: config.complete_k]
+        ]
+
+    def _governing_result(
+        self, source: str, strength: float, edge: Edge, governed: RetrievedClause
+    ) -> RetrievedClause:
+        clause = self.index.clause(source)
+        return RetrievedClause(
+            clause=clause, score=strength, sim=0.0, bm25=0.0, dense=0.0,
+            centrality=self.index.centrality(clause.doc_id).get(source, 0.0),
+            path_support=edge.confidence, origin="governing", via=[edge],
+            via_seed=governed.clause_id,
+        )
 
     # -- seeds ---------------------------------------------------------------------------
 

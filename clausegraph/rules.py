@@ -13,10 +13,19 @@ Each relation type has one file::
         confidence: 0.9
         target: ref                      # how the other end of the edge is found
         direction: out                   # out: this clause -> target; in: target -> this clause
+        requires: [notwithstanding]      # every match contains one of these (lower-cased)
         description: ...
         examples:
           - text: "Notwithstanding Section 5.2, ..."
             expect: {ref: "Section 5.2"}
+
+Targets: ``ref`` resolves the ``(?P<ref>...)`` group to clauses; ``previous`` is the clause
+before (sibling, else parent); ``enclosing`` is "this Section"; ``sibling`` is "paragraph (b)";
+``term`` is a Defines term (``(?P<term>...)``); ``overlap`` links to clauses whose headings match
+``target_where`` by shared words; ``external`` records an unresolved reference to another
+instrument; ``ignore`` blocks other rules on text that only looks like a reference; ``none`` is
+a cue that is counted, never linked. ``where`` restricts a rule to clauses whose headings or
+section path match; ``max_start`` to matches that start near the clause start.
 
 ``{{NAME}}`` in a pattern is replaced by the (non-capturing) macro ``NAME`` of
 ``rules/macros.yaml``; macros keep the long cross-reference grammar in one place.

@@ -26,6 +26,7 @@ _PROFILE_CHARS = 3000
 _NAME_REPEATS = 3
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|[_\-.]+")
 # Query parts are separated by ';' or a line break: "<document reference>; <question>".
+_CAPITALISED = re.compile(r"\b[A-Z][\w&'.-]*")
 _PART_BREAK = re.compile(r";\s+|\n\s*\n")
 
 
@@ -78,10 +79,13 @@ class DocumentScoper:
         self.min_margin = min_margin
         documents = [index.documents[d] for d in self.doc_ids]
         self.profiles = _bm25_over([document_profile(d) for d in documents])
-        self.name_tokens = [set(tokenize(document_name(d))) for d in documents]
+        parties = _opening_parties(index)
+        self.title_tokens = [set(tokenize(document_name(d))) for d in documents]
+        self.party_tokens = [set(tokenize(parties.get(d.doc_id, ""))) for d in documents]
+        self.name_tokens = [t | p for t, p in zip(self.title_tokens, self.party_tokens)]
         self.name_frequency = Counter(t for tokens in self.name_tokens for t in tokens)
         # a word names a document when at most this many document names contain it
-        self.max_name_frequency = max(2, len(documents) // 50)
+        self.max_name_frequency = max(1, len(documents) // 50)
 
     def names_document(self, text: str) -> int | None:
         """Position of the document ``text`` names, if it names exactly one.
@@ -93,7 +97,10 @@ class DocumentScoper:
         best, top, runner_up = _leader(_scores(self.profiles, text, len(self.doc_ids)))
         if top <= 0 or top < self.min_margin * max(runner_up, 1e-9):
             return None
-        words = set(tokenize(text))
+        # File and title words count as typed; party names only when written as names
+        # (capitalised), because NER also tags phrases like "Termination Date" as ORG.
+        proper = set(tokenize(" ".join(_CAPITALISED.findall(text))))
+        words = {w for w in tokenize(text) if w in self.title_tokens[best] or w in proper}
         return best if any(self._is_distinctive_name_word(w, best) for w in words) else None
 
     def _is_distinctive_name_word(self, word: str, position: int) -> bool:
@@ -105,8 +112,8 @@ class DocumentScoper:
         def in_name(tokens: set[str]) -> bool:
             return word in tokens or (len(word) >= 4 and any(word in t for t in tokens))
 
-        if not in_name(self.name_tokens[position]):
-            return False
+        if len(word) < 3 or not in_name(self.name_tokens[position]):
+            return False  # "co", "s", "no": too short to name anything
         if len(word) < 4:
             return self.name_frequency[word] <= self.max_name_frequency
         holders = sum(1 for tokens in self.name_tokens if in_name(tokens))
@@ -115,18 +122,31 @@ class DocumentScoper:
     def scope(self, query: str) -> DocumentScope | None:
         """The named document and the question part, or None when no part names one.
 
-        A part names a document when its best profile match beats the runner-up by
-        ``min_margin`` times. People name the context before asking ("Consider the NDA
-        between ...; does it ..."), so the first part that names a document wins.
+        Queries are split at ';' and blank lines. People name the context first and ask
+        last ("Consider the NDA between A; B; does it ...?"), so the reference is looked
+        for in the leading parts (longest first) and the last part is the question; a
+        query of one part can only name a document as a whole.
         """
         if len(self.doc_ids) < 2:
             return None
-        parts = [p for p in _PART_BREAK.split(query) if p.strip()]
-        for position, part in enumerate(parts):
-            named = self.names_document(part)
-            if named is None:
-                continue
-            rest = [p for i, p in enumerate(parts) if i != position]
-            question = "; ".join(rest) if rest else query
-            return DocumentScope([self.doc_ids[named]], question, part)
-        return None
+        parts = [p.strip() for p in _PART_BREAK.split(query) if p.strip()]
+        for cut in range(len(parts) - 1, 0, -1):
+            reference = "; ".join(parts[:cut])
+            named = self.names_document(reference)
+            if named is not None:
+                question = "; ".join(parts[cut:])
+                return DocumentScope([self.doc_ids[named]], question, reference)
+        named = self.names_document(query) if len(parts) == 1 else None
+        return DocumentScope([self.doc_ids[named]], query, query) if named is not None else None
+
+
+def _opening_parties(index: ClauseIndex) -> dict[str, str]:
+    """Organisation and person names in each document's opening: contracts are called by
+    their parties ("the NDA between CEII and ...") as often as by their titles."""
+    parties: dict[str, list[str]] = {}
+    for clause in index.clauses:
+        if clause.span[0] < _PROFILE_CHARS:
+            parties.setdefault(clause.doc_id, []).extend(
+                e.text for e in clause.entities if e.label in ("ORG", "PERSON")
+            )
+    return {doc_id: " ".join(names) for doc_id, names in parties.items()}

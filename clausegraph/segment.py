@@ -16,11 +16,13 @@ deeper one.
 A ``Schedule``/``Exhibit``/``Annex``/``Appendix`` line opens a container only when it heads
 an attached schedule. It does not when the first numbered label after it carries on a
 sequence open in the body (``Schedule E`` as a cell of a table in 1(a), followed by
-``(b)`` or ``2.``), when it belongs to a list of the schedules (a run of schedule lines a
-few lines apart whose names recur later, in order, where the schedules really start), when
-it ends a wrapped sentence (``... provided in this / Schedule.``) or is a page footer
-(``Annex A Page 3``). ``Schedules:`` / ``LIST OF EXHIBITS`` alone on a line heads a list of
-the schedules (``Schedules/(A)``). After ``IN WITNESS WHEREOF`` the signature lines (party
+``(b)`` or ``2.``) or repeats the first entry of a contents table; when it belongs to a
+list of the schedules (a run of schedule lines a few lines apart whose names recur later,
+in order, where the schedules really start; or several on one line); when it stands more
+than half the text before the first ``IN WITNESS WHEREOF`` (front matter); when it ends a
+wrapped sentence (``... provided in this / Schedule.``) or is a page footer (``Annex A
+Page 3``). ``Schedules:`` / ``LIST OF EXHIBITS`` alone on a line heads a list of the
+schedules (``Schedules/(A)``). After ``IN WITNESS WHEREOF`` the signature lines (party
 names, ``By:``, ``/s/ ...``, ``Title: ...`` and their values) stay in that paragraph, one
 top-level clause.
 
@@ -218,11 +220,13 @@ _PAGE_LABEL_RE = re.compile(r"(?i)page\s+\d{1,4}\s*$")
 _FRONT_MATTER_SHARE = 0.5
 # Schedule lines at most this many lines apart form one run (a possible list of schedules).
 _LISTING_GAP = 4
+# A labelled line of a signature block ("Name:", "TITLE:", "NAME (print):") and the other
+# marks of one ("/s/ Jane Roe", "By", "______", "[Signature Page to Supply Agreement]").
 _SIGNATURE_FIELD_RE = re.compile(
     r"(?i)(?:by|name|title|date|dated|its|address|attn|attention|e-?mail|tel|telephone|phone|"
     r"fax|facsimile|signature|witness|print(?:ed)? name|signed)\b\s*(?:\(print\))?\s*[:.]"
-    r"|/s/|_{3,}|\[\s*signature page|by\s*:?\s*$"
 )
+_SIGNATURE_MARK_RE = re.compile(r"(?i)/s/|_{3,}|.{0,60}\bsignature pages?\b|by\s*$")
 _EMBEDDED_NUMBER_RE = re.compile(r"\s\d{1,3}\.\d")
 _SENTENCE_BREAK_RE = re.compile(r"[a-z]{2}\.\s+[A-Z]")
 
@@ -827,18 +831,23 @@ class _Parser:
         """Is line ``index`` part of a signature block ("By:", "/s/ Jane Roe", "ACME LLC")?"""
         line = self.lines[index]
         s = self.text[line.start : line.end]
+        if _SIGNATURE_FIELD_RE.match(s) or _SIGNATURE_MARK_RE.match(s):
+            return len(s) <= 200  # "By: ... Name: ... Title: ..." may share one line
         if len(s) > 90:
             return False
-        if _SIGNATURE_FIELD_RE.match(s):
-            return True
         prev = self.lines[index - 1]
-        if _SIGNATURE_FIELD_RE.match(self.text[prev.start : prev.end]) and len(s.split()) <= 6:
-            return s[-1] != "." or len(s.split()) <= 2  # the value of a field: "President"
-        if len(s.split()) <= 10:
+        words = len(s.split())
+        if (
+            _SIGNATURE_FIELD_RE.match(self.text[prev.start : prev.end])
+            and words <= 6
+            and (s[-1] != "." or words <= 2)
+        ):
+            return True  # the value of a field: "President", "1/8/18"
+        if words <= 10:
             # A party's name ("ACME CORP.", "Acme Mask Corporation"), when signature lines follow.
             for ahead in range(index + 1, min(index + 5, len(self.lines))):
-                nxt = self.lines[ahead]
-                if _SIGNATURE_FIELD_RE.match(self.text[nxt.start : nxt.end]):
+                following = self.text[self.lines[ahead].start : self.lines[ahead].end]
+                if _SIGNATURE_FIELD_RE.match(following) or _SIGNATURE_MARK_RE.match(following):
                     return True
         return False
 

@@ -14,13 +14,16 @@ from typing import Any
 from clausegraph.config import RetrievalConfig
 from clausegraph.retrieve import RetrievedClause, Retriever
 
-# Ablations of the full retriever: what each switches off is the whole difference.
+# Baselines search the whole corpus with one signal, as plain RAG does; ablations switch off
+# one part of the full retriever each, so the difference is that part's contribution.
+_PLAIN = {"hops": 0, "beta": 0.0, "gamma": 0.0, "scope_documents": False}
 PRESETS: dict[str, dict[str, Any]] = {
     "clausegraph": {},
-    "dense": {"bm25_weight": 0.0, "hops": 0, "beta": 0.0, "gamma": 0.0},
-    "bm25": {"bm25_weight": 1.0, "hops": 0, "beta": 0.0, "gamma": 0.0},
-    "hybrid": {"hops": 0, "beta": 0.0, "gamma": 0.0},
+    "dense": {**_PLAIN, "bm25_weight": 0.0},
+    "bm25": {**_PLAIN, "bm25_weight": 1.0},
+    "hybrid": dict(_PLAIN),
     "clausegraph-no-expansion": {"hops": 0},
+    "clausegraph-no-scope": {"scope_documents": False},
 }
 
 

@@ -56,6 +56,17 @@ def test_each_result_says_why_it_was_retrieved(sample_graph: ClauseGraph) -> Non
             assert "BM25" in result.reason()
 
 
+def test_answers_add_the_exceptions_and_definitions_that_govern_them(
+    sample_graph: ClauseGraph,
+) -> None:
+    answer = sample_graph.ask(SAMPLE_QUESTION, top_k=5)
+    ranked = {e.clause_id for e in answer.evidence if e.origin != "governing"}
+    for item in (e for e in answer.evidence if e.origin == "governing"):
+        detail = sample_graph.show(item.clause_id)
+        governed = {e.target for e in detail.outgoing if e.type.value in ("Defines", "Overrides")}
+        assert governed & ranked, item.clause_id
+
+
 def test_expansion_brings_in_clauses_the_seeds_miss(sample_graph: ClauseGraph) -> None:
     flat = sample_graph.retrieve(SAMPLE_QUESTION, top_k=30, hops=0)
     expanded = sample_graph.retrieve(SAMPLE_QUESTION, top_k=30, hops=1)
@@ -98,7 +109,10 @@ def test_cli_ask_json_carries_evidence_with_spans_and_reasons(sample_graph: Clau
                                  "--json", "--top-k", "6"])
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert len(payload["evidence"]) == 6
+    origins = [item["origin"] for item in payload["evidence"]]
+    # six ranked clauses, plus the definitions/exceptions that govern them (at most complete_k)
+    assert len([o for o in origins if o != "governing"]) == 6
+    assert len(origins) <= 6 + payload["retrieval"]["complete_k"]
     for item in payload["evidence"]:
         assert {"clause_id", "group", "text", "document", "pages", "span", "reason"} <= set(item)
         assert item["group"] in ("definition", "base_rule", "exception")

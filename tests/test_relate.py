@@ -350,19 +350,39 @@ def test_term_used_in_most_clauses_makes_no_edges() -> None:
     assert not [e for e in graph.edges if e.type is DEFINES]
 
 
-def test_term_forms_and_finder() -> None:
+def test_term_forms() -> None:
     assert term_forms("Party") == ["Party", "Parties"]
     assert term_forms("Parties") == ["Parties", "Party"]
     assert term_forms("Product") == ["Product", "Products"]
-    forms = {"Party": "Party", "Parties": "Parties", "Confidential Information": "Confidential "
-             "Information", "Information": "Information", "Product": "Product",
-             "Products": "Product"}
-    text = ("Confidential Information of either Party, ThirdParty Products, Non-Party, "
-            "Information; Partys")
-    found = [(term, text[start:end]) for term, start, end in TermFinder(forms).find(text)]
-    assert found == [
-        ("Confidential Information", "Confidential Information"), ("Party", "Party"),
-        ("Product", "Products"), ("Information", "Information"),
+
+
+def test_term_finder_takes_longest_whole_word_terms() -> None:
+    forms = {
+        "Affiliate": "Affiliate", "Affiliates": "Affiliate", "Third Party": "Third Party",
+        "Third Parties": "Third Party", "Party": "Party", "Parties": "Party",
+        "Confidential Information": "Confidential Information", "Information": "Information",
+    }
+    finder = TermFinder(forms)
+
+    def found(text: str) -> list[tuple[str, str]]:
+        return [(term, text[start:end]) for term, start, end in finder.find(text)]
+
+    # CUAD: ArmstrongFlooring 7.1, RevolutionMedicines 6(b), a CUAD-corpus confidentiality clause.
+    armstrong = (
+        "7.1 Sublicenses. Arizona may sublicense the licenses granted herein to its Affiliates and "
+        "Third Parties in the ordinary course of business in support of its and its Affiliates' "
+        "business"
+    )
+    assert found(armstrong) == [
+        ("Affiliate", "Affiliates"), ("Third Party", "Third Parties"), ("Affiliate", "Affiliates"),
+    ]
+    revmed = "6(b) shall be deemed Confidential Information of both Parties under Article XI."
+    assert found(revmed) == [("Confidential Information", "Confidential Information"),
+                             ("Party", "Parties")]
+    # "Non-Affiliated" is another word: neither "Affiliate" nor, inside it, anything else.
+    definition = '"Non-Affiliated Third Party" means a third party who is not Party or an Affiliate'
+    assert found(definition) == [
+        ("Third Party", "Third Party"), ("Party", "Party"), ("Affiliate", "Affiliate"),
     ]
 
 
@@ -379,17 +399,17 @@ def test_section_reference_with_bracketed_heading_resolves() -> None:
 
 
 def test_subsection_reference_falls_back_to_enclosing_section() -> None:
-    # MAUD (Contango): "... but subject to Section 4.2(q), the Company shall ..." with no 4.2(q).
+    # MAUD (Acacia / Cisco): Section 5.19 cites "Section 4.2(q)"; 4.2(q) has no clause here.
     document, clauses = build([
-        ("4.2", "4.2 Capital Structure."),
-        ("6.6", (
-            "6.6 Without limiting the foregoing, but subject to Section 4.2(q), the Company shall "
-            "(A) control the defense and settlement of any such Legal Proceedings"
+        ("4.2", "4.2. Restrictions on Conduct of Business of the Company and Subsidiaries."),
+        ("5.19", (
+            "Without limiting the foregoing, but subject to Section 4.2(q), the Company shall (A) "
+            "control the defense and settlement of any such Legal Proceedings"
         )),
     ])
     graph = relate(document, clauses, RULES)
-    assert edge(graph, REFERS_TO, "6.6", "4.2") is not None
-    override = edge(graph, OVERRIDES, "4.2", "6.6")  # subject to X: X -> this clause
+    assert edge(graph, REFERS_TO, "5.19", "4.2") is not None
+    override = edge(graph, OVERRIDES, "4.2", "5.19")  # subject to X: X -> this clause
     assert override is not None and override.rule_id == "overrides.subject_to"
 
 

@@ -177,3 +177,18 @@ def test_macros_file_must_hold_a_mapping(tmp_path: Path) -> None:
     (rules_dir / MACROS_FILE).write_text("macros: [REF]\n", encoding="utf-8")
     error = _load_error(rules_dir)
     assert error.path.endswith(MACROS_FILE)
+
+
+def test_requires_must_hold_for_every_example_match(tmp_path: Path) -> None:
+    rules_dir = _copy_rules(tmp_path)
+    # The pre-check words must occur in every match, or relate.py would skip real matches.
+    _edit_rule(rules_dir, "overrides.yaml", "overrides.subject_to", requires=["notwithstanding"])
+    error = _load_error(rules_dir)
+    assert error.rule_id == "overrides.subject_to" and "requires" in str(error)
+
+
+def test_requires_must_be_lower_case(tmp_path: Path) -> None:
+    rules_dir = _copy_rules(tmp_path)
+    _edit_rule(rules_dir, "overrides.yaml", "overrides.subject_to", requires=["Subject"])
+    error = _load_error(rules_dir)
+    assert error.rule_id == "overrides.subject_to" and "lower-case" in str(error)
