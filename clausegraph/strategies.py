@@ -7,6 +7,7 @@ methods that need different machinery subclass :class:`Strategy`.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
@@ -77,7 +78,14 @@ def strategy_names() -> list[str]:
 
 
 def create_strategy(name: str) -> Strategy:
-    """The strategy called ``name``; a clear error lists the known ones."""
+    """The strategy called ``name``; a clear error lists the known ones.
+
+    ``causal-k{K}-s{S}`` names (CausalRAG's parameter grid) are made on first use.
+    """
+    grid = re.fullmatch(r"causal-k(\d+)-s(\d+)", name)
+    if name not in _REGISTRY and grid:
+        strategies_seed.causal_grid([int(grid.group(1))], [int(grid.group(2))])
     if name not in _REGISTRY:
         raise ValueError(f"unknown strategy {name!r}; choose one of: {', '.join(strategy_names())}")
     return _REGISTRY[name]()
+from clausegraph import strategies_seed  # noqa: F401  (registers the seed-paper strategies)
