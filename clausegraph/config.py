@@ -65,7 +65,7 @@ class RetrievalConfig(StrictModel):
     seed_k: int = Field(5, ge=1, description="fused BM25+dense hits that seed expansion")
     candidate_k: int = Field(50, ge=1, description="hits taken from each of BM25 and dense")
     rrf_k: int = Field(60, ge=1, description="reciprocal-rank-fusion constant")
-    bm25_weight: float = Field(0.5, ge=0.0, le=1.0, description="share of BM25 in fused sim")
+    bm25_weight: float = Field(0.4, ge=0.0, le=1.0, description="share of BM25 in fused sim")
     hops: int = Field(1, ge=0, le=4, description="graph expansion depth")
     edge_types: list[RelationType] = Field(
         default_factory=lambda: [
