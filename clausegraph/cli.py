@@ -36,6 +36,10 @@ SetOption = Annotated[
     Optional[list[str]],
     typer.Option("--set", help="override a setting, e.g. --set retrieval.hops=2 (repeatable)"),
 ]
+StrategyOption = Annotated[
+    str, typer.Option("--strategy", help="retrieval strategy: clausegraph (default), dense, bm25, "
+                      "hybrid, causal, causal-search, e2rag, lesegr, ablations")
+]
 DEFAULT_INDEX = Path(".clausegraph-index")
 LLMOption = Annotated[
     Optional[str],
@@ -168,6 +172,7 @@ def ask(
     document: Annotated[
         Optional[list[str]], typer.Option("--doc", help="limit to a document (repeatable)")
     ] = None,
+    strategy: StrategyOption = "clausegraph",
     llm: LLMOption = None,
     model: ModelOption = None,
     base_url: BaseUrlOption = None,
@@ -188,8 +193,8 @@ def ask(
 
     try:
         graph = _open(index, set_, llm={"provider": llm, "model": model, "base_url": base_url})
-        answer = graph.ask(question, documents=document, top_k=top_k, hops=hops,
-                           edge_types=edge_types, on_chunk=on_chunk)
+        answer = graph.ask(question, documents=document, strategy=strategy, top_k=top_k,
+                           hops=hops, edge_types=edge_types, on_chunk=on_chunk)
     except (ClauseGraphError, ValueError) as exc:
         _fail(_first_error(exc) if isinstance(exc, ValueError) else str(exc))
         return
@@ -326,6 +331,7 @@ def report(
     document: Annotated[
         Optional[list[str]], typer.Option("--doc", help="limit to a document (repeatable)")
     ] = None,
+    strategy: StrategyOption = "clausegraph",
     llm: LLMOption = None,
     model: ModelOption = None,
     base_url: BaseUrlOption = None,
@@ -361,7 +367,8 @@ def report(
             _fail("give a QUESTION, --questions FILE or --check REPORT.json")
         chosen = (fmt or (output.suffix.lstrip(".") if output else "html")).lower()
         target = output or Path(f"report.{chosen}")
-        result = graph.report(question, documents=document, top_k=top_k, hops=hops)
+        result = graph.report(question, documents=document, strategy=strategy, top_k=top_k,
+                              hops=hops)
         written = reports.write_report(result, target, chosen)
     except (ClauseGraphError, ValueError, OSError) as exc:
         _fail(_first_error(exc) if isinstance(exc, ValueError) else str(exc))

@@ -176,3 +176,16 @@ def test_demo_prints_a_cited_answer(tmp_path: Path) -> None:
     assert "Definitions" in result.stdout and "Exceptions" in result.stdout
     assert "chars " in result.stdout
     assert DATASET.name in result.stdout or "dataset" in result.stdout
+
+
+def test_cli_ask_takes_a_strategy(sample_graph: ClauseGraph) -> None:
+    root = str(sample_graph.store.root)
+    result = runner.invoke(app, ["ask", SAMPLE_QUESTION, "--index", root, "--json",
+                                 "--strategy", "dense", "--top-k", "3"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["retrieval"]["strategy"] == "dense"
+    ranked = [e for e in payload["evidence"] if e["origin"] != "governing"]
+    assert len(ranked) == 3 and all("BM25" in e["reason"] for e in ranked)
+    unknown = runner.invoke(app, ["ask", SAMPLE_QUESTION, "--index", root, "--strategy", "nope"])
+    assert unknown.exit_code == 2 and "unknown strategy 'nope'" in unknown.stderr
