@@ -225,8 +225,9 @@ class ClauseGraph:
             graph.edges = merge_edges(
                 graph.edges, extract_llm_edges(document, clauses, self.llm, cache)
             )
-        embeddings = self.embedder.encode([_embedding_text(c) for c in clauses])
-        tokens = [tokenize(_embedding_text(c)) for c in clauses]
+        texts = [_embedding_text(c) for c in clauses]
+        embeddings = self.embedder.encode(texts)
+        tokens = [tokenize(text) for text in texts]
         return DocumentArtifacts(document, clauses, graph, embeddings, tokens)
 
     @property

@@ -36,6 +36,11 @@ SetOption = Annotated[
     Optional[list[str]],
     typer.Option("--set", help="override a setting, e.g. --set retrieval.hops=2 (repeatable)"),
 ]
+TopKOption = Annotated[Optional[int], typer.Option(help="clauses to return")]
+HopsOption = Annotated[Optional[int], typer.Option(help="graph expansion depth")]
+DocOption = Annotated[
+    Optional[list[str]], typer.Option("--doc", help="limit to a document (repeatable)")
+]
 StrategyOption = Annotated[
     str, typer.Option("--strategy", help="retrieval strategy: clausegraph (default), dense, bm25, "
                       "hybrid, causal, causal-search, e2rag, lesegr, ablations")
@@ -65,7 +70,7 @@ def _settings(overrides: list[str] | None) -> Settings:
     try:
         return Settings().with_overrides(overrides or [])
     except ValueError as exc:
-        _fail(str(exc).splitlines()[0] if "\n" not in str(exc) else _first_error(exc))
+        _fail(_first_error(exc))
     raise AssertionError("unreachable")
 
 
@@ -164,14 +169,12 @@ def ask(
     index: IndexOption = DEFAULT_INDEX,
     json_output: JsonOption = False,
     set_: SetOption = None,
-    top_k: Annotated[Optional[int], typer.Option(help="clauses to return")] = None,
-    hops: Annotated[Optional[int], typer.Option(help="graph expansion depth")] = None,
+    top_k: TopKOption = None,
+    hops: HopsOption = None,
     edge_types: Annotated[
         Optional[str], typer.Option(help="comma-separated edge types to expand over")
     ] = None,
-    document: Annotated[
-        Optional[list[str]], typer.Option("--doc", help="limit to a document (repeatable)")
-    ] = None,
+    document: DocOption = None,
     strategy: StrategyOption = "clausegraph",
     llm: LLMOption = None,
     model: ModelOption = None,
@@ -326,11 +329,9 @@ def report(
         Optional[Path], typer.Option("--check", help="re-derive the evidence of a JSON report")
     ] = None,
     set_: SetOption = None,
-    top_k: Annotated[Optional[int], typer.Option(help="clauses to return")] = None,
-    hops: Annotated[Optional[int], typer.Option(help="graph expansion depth")] = None,
-    document: Annotated[
-        Optional[list[str]], typer.Option("--doc", help="limit to a document (repeatable)")
-    ] = None,
+    top_k: TopKOption = None,
+    hops: HopsOption = None,
+    document: DocOption = None,
     strategy: StrategyOption = "clausegraph",
     llm: LLMOption = None,
     model: ModelOption = None,

@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from clausegraph.answer import GROUP_TITLES, GROUPS, Answer, Quote, render, template_hash
+from clausegraph.answer import Answer, Quote, render, template_hash, template_values
 from clausegraph.llm.base import LLMOutputError, LLMProvider, LLMResponse
 from clausegraph.models import Clause
 from clausegraph.verify import Claim, Verification, locate, verify
@@ -83,24 +83,6 @@ class LLMAnswer(Answer):
 
 
 # -- prompt ------------------------------------------------------------------------------
-
-
-def _template_values(answer: Answer) -> dict[str, Any]:
-    """The values ``build_answer`` renders its templates with, rebuilt from an Answer."""
-    quotes = {q.clause_id: q for q in answer.quotes}
-    return {
-        "question": answer.question,
-        "groups": [(GROUP_TITLES[g], [e for e in answer.evidence if e.group == g])
-                   for g in GROUPS],
-        "chain": answer.chain,
-        "quotes": quotes,
-    }
-
-
-try:  # one definition shared with build_answer, once answer.py exposes it
-    from clausegraph.answer import template_values
-except ImportError:  # pragma: no cover - answer.py without the helper
-    template_values = _template_values
 
 
 def _defang(text: str) -> str:

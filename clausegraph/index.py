@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from clausegraph.errors import IndexStoreError
-from clausegraph.models import Clause, Document, DocumentGraph, Edge, RelationType
+from clausegraph.models import Clause, Document, DocumentGraph, RelationType
 
 MANIFEST_NAME = "clausegraph-index.json"
 INDEX_FORMAT = "clausegraph-index"

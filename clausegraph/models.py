@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from enum import Enum
+from functools import cached_property
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -55,10 +56,14 @@ class Document(BaseModel):
     pages: list[Page]
     excluded: list[Span] = Field(default_factory=list)
 
+    @cached_property
+    def _page_starts(self) -> list[int]:
+        # segmentation asks for the pages of every clause: build the list once
+        return [p.start for p in self.pages]
+
     def page_of(self, offset: int) -> int:
         """Page number holding character ``offset``."""
-        starts = [p.start for p in self.pages]
-        index = max(bisect_right(starts, offset) - 1, 0)
+        index = max(bisect_right(self._page_starts, offset) - 1, 0)
         return self.pages[index].number
 
     def pages_of(self, span: Span) -> list[int]:

@@ -103,9 +103,7 @@ class Retriever:
         config = config or RetrievalConfig()
         if not self.index.clauses:
             return []
-        self.last_scope = self._scope(query, config) if doc_ids is None else None
-        if self.last_scope is not None:
-            doc_ids, query = self.last_scope.doc_ids, self.last_scope.question
+        doc_ids, query = self.resolve_scope(query, config, doc_ids)
         allowed = self._allowed_mask(doc_ids)
         bm25_all = self._bm25_scores(query, allowed)
         query_vector = self.embedder.encode_query(query)
@@ -114,6 +112,19 @@ class Retriever:
         self._add_graph_support(pool, seeds, config)
         self._score_new(pool, bm25_all, query_vector, config)
         return self._rank(pool, seeds, config)
+
+    def resolve_scope(
+        self, query: str, config: RetrievalConfig, doc_ids: list[str] | None
+    ) -> tuple[list[str] | None, str]:
+        """The documents to search and the query text to search with.
+
+        Explicit ``doc_ids`` win; otherwise, if the query names one document, that document
+        and the rest of the query (recorded in ``last_scope``). Every strategy calls this.
+        """
+        self.last_scope = self._scope(query, config) if doc_ids is None else None
+        if self.last_scope is not None:
+            return self.last_scope.doc_ids, self.last_scope.question
+        return doc_ids, query
 
     def _scope(self, query: str, config: RetrievalConfig) -> DocumentScope | None:
         if not config.scope_documents or len(self.index.documents) < 2:

@@ -93,9 +93,7 @@ def _prepare(
     index = retriever.index
     if not index.clauses:
         return None
-    retriever.last_scope = retriever._scope(query, config) if doc_ids is None else None
-    if retriever.last_scope is not None:
-        doc_ids, query = retriever.last_scope.doc_ids, retriever.last_scope.question
+    doc_ids, query = retriever.resolve_scope(query, config, doc_ids)
     allowed = retriever._allowed_mask(doc_ids)
     n = len(index.clauses)
     positions = np.arange(n) if allowed is None else np.flatnonzero(allowed)

@@ -13,20 +13,18 @@ import json
 import sys
 from pathlib import Path
 
-PUBLISHED = Path(__file__).resolve().parent.parent.parent / "shared/data/legalbench-rag/published_baselines.json"
+from clausegraph.evaluate import PUBLISHED_RCTS
+
 DATASETS = ["privacy_qa", "contractnli", "maud", "cuad"]
 
 
-def _published(path: Path) -> dict[str, dict[str, list[float]]]:
-    if not path.is_file():
-        return {}
-    data = json.loads(path.read_text())["rcts_no_reranker"]
-    table = {name: data[name] for name in DATASETS if name in data}
-    if len(table) == len(DATASETS):
-        table["ALL"] = {
-            m: [sum(table[d][m][i] for d in DATASETS) / len(DATASETS) for i in range(7)]
-            for m in ("precision", "recall")
-        }
+def _published() -> dict[str, dict[str, list[float]]]:
+    """The paper's figures (kept in evaluate.py) per dataset, plus their ALL mean."""
+    table = {name: PUBLISHED_RCTS[name] for name in DATASETS}
+    table["ALL"] = {
+        m: [sum(table[d][m][i] for d in DATASETS) / len(DATASETS) for i in range(7)]
+        for m in ("precision", "recall")
+    }
     return table
 
 
@@ -37,7 +35,7 @@ def _row(values: list[float]) -> str:
 def main(path: str) -> None:
     results = json.loads(Path(path).read_text())
     ks = results["k_values"]
-    paper = _published(PUBLISHED)
+    paper = _published()
     runs = [r for r in results["runs"] if r.get("variant", "default") == "default"]
     for name in [*DATASETS, "ALL"]:
         print(f"\n### {name}\n")

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pymupdf
-import pytest
 from typer.testing import CliRunner
 
 from clausegraph.api import ClauseGraph
