@@ -26,7 +26,8 @@ from clausegraph.llm import LLMProvider, create_provider
 from clausegraph.index import ClauseIndex, DocumentArtifacts, IndexStore, tokenize
 from clausegraph.ingest import document_id, iter_input_files, load_document
 from clausegraph.models import Clause, Edge
-from clausegraph.relate import annotate_entities, relate
+from clausegraph.entities import annotate_entities
+from clausegraph.relate import relate
 from clausegraph.retrieve import RetrievedClause, Retriever
 from clausegraph.rules import RuleSet
 from clausegraph.segment import segment
@@ -216,7 +217,7 @@ class ClauseGraph:
         clauses = segment(document, self.settings.segment)
         if not clauses:
             raise IngestError(path, "no clauses could be segmented from the text")
-        annotate_entities(clauses, document)
+        annotate_entities(clauses, document, self.settings.entities)
         graph = relate(document, clauses, self.rules)
         if self._llm_relations and self.llm is not None:
             from clausegraph.llm_relations import extract_llm_edges, merge_edges
@@ -271,6 +272,8 @@ class ClauseGraph:
             chosen = create_strategy(strategy)
         except ValueError as exc:
             raise ClauseGraphError(str(exc)) from exc
+        if chosen.uses_llm and chosen.llm is None:
+            chosen.llm = self.llm  # the paper's LLM stage when a model is configured
         config = self.retrieval_config(**overrides)
         doc_ids = self._resolve_documents(documents) if documents else None
         return chosen.retrieve(self.retriever, question, config, doc_ids)

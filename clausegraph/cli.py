@@ -25,7 +25,8 @@ app = typer.Typer(
     help="ClauseGraph: cited, clause-graph-aware answers over contracts and policies.",
 )
 console = Console()
-err_console = Console(stderr=True)
+# Errors are never wrapped: they name files, and a path cut across lines cannot be copied.
+err_console = Console(stderr=True, soft_wrap=True)
 
 IndexOption = Annotated[
     Path,

@@ -7,7 +7,7 @@ Python (``RetrievalConfig(alpha=0.6)``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -41,6 +41,19 @@ class SegmentConfig(StrictModel):
     )
     min_clause_chars: int = Field(
         40, ge=0, description="shorter fragments merge into their neighbour"
+    )
+
+
+class EntityConfig(StrictModel):
+    """Where spaCy NER runs (see clausegraph/entities.py); patterns always run everywhere."""
+
+    ner: Literal["opening", "all", "off"] = Field(
+        "opening",
+        description="'opening' = names from the document's opening matched in every clause; "
+        "'all' = NER on every clause (about half the embedding time again); 'off' = patterns only",
+    )
+    opening_chars: int = Field(
+        5000, ge=0, description="how much of a document's start NER reads in 'opening' mode"
     )
 
 
@@ -109,6 +122,7 @@ class Settings(StrictModel):
     """The full configuration of a ClauseGraph instance."""
 
     segment: SegmentConfig = Field(default_factory=SegmentConfig)
+    entities: EntityConfig = Field(default_factory=EntityConfig)
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)

@@ -145,6 +145,7 @@ _PIPELINE_SOURCES = (
     "ingest.py",
     "segment.py",
     "relate.py",
+    "entities.py",
     "nlp.py",
     "rules.py",
     "embed.py",
@@ -619,6 +620,10 @@ class LegalBenchResult(BaseModel):
     indexing: IndexingStats | None = None
     memory: MemoryStats | None = None
     settings_overrides: list[str] = Field(default_factory=list)
+    lesegr_fit: dict[str, Any] | None = Field(
+        None, description="--fit-lesegr: weights file, labelled queries per dataset, weights; "
+        "every strategy was then scored on the held-out queries only",
+    )
 
     def run(self, strategy: str, variant: str = "default") -> LegalBenchRun:
         for r in self.runs:
@@ -823,6 +828,7 @@ def index_cache_dir(
     payload = {
         "files": sorted(str(Path(f).resolve()) for f in files),
         "segment": settings.segment.model_dump(mode="json"),
+        "entities": settings.entities.model_dump(mode="json"),
         "embedding": settings.embedding.model_dump(mode="json"),
         "pipeline": pipeline_fingerprint(),
     }
@@ -1068,7 +1074,7 @@ def _rss_mb() -> float:
         return 0.0
 
 
-def _peak_rss_mb() -> float:
+def peak_rss_mb() -> float:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / 2**20 if sys.platform == "darwin" else peak / 1024.0
 
@@ -1104,14 +1110,72 @@ def _retrieve(
 
 
 def _check_strategies(variants: Sequence[Variant]) -> None:
-    from clausegraph.strategies import strategy_names
+    """Fail before indexing if a strategy is unknown or cannot be made (e.g. a missing file)."""
+    from clausegraph.strategies import create_strategy
 
-    known = set(strategy_names()) | {ORACLE}
-    unknown = sorted({v.strategy for v in variants} - known)
-    if unknown:
-        raise ValueError(
-            f"unknown strategy {', '.join(unknown)}; choose from {', '.join(sorted(known))}"
-        )
+    for name in sorted({v.strategy for v in variants} - {ORACLE}):
+        create_strategy(name)  # raises ValueError naming the problem and the known strategies
+
+
+def causal_grid_variants(values: Sequence[int] = range(1, 6)) -> list[Variant]:
+    """CausalRAG's parameter study: ``causal-k{k}-s{s}`` for every k and s in ``values``."""
+    from clausegraph.strategies_seed import causal_grid
+
+    return [Variant(strategy=name) for name in causal_grid(values, values)]
+
+
+def split_for_fit(
+    selected: dict[str, list[BenchmarkQuery]], fraction: float
+) -> tuple[dict[str, list[BenchmarkQuery]], dict[str, list[BenchmarkQuery]]]:
+    """(labelled, held-out): ``fraction`` of each dataset's queries, spread evenly, to fit on."""
+    if not 0.0 < fraction < 1.0:
+        raise ValueError(f"--fit-fraction must be between 0 and 1, got {fraction}")
+    labelled, held_out = {}, {}
+    for dataset, queries in selected.items():
+        chosen = sample_evenly(queries, max(1, math.ceil(fraction * len(queries))))
+        picked = {id(q) for q in chosen}
+        labelled[dataset] = chosen
+        held_out[dataset] = [q for q in queries if id(q) not in picked]
+    return labelled, held_out
+
+
+def relevant_clauses(graph: Any, query: BenchmarkQuery, doc_of: dict[str, str]) -> list[str]:
+    """Ids of the clauses whose spans overlap a gold snippet of ``query`` (the fit's labels)."""
+    index = graph.index
+    found: list[str] = []
+    for snippet in query.snippets:
+        doc_id = doc_of.get(snippet.file_path)
+        if doc_id is None or doc_id not in index.doc_ranges:
+            continue
+        start, end = index.doc_ranges[doc_id]
+        for clause in index.clauses[start:end]:
+            if _overlaps(clause.span, snippet.span) and clause.clause_id not in found:
+                found.append(clause.clause_id)
+    return found
+
+
+def fit_lesegr(
+    graph: Any,
+    labelled: dict[str, list[BenchmarkQuery]],
+    key_of: dict[str, str],
+    path: str | Path,
+    settings: Settings,
+) -> dict[str, Any]:
+    """Fit LeSeGR's weights on the labelled queries, save them to ``path`` and point the
+    ``lesegr-fitted`` strategy at them (env ``CLAUSEGRAPH_LESEGR_WEIGHTS``)."""
+    from clausegraph.strategies_seed import LESEGR_WEIGHTS_ENV, fit_weights
+
+    doc_of = {key: doc_id for doc_id, key in key_of.items()}
+    pairs = [
+        (q.query, relevant_clauses(graph, q, doc_of)) for qs in labelled.values() for q in qs
+    ]
+    weights = fit_weights(graph, [p for p in pairs if p[1]], path=path, config=settings.retrieval)
+    os.environ[LESEGR_WEIGHTS_ENV] = str(path)
+    return {
+        "path": str(path),
+        "labelled_queries": {d: len(qs) for d, qs in labelled.items()},
+        "weights": weights,
+    }
 
 
 def evaluate_legalbench(
@@ -1129,11 +1193,15 @@ def evaluate_legalbench(
     progress: bool = False,
     console: Any = None,
     settings_overrides: Sequence[str] = (),
+    fit_lesegr_to: str | Path | None = None,
+    fit_fraction: float = 0.1,
 ) -> LegalBenchResult:
     """LegalBench-RAG precision@k / recall@k per strategy and dataset (see module doc).
 
     ``strategies`` (default: all registered, plus ``"oracle"`` if named) each run with
     their defaults; ``variants`` adds strategy+override runs (grid, edge-type ablation).
+    With ``fit_lesegr_to``, LeSeGR's weights are fitted on ``fit_fraction`` of each
+    dataset's queries and saved there, and every strategy is scored on the other queries.
     """
     base = default_legalbench_dir()
     corpus = Path(corpus_dir) if corpus_dir else base / "corpus"
@@ -1148,7 +1216,8 @@ def evaluate_legalbench(
         raise ValueError(f"two benchmark files map to the same dataset name: {names}")
     runs_for = list(default_variants(strategies) if strategies or not variants else [])
     runs_for += list(variants or [])
-    _check_strategies(runs_for)
+    fitted_run = any(v.strategy == "lesegr-fitted" for v in runs_for)
+    _check_strategies([v for v in runs_for if not (fit_lesegr_to and v.strategy == "lesegr-fitted")])
     console = _console(console)
 
     files = sorted({f for b in loaded for f in b.files})
@@ -1161,6 +1230,12 @@ def evaluate_legalbench(
         indexing = build_index(graph, file_paths, progress=bar)
         key_of = _content_ids(zip(files, file_paths))
         graph.index  # noqa: B018 - load the index before timing retrieval
+        lesegr_fit = None
+        if fit_lesegr_to:
+            labelled, selected = split_for_fit(selected, fit_fraction)
+            lesegr_fit = fit_lesegr(graph, labelled, key_of, fit_lesegr_to, settings)
+            if not fitted_run:
+                runs_for.append(Variant(strategy="lesegr-fitted"))
         top_k = max(k_values)
         runs: list[LegalBenchRun] = []
         retrieval_peak = _rss_mb()
@@ -1213,8 +1288,9 @@ def evaluate_legalbench(
         limit=limit,
         runs=runs,
         indexing=indexing,
-        memory=MemoryStats(peak_rss_mb=_peak_rss_mb(), retrieval_peak_rss_mb=retrieval_peak),
+        memory=MemoryStats(peak_rss_mb=peak_rss_mb(), retrieval_peak_rss_mb=retrieval_peak),
         settings_overrides=list(settings_overrides),
+        lesegr_fit=lesegr_fit,
     )
 
 
@@ -1408,7 +1484,7 @@ def evaluate_dataset(
         unlocated=unlocated,
         runs=runs,
         indexing=indexing,
-        memory=MemoryStats(peak_rss_mb=_peak_rss_mb(), retrieval_peak_rss_mb=retrieval_peak),
+        memory=MemoryStats(peak_rss_mb=peak_rss_mb(), retrieval_peak_rss_mb=retrieval_peak),
         settings_overrides=list(settings_overrides),
     )
 
@@ -1796,6 +1872,21 @@ def build_parser(prog: str = "batch_evaluate.py") -> argparse.ArgumentParser:
         help="published_baselines.json for the paper "
         "curves (default: next to the corpus, else built-in numbers)",
     )
+    lb.add_argument(
+        "--fit-lesegr",
+        type=Path,
+        metavar="FILE",
+        help="fit LeSeGR's weights on a labelled split of the queries, save them to FILE, add "
+        "the 'lesegr-fitted' strategy and score every strategy on the held-out queries",
+    )
+    lb.add_argument(
+        "--fit-fraction", type=float, default=0.1, help="share of queries labelled for the fit (0.1)"
+    )
+    lb.add_argument(
+        "--causal-grid",
+        action="store_true",
+        help="also run CausalRAG's k,s grid (causal-k1-s1 ... causal-k5-s5)",
+    )
     ds = parser.add_argument_group("docs/dataset mode")
     ds.add_argument("--dataset", type=Path, help="folder of PDFs (e.g. docs/dataset)")
     ds.add_argument(
@@ -1877,7 +1968,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "batch_evaluate.py") -> 
 
     args = build_parser(prog).parse_args(list(sys.argv[1:] if argv is None else argv))
     console = Console()
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)
     try:
         settings = Settings().with_overrides(args.overrides)
     except ValueError as exc:
@@ -1892,6 +1983,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "batch_evaluate.py") -> 
             extra += grid_variants(parse_grid(args.grid_values) if args.grid_values else None)
         if args.edge_type_ablation:
             extra += edge_type_variants(settings)
+        if args.causal_grid:
+            extra += causal_grid_variants()
         variants = default_variants(strategies) + extra
         dataset_mode = args.dataset is not None or args.questions is not None
         common: dict[str, Any] = {
@@ -1914,7 +2007,10 @@ def main(argv: Sequence[str] | None = None, prog: str = "batch_evaluate.py") -> 
             )
         else:
             k_values = [int(k) for k in args.k.split(",") if k.strip()]
-            result = evaluate_legalbench(args.corpus, args.benchmarks, k_values=k_values, **common)
+            result = evaluate_legalbench(
+                args.corpus, args.benchmarks, k_values=k_values, fit_lesegr_to=args.fit_lesegr,
+                fit_fraction=args.fit_fraction, **common,
+            )
     except (ValueError, OSError) as exc:
         err.print(f"[bold red]error:[/] {exc}", highlight=False)
         return 2

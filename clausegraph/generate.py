@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from clausegraph.answer import Answer, Quote, render, template_hash, template_values
-from clausegraph.llm.base import LLMOutputError, LLMProvider, LLMResponse
+from clausegraph.llm.base import LLMOutputError, LLMProvider, LLMResponse, read_json_reply
 from clausegraph.models import Clause
 from clausegraph.verify import Claim, Verification, locate, verify
 
@@ -109,7 +109,6 @@ def prompt_hashes() -> dict[str, str]:
 # -- parsing -----------------------------------------------------------------------------
 
 
-_FENCE = re.compile(r"^\s*```(?:json|JSON)?\s*\n?(.*?)\n?```\s*$", re.DOTALL)
 
 
 def parse_output(text: str) -> ModelOutput:
@@ -118,23 +117,7 @@ def parse_output(text: str) -> ModelOutput:
 
     Raises ValueError with a short reason when no valid object can be read.
     """
-    if not text or not text.strip():
-        raise ValueError("the reply is empty")
-    stripped = text.strip()
-    fenced = _FENCE.match(stripped)
-    if fenced:
-        stripped = fenced.group(1).strip()
-    data: Any = None
-    try:
-        data = json.loads(stripped)
-    except json.JSONDecodeError as exc:
-        first, last = stripped.find("{"), stripped.rfind("}")
-        if first < 0 or last <= first:
-            raise ValueError(f"not JSON ({exc.msg} at char {exc.pos})") from None
-        try:
-            data = json.loads(stripped[first:last + 1])
-        except json.JSONDecodeError as inner:
-            raise ValueError(f"not JSON ({inner.msg} at char {first + inner.pos})") from None
+    data = read_json_reply(text)
     if isinstance(data, list):
         data = {"claims": data}
     if not isinstance(data, dict):

@@ -193,6 +193,11 @@ class IndexStore:
         raw = json.loads((self.doc_dir(doc_id) / "clauses.json").read_bytes())
         return [Clause.model_validate(item) for item in raw]
 
+    def read_clause_ids(self, doc_id: str) -> list[str]:
+        """The clause ids alone, without validating whole clauses (global rebuilds need only these)."""
+        raw = json.loads((self.doc_dir(doc_id) / "clauses.json").read_bytes())
+        return [item["clause_id"] for item in raw]
+
     def read_graph(self, doc_id: str) -> DocumentGraph:
         return DocumentGraph.model_validate_json((self.doc_dir(doc_id) / "graph.json").read_bytes())
 
@@ -236,7 +241,7 @@ class IndexStore:
         tokens: list[list[str]] = []
         vectors: list[np.ndarray] = []
         for doc_id in doc_ids:
-            clause_ids += [c.clause_id for c in self.read_clauses(doc_id)]
+            clause_ids += self.read_clause_ids(doc_id)
             tokens += self.read_tokens(doc_id)
             vectors.append(self.read_embeddings(doc_id))
         matrix = np.ascontiguousarray(np.vstack(vectors), dtype=np.float32)

@@ -33,7 +33,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from clausegraph.answer import render, template_hash
-from clausegraph.llm.base import LLMError, LLMOutputError, LLMProvider
+from clausegraph.llm.base import LLMError, LLMOutputError, LLMProvider, read_json_reply
 from clausegraph.models import Clause, Document, Edge, RelationType
 from clausegraph.verify import locate
 
@@ -148,22 +148,7 @@ def _write_cache(path: Path, edges: list[dict[str, Any]], model: str) -> None:
 
 
 def _parse(text: str) -> _Reply:
-    from clausegraph.generate import _FENCE
-
-    stripped = text.strip()
-    fenced = _FENCE.match(stripped)
-    if fenced:
-        stripped = fenced.group(1)
-    try:
-        data = json.loads(stripped)
-    except json.JSONDecodeError:
-        first, last = stripped.find("{"), stripped.rfind("}")
-        if first < 0 or last <= first:
-            raise ValueError("the reply is not JSON") from None
-        try:
-            data = json.loads(stripped[first:last + 1])
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"the reply is not JSON ({exc.msg})") from None
+    data = read_json_reply(text)
     if isinstance(data, list):
         data = {"edges": data}
     try:

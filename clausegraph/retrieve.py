@@ -5,7 +5,9 @@ score = alpha * sim + beta * centrality + gamma * path_support      (seed 004, 4
 - ``sim`` fuses BM25 and cosine similarity, each divided by its best candidate's value;
 - ``centrality`` is the clause's log-scaled degree in its document graph;
 - ``path_support`` is the strongest typed path from a seed hit: the seed's sim times the
-  product of edge confidences, times ``path_decay`` for every hop after the first.
+  product of edge confidences, times ``path_decay`` for every hop after the first. In the
+  score it is floored at the clause's own ``sim`` (a clause supports itself), so a path can
+  lift a clause up to the relevance of the seed it comes from but never above that seed.
 """
 
 from __future__ import annotations
@@ -302,7 +304,11 @@ class Retriever:
             clause = self.index.clauses[candidate.position]
             centrality = self.index.centrality(clause.doc_id).get(clause.clause_id, 0.0)
             support = min(candidate.support, 1.0)
-            score = config.alpha * candidate.sim + config.beta * centrality + config.gamma * support
+            # A clause's support is at least its own similarity: a path passes on part of its
+            # seed's relevance, so it can lift a weak neighbour towards that seed, never above
+            # it (without this floor, neighbours of the best hit outranked it).
+            floor = max(support, candidate.sim)
+            score = config.alpha * candidate.sim + config.beta * centrality + config.gamma * floor
             is_seed = candidate.position in seed_rank
             results.append(
                 RetrievedClause(

@@ -49,6 +49,8 @@ from clausegraph.errors import ClauseGraphError
 from clausegraph.models import RelationType
 
 MACROS_FILE = "macros.yaml"
+# Entity shapes live beside the rules but are loaded by clausegraph.entities.
+ENTITIES_FILE = "entities.yaml"
 _MACRO = re.compile(r"\{\{([A-Z][A-Z0-9_]*)\}\}")
 _MAX_MACRO_DEPTH = 5
 _FLAGS = {"IGNORECASE": re.IGNORECASE, "MULTILINE": re.MULTILINE, "DOTALL": re.DOTALL}
@@ -223,7 +225,7 @@ class RuleSet:
         ruleset = cls(macros=macros)
         seen_ids: dict[str, Path] = {}
         for path in sorted(directory.glob("*.yaml")):
-            if path.name == MACROS_FILE:
+            if path.name in (MACROS_FILE, ENTITIES_FILE):
                 continue
             rule_file = _load_rule_file(path, macros, check_examples)
             if rule_file.type in ruleset.files:
@@ -304,7 +306,7 @@ def _group(match: re.Match[str], name: str) -> str | None:
     return match.group(name)
 
 
-def _read_yaml(path: Path) -> Any:
+def read_yaml(path: Path) -> Any:
     try:
         return yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
@@ -316,7 +318,7 @@ def _read_yaml(path: Path) -> Any:
 def _load_macros(path: Path) -> dict[str, str]:
     if not path.exists():
         return {}
-    data = _read_yaml(path)
+    data = read_yaml(path)
     macros = data.get("macros") if isinstance(data, dict) else None
     if not isinstance(macros, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in macros.items()
@@ -331,7 +333,7 @@ def _load_macros(path: Path) -> dict[str, str]:
 
 
 def _load_rule_file(path: Path, macros: dict[str, str], check_examples: bool) -> RuleFile:
-    data = _read_yaml(path)
+    data = read_yaml(path)
     if not isinstance(data, dict):
         raise RuleFileError(path, "expected a mapping with type, description and patterns")
     try:

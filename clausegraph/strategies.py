@@ -29,9 +29,15 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 
 class Strategy(ABC):
-    """Retrieves clauses for a query; ``config`` carries the shared knobs (top_k, ...)."""
+    """Retrieves clauses for a query; ``config`` carries the shared knobs (top_k, ...).
+
+    A strategy with an LLM stage sets ``uses_llm``; ``ClauseGraph.retrieve`` then hands it
+    the configured model as ``llm`` (None offline, when the documented stand-in runs).
+    """
 
     name: str
+    uses_llm: bool = False
+    llm: Any = None
 
     @abstractmethod
     def retrieve(
@@ -80,11 +86,14 @@ def strategy_names() -> list[str]:
 def create_strategy(name: str) -> Strategy:
     """The strategy called ``name``; a clear error lists the known ones.
 
-    ``causal-k{K}-s{S}`` names (CausalRAG's parameter grid) are made on first use.
+    ``causal-k{K}-s{S}`` names (CausalRAG's parameter grid) are made on first use, and
+    ``lesegr-fitted`` reads its weights file (env ``CLAUSEGRAPH_LESEGR_WEIGHTS``) each time.
     """
     grid = re.fullmatch(r"causal-k(\d+)-s(\d+)", name)
     if name not in _REGISTRY and grid:
         strategies_seed.causal_grid([int(grid.group(1))], [int(grid.group(2))])
+    if name == "lesegr-fitted":
+        return strategies_seed.fitted_lesegr()
     if name not in _REGISTRY:
         raise ValueError(f"unknown strategy {name!r}; choose one of: {', '.join(strategy_names())}")
     return _REGISTRY[name]()

@@ -8,9 +8,11 @@
 - ``lesegr``         LeSeGR of CG-RAG (seed 001): BM25 and dense relevance propagated over
                      the clause graph by relevance-weighted message passing.
 
-Everything runs offline and deterministically. Where a paper calls an LLM (causal path
-summarisation, the causal report, entity extraction, trained graph transformer) each class
-docstring names the stand-in used instead. Every strategy honours ``doc_ids`` and, when
+Everything runs offline and deterministically by default. Where a paper calls an LLM
+(causal path identification and summary, the causal report and answer, HyDE, entity
+extraction) or a trained model (LeSeGR's graph transformer), each class docstring names the
+stand-in used offline; ``causal``, ``causal-search`` and ``e2rag`` use the configured model
+(``Strategy.llm``, set by ``ClauseGraph.retrieve``) when there is one. Every strategy honours ``doc_ids`` and, when
 ``doc_ids`` is None, the document scoping of the main retriever (``Retriever._scope``; the
 scope is stored in ``retriever.last_scope`` and its shortened question is searched).
 """
@@ -207,7 +209,11 @@ class CausalStrategy(Strategy):
     2. Expansion ``s`` steps along graph edges of every type except SameSection, both
        directions (capped at 400 collected clauses).
     3. Causal path identification. The paper asks an LLM to find the causal paths in the
-       expanded subgraph and summarise them; the offline stand-in uses typed Causes /
+       expanded subgraph and summarise them. With a model configured (``llm``) that is what
+       happens: it reads the 40 most similar collected clauses and their typed links
+       (``prompts/causal_paths.md.j2``), its paths rank first in its order, and its summary
+       is ``last_summary``; ids it invents are dropped, and on a failure (``last_llm_error``)
+       the offline stand-in runs. The offline stand-in uses typed Causes /
        Entails / Overrides edges (weights 1.0 / 0.8 / 0.7 times edge confidence) and the
        causal cue patterns of ``rules/causes.yaml``: any other edge counts as a causal link
        (weight 0.5 x confidence) when the clause it leads into matches a cue. A path's
@@ -218,9 +224,12 @@ class CausalStrategy(Strategy):
     """
 
     name = "causal"
+    uses_llm = True
 
     def __init__(self, k: int = 3, s: int = 3) -> None:
         self.k, self.s = int(k), int(s)
+        self.last_summary = ""  # the causal summary of the last query (LLM or offline)
+        self.last_llm_error: str | None = None
         self.name = "causal" if (k, s) == (3, 3) else f"causal-k{k}-s{s}"
         self.last_reached: dict[str, int] = {}  # clause id -> hops from the nearest seed
         self.last_seeds: list[str] = []
@@ -266,6 +275,76 @@ class CausalStrategy(Strategy):
                 cue_cache[position] = causal_cues(index.clauses[position].text)
             return cue_cache[position]
 
+        strength, causal_via = self._offline_paths(index, seeds, collected, cosine, cues)
+        llm_why: dict[int, str] = {}
+        self.last_llm_error = None
+        if self.llm is not None:
+            found = self._llm_paths(q.text, index, collected, cosine)
+            if found is not None:
+                strength, causal_via, llm_why, self.last_summary = found
+        if not llm_why:
+            self.last_summary = _causal_summary(index, strength, causal_via)
+        # -- rank
+        seed_rank = {p: i + 1 for i, p in enumerate(seeds)}
+        causal_order = sorted(strength, key=lambda p: (-strength[p], p))
+        rest = sorted(
+            (p for p in collected if p not in strength), key=lambda p: (-float(cosine[p]), p)
+        )
+        ordered = causal_order + rest
+        if len(ordered) < config.top_k:
+            have = set(ordered)
+            ordered += [p for p in _top(cosine, q.positions, config.top_k + len(have))
+                        if p not in have]
+        results = []
+        for position in ordered[: config.top_k]:
+            hop = hops.get(position)
+            cue_ids = cues(position)
+            cue_note = f"; causal cues: {', '.join(cue_ids)}" if cue_ids else ""
+            if position in llm_why:
+                seed = causal_via[position][0]
+                origin = "seed" if position in seed_rank else "expanded"
+                explanation = llm_why[position]
+                score = 1.0 + strength[position]
+                via, via_seed = (), index.clauses[seed].clause_id
+            elif position in strength:
+                seed, path = causal_via[position]
+                origin = "seed" if position in seed_rank else "expanded"
+                steps = ", ".join(_edge_text(e) for e in path)
+                where = f"from seed {_local(index.clauses[seed].clause_id)} via {steps}" if path \
+                    else f"seed #{seed_rank.get(position)} starting a causal path"
+                explanation = f"on a causal path {where} (strength {strength[position]:.2f}{cue_note})"
+                score = 1.0 + strength[position]
+                via, via_seed = path, index.clauses[seed].clause_id
+            else:
+                seed, path = paths.get(position, (position, ()))
+                origin = "seed" if position in seed_rank else ("expanded" if path else "hit")
+                if position in seed_rank:
+                    explanation = f"dense seed #{seed_rank[position]} (cosine {cosine[position]:.2f}{cue_note})"
+                elif path:
+                    explanation = (
+                        f"reached in {hop} step(s) from {_local(index.clauses[seed].clause_id)} via "
+                        + ", ".join(_edge_text(e) for e in path)
+                        + f", no causal link (cosine {cosine[position]:.2f})"
+                    )
+                else:
+                    explanation = f"dense hit outside the expansion (cosine {cosine[position]:.2f})"
+                score = float(cosine[position])
+                via, via_seed = path, index.clauses[seed].clause_id if path else None
+            results.append(_result(
+                retriever, q, position, score=score, origin=origin, strategy=self.name,
+                explanation=explanation, seed_rank=seed_rank.get(position), via=via,
+                via_seed=via_seed, path_support=strength.get(position, 0.0),
+                bm25_weight=config.bm25_weight,
+            ))
+        return results
+
+
+    def _offline_paths(
+        self, index: Any, seeds: list[int], collected: set[int], cosine: np.ndarray,
+        cues: Callable[[int], list[str]],
+    ) -> tuple[dict[int, float], dict[int, tuple[int, tuple[Edge, ...]]]]:
+        """Causal paths from typed Causes/Entails/Overrides edges and causal cue patterns:
+        clause position -> path strength, and -> (seed, edge path)."""
         strength: dict[int, float] = {}
         causal_via: dict[int, tuple[int, tuple[Edge, ...]]] = {}
         for seed in seeds:
@@ -299,53 +378,89 @@ class CausalStrategy(Strategy):
                 if value > strength.get(position, 0.0):
                     strength[position] = value
                     causal_via[position] = (seed, path)
-        # -- rank
-        seed_rank = {p: i + 1 for i, p in enumerate(seeds)}
-        causal_order = sorted(strength, key=lambda p: (-strength[p], p))
-        rest = sorted(
-            (p for p in collected if p not in strength), key=lambda p: (-float(cosine[p]), p)
+        return strength, causal_via
+
+    def _llm_paths(
+        self, query: str, index: Any, collected: set[int], cosine: np.ndarray
+    ) -> tuple[dict[int, float], dict[int, tuple[int, tuple[Edge, ...]]], dict[int, str], str] | None:
+        """The LLM's causal paths among the collected clauses, or None (offline fallback)
+        when it fails or names no collected clause. Returns strength, via, why, summary."""
+        from clausegraph.answer import render
+        from clausegraph.llm.base import LLMError, read_json_reply
+
+        shown = sorted(collected, key=lambda p: (-float(cosine[p]), p))[:_LLM_MAX_CLAUSES]
+        by_local = {_local(index.clauses[p].clause_id): p for p in shown}
+        links = []
+        for p in shown:
+            clause = index.clauses[p]
+            for neighbour, edge in _incident(index.graph(clause.doc_id), clause.clause_id):
+                if edge.source == clause.clause_id and index.position[neighbour] in by_local.values():
+                    links.append(_edge_text(edge))
+        prompt = render(
+            "causal_paths.md.j2", query=query, max_paths=5, links=sorted(set(links)),
+            clauses=[{"id": local, "text": " ".join(index.clauses[p].text.split())[:600]}
+                     for local, p in by_local.items()],
         )
-        ordered = causal_order + rest
-        if len(ordered) < config.top_k:
-            have = set(ordered)
-            ordered += [p for p in _top(cosine, q.positions, config.top_k + len(have))
-                        if p not in have]
-        results = []
-        for position in ordered[: config.top_k]:
-            hop = hops.get(position)
-            cue_ids = cues(position)
-            cue_note = f"; causal cues: {', '.join(cue_ids)}" if cue_ids else ""
-            if position in strength:
-                seed, path = causal_via[position]
-                origin = "seed" if position in seed_rank else "expanded"
-                steps = ", ".join(_edge_text(e) for e in path)
-                where = f"from seed {_local(index.clauses[seed].clause_id)} via {steps}" if path \
-                    else f"seed #{seed_rank.get(position)} starting a causal path"
-                explanation = f"on a causal path {where} (strength {strength[position]:.2f}{cue_note})"
-                score = 1.0 + strength[position]
-                via, via_seed = path, index.clauses[seed].clause_id
-            else:
-                seed, path = paths.get(position, (position, ()))
-                origin = "seed" if position in seed_rank else ("expanded" if path else "hit")
-                if position in seed_rank:
-                    explanation = f"dense seed #{seed_rank[position]} (cosine {cosine[position]:.2f}{cue_note})"
-                elif path:
-                    explanation = (
-                        f"reached in {hop} step(s) from {_local(index.clauses[seed].clause_id)} via "
-                        + ", ".join(_edge_text(e) for e in path)
-                        + f", no causal link (cosine {cosine[position]:.2f})"
-                    )
-                else:
-                    explanation = f"dense hit outside the expansion (cosine {cosine[position]:.2f})"
-                score = float(cosine[position])
-                via, via_seed = path, index.clauses[seed].clause_id if path else None
-            results.append(_result(
-                retriever, q, position, score=score, origin=origin, strategy=self.name,
-                explanation=explanation, seed_rank=seed_rank.get(position), via=via,
-                via_seed=via_seed, path_support=strength.get(position, 0.0),
-                bm25_weight=config.bm25_weight,
-            ))
-        return results
+        try:
+            reply = self.llm.generate("You find cause-and-effect chains in contracts.", prompt,
+                                      schema=_CAUSAL_PATHS_SCHEMA)
+            data = read_json_reply(reply.text)
+        except (LLMError, ValueError) as exc:
+            self.last_llm_error = str(exc)
+            return None
+        strength: dict[int, float] = {}
+        causal_via: dict[int, tuple[int, tuple[Edge, ...]]] = {}
+        why: dict[int, str] = {}
+        order = 0
+        for path in data.get("paths", []) if isinstance(data, dict) else []:
+            ids = [by_local[c] for c in path.get("clauses", []) if c in by_local]
+            if not ids:
+                continue
+            chain = " -> ".join(_local(index.clauses[p].clause_id) for p in ids)
+            for p in ids:
+                if p not in strength:
+                    strength[p] = 1.0 - 0.001 * order  # the model's order, paths first
+                    causal_via[p] = (ids[0], ())
+                    why[p] = f"on the LLM's causal path {chain}: {path.get('why', '')}".rstrip(": ")
+                    order += 1
+        if not strength:
+            self.last_llm_error = "the model named no collected clause"
+            return None
+        summary = str(data.get("summary", "")) if isinstance(data, dict) else ""
+        return strength, causal_via, why, summary
+
+
+# The LLM reads at most this many collected clauses (the most similar), 600 chars each.
+_LLM_MAX_CLAUSES = 40
+_CAUSAL_PATHS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "paths": {"type": "array", "items": {"type": "object", "properties": {
+            "clauses": {"type": "array", "items": {"type": "string"}},
+            "why": {"type": "string"}}, "required": ["clauses"]}},
+        "summary": {"type": "string"},
+    },
+    "required": ["paths", "summary"],
+}
+
+
+def _causal_summary(
+    index: Any, strength: dict[int, float], causal_via: dict[int, tuple[int, tuple[Edge, ...]]],
+    limit: int = 5,
+) -> str:
+    """The offline causal summary: the strongest paths, each as its chain of typed edges."""
+    lines = []
+    for position in sorted(strength, key=lambda p: (-strength[p], p)):
+        seed, path = causal_via[position]
+        if not path:
+            continue
+        chain = "; ".join(_edge_text(edge) for edge in path)
+        lines.append(f"- {_local(index.clauses[position].clause_id)} is reached from seed "
+                     f"{_local(index.clauses[seed].clause_id)} by {chain} "
+                     f"(strength {strength[position]:.2f})")
+        if len(lines) == limit:
+            break
+    return "\n".join(lines) if lines else "No causal path links the collected clauses."
 
 
 def causal_grid(
@@ -422,6 +537,7 @@ class CausalSearchStrategy(Strategy):
     """
 
     name = "causal-search"
+    uses_llm = True
 
     def __init__(
         self,
@@ -767,7 +883,8 @@ class E2RAGStrategy(Strategy):
       (case-insensitive substring, as the paper's name matching).
     - Seeds: mentions whose name tokens occur in the query (score = share of the name's
       tokens found, times 0.5 + 0.5 x the cosine of the mention's clause, the stand-in for a
-      mention embedding; no HyDE, which needs an LLM) and event clauses by fused BM25+dense.
+      mention embedding) and event clauses by fused BM25+dense. With an LLM configured, HyDE:
+      the query vector is joined by the embedding of a clause the model writes to answer it.
     - One hop over the bipartite edges: mention seeds reach the events they link to; event
       seeds reach their mentions and so the mentions' own clauses. Rerank by fused
       similarity plus 0.1 x the best mention score that reached the clause.
@@ -775,9 +892,39 @@ class E2RAGStrategy(Strategy):
     """
 
     name = "e2rag"
+    uses_llm = True
 
     def __init__(self, mention_seeds: int = 10, event_seeds: int = 5) -> None:
         self.mention_seeds, self.event_seeds = mention_seeds, event_seeds
+        self.last_hypothetical = ""  # the HyDE clause of the last query (LLM only)
+        self.last_llm_error: str | None = None
+
+    def _hyde(self, retriever: Retriever, q: _Query) -> None:
+        """HyDE: search with the query and a hypothetical clause that would answer it.
+
+        The model writes the clause (``prompts/hyde.md.j2``); its embedding is added to the
+        query's and the dense scores are recomputed. On a model failure the query is used
+        alone (``last_llm_error`` says why)."""
+        from clausegraph.answer import render
+        from clausegraph.llm.base import LLMError
+
+        self.last_hypothetical, self.last_llm_error = "", None
+        try:
+            reply = self.llm.generate("You draft contract and policy clauses.",
+                                      render("hyde.md.j2", query=q.text))
+        except LLMError as exc:
+            self.last_llm_error = str(exc)
+            return
+        text = reply.text.strip()
+        if not text:
+            return
+        self.last_hypothetical = text
+        vector = q.vector + retriever.embedder.encode_query(text)
+        q.vector = (vector / max(float(np.linalg.norm(vector)), 1e-9)).astype(np.float32)
+        q.dense = np.zeros_like(q.dense)
+        if len(q.positions):
+            q.dense[q.positions] = retriever.index.embeddings(q.positions) @ q.vector
+            q.dense_max = max(float(q.dense[q.positions].max()), 1e-9)
 
     def retrieve(
         self,
@@ -789,6 +936,8 @@ class E2RAGStrategy(Strategy):
         q = _prepare(retriever, query, config, doc_ids)
         if q is None:
             return []
+        if self.llm is not None:
+            self._hyde(retriever, q)
         index = retriever.index
         sims = q.sims(config.bm25_weight)
         query_tokens = set(tokenize(q.text))
@@ -907,7 +1056,8 @@ class LeSeGRStrategy(Strategy):
     confidence), edges walked both ways. Final score = propagated relevance. The paper's
     graph transformer trained on 10% labels is replaced by :func:`fit_weights`, a grid search
     of (sparse share, alpha) on labelled queries, saved to JSON and loaded with
-    ``weights_path`` (or env ``CLAUSEGRAPH_LESEGR_WEIGHTS``).
+    ``weights_path``; the ``lesegr-fitted`` strategy loads the file named by env
+    ``CLAUSEGRAPH_LESEGR_WEIGHTS`` (``lesegr`` itself is always training-free).
     """
 
     name = "lesegr"
@@ -915,9 +1065,8 @@ class LeSeGRStrategy(Strategy):
     def __init__(self, weights_path: str | Path | None = None,
                  weights: dict[str, Any] | None = None) -> None:
         self.weights = {**DEFAULT_LESEGR_WEIGHTS, "type_weights": dict(DEFAULT_TYPE_WEIGHTS)}
-        path = weights_path or os.environ.get("CLAUSEGRAPH_LESEGR_WEIGHTS")
-        if path:
-            self.weights.update(json.loads(Path(path).read_text(encoding="utf-8")))
+        if weights_path:
+            self.weights.update(_read_weights(Path(weights_path)))
         if weights:
             self.weights.update(weights)
         self.last_scores: dict[str, tuple[float, float]] = {}
@@ -992,6 +1141,33 @@ class LeSeGRStrategy(Strategy):
         return results
 
 
+LESEGR_WEIGHTS_ENV = "CLAUSEGRAPH_LESEGR_WEIGHTS"
+
+
+def _read_weights(path: Path) -> dict[str, Any]:
+    try:
+        weights = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"LeSeGR weights {path}: cannot read ({exc})") from exc
+    if not isinstance(weights, dict) or not {"sparse", "dense", "alpha"} <= set(weights):
+        raise ValueError(f"LeSeGR weights {path}: needs sparse, dense and alpha")
+    return weights
+
+
+def fitted_lesegr() -> LeSeGRStrategy:
+    """``lesegr-fitted``: LeSeGR with the weights saved by :func:`fit_weights`, read from the
+    file named by ``CLAUSEGRAPH_LESEGR_WEIGHTS`` (``batch_evaluate.py --fit-lesegr`` writes one)."""
+    path = os.environ.get(LESEGR_WEIGHTS_ENV)
+    if not path:
+        raise ValueError(
+            f"lesegr-fitted needs {LESEGR_WEIGHTS_ENV}=<weights.json>; fit one with "
+            "'batch_evaluate.py --fit-lesegr FILE'"
+        )
+    strategy = LeSeGRStrategy(weights_path=path)
+    strategy.name = "lesegr-fitted"
+    return strategy
+
+
 def fit_weights(
     graph: Any,
     labelled_queries: Iterable[tuple[str, Iterable[str]]],
@@ -999,6 +1175,7 @@ def fit_weights(
     top_k: int = 8,
     sparse_grid: Iterable[float] = (0.0, 0.25, 0.5, 0.75, 1.0),
     alpha_grid: Iterable[float] = (0.4, 0.6, 0.8, 1.0),
+    config: RetrievalConfig | None = None,
 ) -> dict[str, Any]:
     """Fit LeSeGR's (sparse share, alpha) on labelled queries by grid search; save as JSON.
 
@@ -1006,10 +1183,11 @@ def fit_weights(
     ``labelled_queries`` pairs a question with the ids of its relevant clauses. The objective
     is mean reciprocal rank of the first relevant clause plus recall@``top_k`` (ties keep the
     earlier, i.e. the more sparse-light and propagation-heavy, grid point). The queries are
-    scored once and only the propagation is re-run per grid point.
+    scored once and only the propagation is re-run per grid point. ``config`` (default:
+    the default RetrievalConfig) decides scoping and candidates, as it will at query time.
     """
     retriever = graph.retriever if hasattr(graph, "retriever") else graph
-    config = RetrievalConfig(top_k=top_k, scope_documents=False)
+    config = (config or RetrievalConfig()).model_copy(update={"top_k": top_k})
     prepared = []
     for question, relevant in labelled_queries:
         q = _prepare(retriever, question, config, None)
@@ -1044,5 +1222,6 @@ register("causal", CausalStrategy)
 register("causal-search", CausalSearchStrategy)
 register("e2rag", E2RAGStrategy)
 register("lesegr", LeSeGRStrategy)
+# lesegr-fitted is made on demand (strategies.create_strategy) because it needs a weights file.
 # The k,s grid is registered on demand (causal_grid()): registering 25 names at import would
 # put them all into every default evaluation run (evaluate.py runs all strategy_names()).

@@ -1,16 +1,19 @@
-"""Render a LegalBench results JSON (``batch_evaluate.py --results-json``) as Markdown tables.
+"""Render LegalBench results JSON (``batch_evaluate.py --results-json``) as Markdown tables.
 
-    python scripts/results_table.py .cache/lb-mini.json > docs/legalbench_tables.md
+    python scripts/results_table.py .cache/lb-mini.json .cache/lb-seed.json > tables.md
+    python scripts/results_table.py --causal-grid .cache/lb-causal-grid.json
 
-One table per dataset and ALL: precision and recall (%) at every k for each strategy, the
-paper's published row beside them, and latency; a check marks where a strategy is at or
-above the paper at every k.
+One table per dataset and ALL: precision and recall (%) at every k for each strategy of
+every file given (a later file's run of the same strategy replaces an earlier one), the
+paper's published row beside them, and latency p50/p95; "yes" marks a strategy at or above
+the paper at every k. ``--causal-grid`` prints CausalRAG's k x s parameter study instead.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
+import re
 from pathlib import Path
 
 from clausegraph.evaluate import PUBLISHED_RCTS
@@ -32,20 +35,37 @@ def _row(values: list[float]) -> str:
     return " | ".join(f"{v:.2f}" for v in values)
 
 
-def main(path: str) -> None:
-    results = json.loads(Path(path).read_text())
-    ks = results["k_values"]
+def _label(run: dict) -> str:
+    variant = run.get("variant", "default")
+    return run["strategy"] if variant == "default" else f"{run['strategy']}[{variant}]"
+
+
+def load_runs(paths: list[str]) -> tuple[list[int], list[dict]]:
+    """The k values and the runs of all files, in order of first appearance."""
+    runs: dict[str, dict] = {}
+    ks: list[int] | None = None
+    for path in paths:
+        results = json.loads(Path(path).read_text(encoding="utf-8"))
+        if ks is not None and results["k_values"] != ks:
+            raise SystemExit(f"{path}: k values {results['k_values']} differ from {ks}")
+        ks = results["k_values"]
+        for run in results["runs"]:
+            runs[_label(run)] = run
+    return ks or [], list(runs.values())
+
+
+def print_tables(paths: list[str]) -> None:
+    ks, runs = load_runs(paths)
     paper = _published()
-    runs = [r for r in results["runs"] if r.get("variant", "default") == "default"]
     for name in [*DATASETS, "ALL"]:
         print(f"\n### {name}\n")
         header = " | ".join(f"P@{k}" for k in ks) + " | " + " | ".join(f"R@{k}" for k in ks)
-        print(f"| strategy | {header} | >= paper at every k | p50 ms |")
-        print("|---" * (2 * len(ks) + 3) + "|")
+        print(f"| strategy | {header} | >= paper at every k | p50 ms | p95 ms |")
+        print("|---" * (2 * len(ks) + 4) + "|")
         reference = paper.get(name)
         if reference:
             print(f"| paper (RCTS 500 + text-embedding-3-large) | {_row(reference['precision'])} | "
-                  f"{_row(reference['recall'])} | | |")
+                  f"{_row(reference['recall'])} | | | |")
         for run in runs:
             scores = _scores(run, name)
             if scores is None:
@@ -56,10 +76,41 @@ def main(path: str) -> None:
                 beats = "yes" if all(
                     p >= rp - 1e-9 for p, rp in zip(precision, reference["precision"])
                 ) and all(r >= rr - 1e-9 for r, rr in zip(recall, reference["recall"])) else "no"
-            latency = run.get("latency", {}).get("p50_ms")
-            print(f"| {run['strategy']} | {_row(precision)} | {_row(recall)} | {beats} | "
-                  f"{latency:.0f} |" if latency is not None else f"| {run['strategy']} | "
-                  f"{_row(precision)} | {_row(recall)} | {beats} | |")
+            latency = run.get("latency", {})
+            p50, p95 = latency.get("p50_ms"), latency.get("p95_ms")
+            timing = f"{p50:.0f} | {p95:.0f}" if p50 is not None else " | "
+            print(f"| {_label(run)} | {_row(precision)} | {_row(recall)} | {beats} | {timing} |")
+
+
+def print_causal_grid(paths: list[str]) -> None:
+    """CausalRAG's parameter study: ALL P@1, R@8 and R@64 (%) for each seed count k and
+    expansion depth s, as ``causal-k{k}-s{s}`` runs."""
+    ks, runs = load_runs(paths)
+    cells: dict[tuple[int, int], dict] = {}
+    for run in runs:
+        match = re.fullmatch(r"causal-k(\d+)-s(\d+)", run["strategy"])
+        if match and (scores := _scores(run, "ALL")):
+            cells[(int(match.group(1)), int(match.group(2)))] = {
+                "scores": scores, "p50": run.get("latency", {}).get("p50_ms")}
+    if not cells:
+        raise SystemExit("no causal-k*-s* runs in " + ", ".join(paths))
+    seeds = sorted({k for k, _ in cells})
+    steps = sorted({s for _, s in cells})
+    for metric, k in (("P", 1), ("R", 8), ("R", 64)):
+        at = ks.index(k)
+        print(f"\n**ALL {metric}@{k} (%)**, rows k (seed clauses), columns s (expansion steps)\n")
+        print("| k \\ s | " + " | ".join(str(s) for s in steps) + " |")
+        print("|---" * (len(steps) + 1) + "|")
+        for seed in seeds:
+            values = []
+            for s in steps:
+                cell = cells.get((seed, s))
+                values.append(f"{cell['scores'][0 if metric == 'P' else 1][at]:.2f}"
+                              if cell else "")
+            print(f"| {seed} | " + " | ".join(values) + " |")
+    latencies = [c["p50"] for c in cells.values() if c["p50"] is not None]
+    if latencies:
+        print(f"\nRetrieval p50 over the grid: {min(latencies):.0f} to {max(latencies):.0f} ms.")
 
 
 def _scores(run: dict, name: str) -> tuple[list[float], list[float]] | None:
@@ -78,5 +129,13 @@ def _scores(run: dict, name: str) -> tuple[list[float], list[float]] | None:
     return [100 * v for v in data["precision"]], [100 * v for v in data["recall"]]
 
 
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", nargs="+", help="--results-json files of batch_evaluate.py")
+    parser.add_argument("--causal-grid", action="store_true", help="print the k x s study")
+    args = parser.parse_args(argv)
+    (print_causal_grid if args.causal_grid else print_tables)(args.results)
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main()

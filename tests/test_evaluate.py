@@ -16,6 +16,7 @@ from clausegraph.config import Settings
 from clausegraph.evaluate import (
     CSV_COLUMNS,
     MetricRow,
+    causal_grid_variants,
     grid_variants,
     index_cache_dir,
     load_benchmark,
@@ -29,9 +30,12 @@ from clausegraph.evaluate import (
     precision_recall_at_k,
     rank_metrics,
     read_metrics_csv,
+    relevant_clauses,
     sample_evenly,
+    split_for_fit,
     write_metrics_csv,
 )
+from clausegraph.strategies import create_strategy
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "tests" / "data" / "legalbench_sample"
@@ -264,6 +268,27 @@ def test_grid_and_cache_key(tmp_path):
     assert index_cache_dir(files, other, tmp_path) != same
     retrieval_only = Settings().with_overrides(["retrieval.alpha=0.1"])
     assert index_cache_dir(files, retrieval_only, tmp_path) == same
+    entities = Settings().with_overrides(["entities.ner=all"])
+    assert index_cache_dir(files, entities, tmp_path) != same
+
+
+def test_causal_grid_variants_cover_k_and_s():
+    variants = causal_grid_variants(range(1, 6))
+    names = [v.strategy for v in variants]
+    assert len(names) == 25 and names[0] == "causal-k1-s1" and names[-1] == "causal-k5-s5"
+    strategy = create_strategy("causal-k2-s4")
+    assert (strategy.k, strategy.s) == (2, 4)
+
+
+def test_split_for_fit_is_disjoint_and_even():
+    sample = load_benchmark(SAMPLE_BENCHMARKS[1], SAMPLE / "corpus").queries
+    queries = {"cuad": [q.model_copy() for _ in range(10) for q in sample]}
+    labelled, held_out = split_for_fit(queries, 0.1)
+    assert len(labelled["cuad"]) == math.ceil(0.1 * len(queries["cuad"]))
+    assert len(labelled["cuad"]) + len(held_out["cuad"]) == len(queries["cuad"])
+    assert not {id(q) for q in labelled["cuad"]} & {id(q) for q in held_out["cuad"]}
+    with pytest.raises(ValueError, match="fit-fraction"):
+        split_for_fit(queries, 1.5)
 
 
 # -- CSV ----------------------------------------------------------------------------------
@@ -464,6 +489,62 @@ def test_script_runs_from_the_repo_root():
         check=False,
     )
     assert done.returncode == 0 and "--benchmarks" in done.stdout
+
+
+@pytest.mark.slow
+def test_fit_lesegr_saves_weights_and_scores_held_out_queries(sample_run, monkeypatch):
+    from clausegraph.strategies_seed import LESEGR_WEIGHTS_ENV
+
+    monkeypatch.delenv(LESEGR_WEIGHTS_ENV, raising=False)
+    tmp = sample_run
+    weights = tmp / "lesegr.json"
+    args = _sample_args(tmp, "--strategies", "lesegr", "--fit-lesegr", str(weights),
+                        "--fit-fraction", "0.5", "--no-plots", "--out", str(tmp / "fit.csv"),
+                        "--results-json", str(tmp / "fit.json"), "--dump", str(tmp / "fit.jsonl"))
+    assert main(args) == 0
+    saved = json.loads(weights.read_text(encoding="utf-8"))
+    assert saved["sparse"] + saved["dense"] == pytest.approx(1.0) and saved["queries"] == 4
+    result = json.loads((tmp / "fit.json").read_text(encoding="utf-8"))
+    assert result["lesegr_fit"]["labelled_queries"] == {d: 1 for d in result["queries"]}
+    assert result["queries"] == {d: 1 for d in result["queries"]}  # 2 per dataset, 1 held out
+    assert {r["strategy"] for r in result["runs"]} == {"lesegr", "lesegr-fitted"}
+    # The held-out query of each dataset is the one not labelled: no query is in both sets.
+    scored = {json.loads(line)["query"] for line in (tmp / "fit.jsonl").open(encoding="utf-8")}
+    everything = {q.query for path in SAMPLE_BENCHMARKS for q in load_benchmark(path).queries}
+    assert len(scored) == 4 and scored < everything
+
+
+def test_relevant_clauses_overlap_the_gold_spans(sample_run):
+    from clausegraph.api import ClauseGraph
+
+    graph = ClauseGraph.open(sample_run / "index")
+    benchmark = load_benchmark(SAMPLE_BENCHMARKS[0], SAMPLE / "corpus")
+    query = benchmark.queries[0]
+    doc_of = {
+        snippet.file_path: doc_id
+        for doc_id, entry in graph.store.read_manifest()["documents"].items()
+        for snippet in query.snippets
+        if Path(entry["source_path"]).name == Path(snippet.file_path).name
+    }
+    found = relevant_clauses(graph, query, doc_of)
+    assert found
+    for clause_id in found:
+        clause = graph.index.clauses[graph.index.position[clause_id]]
+        assert any(clause.span[0] < s.span[1] and s.span[0] < clause.span[1]
+                   for s in query.snippets)
+
+
+def test_lesegr_fitted_without_weights_is_a_clean_error(tmp_path, capsys, monkeypatch):
+    from clausegraph.strategies_seed import LESEGR_WEIGHTS_ENV
+
+    monkeypatch.delenv(LESEGR_WEIGHTS_ENV, raising=False)
+    code = main(["--strategies", "lesegr-fitted", "--benchmarks", *map(str, SAMPLE_BENCHMARKS),
+                 "--corpus", str(SAMPLE / "corpus"), "--out", str(tmp_path / "x.csv")])
+    assert code == 2
+    assert LESEGR_WEIGHTS_ENV in capsys.readouterr().err
+    monkeypatch.setenv(LESEGR_WEIGHTS_ENV, str(tmp_path / "missing.json"))
+    with pytest.raises(ValueError, match="missing.json"):
+        create_strategy("lesegr-fitted")
 
 
 def test_bad_override_is_a_clean_error(tmp_path, capsys):

@@ -12,7 +12,8 @@ from collections import Counter
 import pytest
 
 from clausegraph.models import Clause, Document, DocumentGraph, Edge, Page, RelationType
-from clausegraph.relate import TermFinder, annotate_entities, cue_counts, relate, term_forms
+from clausegraph.entities import annotate_entities
+from clausegraph.relate import TermFinder, cue_counts, relate, term_forms
 from clausegraph.rules import RuleSet
 
 RULES = RuleSet.load()
@@ -823,22 +824,3 @@ def test_evidence_span_skips_the_page_footer(joiner: str) -> None:
     assert_well_formed(document, graph, unresolved=joiner != "")
 
 
-def test_annotate_entities_gives_document_offsets() -> None:
-    document, clauses = build([
-        ("3", (
-            "3. Term of this Agreement. This Agreement shall be valid for five (5) years from "
-            "February 1, 2019 through January 31, 2024."
-        )),
-        (None, (
-            'This Event Sponsorship Agreement ("Agreement") is made and effective as of February '
-            '1, 2019 (the "Effective Date"), by and between Newegg Inc. ("Newegg"), a Delaware '
-            'corporation, and Allied Esports International, Inc., a Nevada corporation ("Allied").'
-        )),
-    ])
-    annotate_entities(clauses, document)
-    labels = {e.label for clause in clauses for e in clause.entities}
-    assert {"DATE", "ORG"} <= labels
-    for clause in clauses:
-        for entity in clause.entities:
-            assert document.text[entity.start : entity.end] == entity.text
-            assert clause.span[0] <= entity.start < entity.end <= clause.span[1]

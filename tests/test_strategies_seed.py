@@ -318,3 +318,86 @@ def test_causal_search_uses_prompts_when_an_llm_is_configured(graph, tmp_path):
     assert "LLM output 1" in llm.prompts[1] and QUESTION in llm.prompts[1]
     assert strategy.last_run["report"] == "LLM output 1"
     assert strategy.last_run["answer"] == "LLM output 2"
+
+
+# -- LLM stages (a scripted model; the real clients are tested in test_llm_providers) -------
+
+
+class ScriptedLLM:
+    """Answers every prompt with ``reply(prompt)`` and records the prompts."""
+
+    def __init__(self, reply):
+        self.reply = reply
+        self.prompts: list[str] = []
+
+    def generate(self, system, user, schema=None):
+        self.prompts.append(user)
+        return type("Response", (), {"text": self.reply(user)})()
+
+
+def test_causal_llm_paths_rank_first_and_unknown_ids_are_dropped(graph):
+    offline = CausalStrategy()
+    config = RetrievalConfig(top_k=8)
+    before = offline.retrieve(graph.retriever, QUESTION, config)
+    assert offline.last_summary  # the offline causal summary
+    reached = list(offline.last_reached)
+    chosen = [reached[-1].split(":", 1)[1], reached[-2].split(":", 1)[1]]
+    reply = {"paths": [{"clauses": ["99.99", *chosen], "why": "breach leads to termination"}],
+             "summary": f"{chosen[0]} causes {chosen[1]}."}
+    llm = ScriptedLLM(lambda prompt: json.dumps(reply))
+    strategy = CausalStrategy()
+    strategy.llm = llm
+    results = strategy.retrieve(graph.retriever, QUESTION, config)
+    assert len(llm.prompts) == 1 and QUESTION in llm.prompts[0]
+    assert f"- {chosen[0]}:" in llm.prompts[0]  # the collected clauses are shown by id
+    assert [r.clause_id.split(":", 1)[1] for r in results[:2]] == chosen
+    assert "99.99" not in {r.clause_id.split(":", 1)[1] for r in results}
+    assert "LLM's causal path" in results[0].reason()
+    assert strategy.last_summary == reply["summary"] and strategy.last_llm_error is None
+    assert [r.clause_id for r in results] != [r.clause_id for r in before]
+
+
+def test_causal_falls_back_offline_when_the_model_fails(graph):
+    from clausegraph.llm.base import LLMUnavailableError
+
+    def fail(prompt):
+        raise LLMUnavailableError("server down")
+
+    strategy = CausalStrategy()
+    strategy.llm = ScriptedLLM(fail)
+    config = RetrievalConfig(top_k=6)
+    results = strategy.retrieve(graph.retriever, QUESTION, config)
+    offline = CausalStrategy().retrieve(graph.retriever, QUESTION, config)
+    assert [r.clause_id for r in results] == [r.clause_id for r in offline]
+    assert "server down" in strategy.last_llm_error
+    strategy.llm = ScriptedLLM(lambda prompt: "no JSON here")
+    strategy.retrieve(graph.retriever, QUESTION, config)
+    assert "not JSON" in strategy.last_llm_error
+
+
+def test_e2rag_hyde_searches_with_the_hypothetical_clause(graph):
+    index = graph.index
+    question = "What must a party do about it?"  # says nothing a clause could match on
+    config = RetrievalConfig(top_k=5)
+    plain = [r.clause_id for r in E2RAGStrategy().retrieve(graph.retriever, question, config)]
+    events = build_bipartite(index, index.clauses[0].doc_id).events
+    target = next(index.clauses[p] for p in events
+                  if index.clauses[p].clause_id not in plain and index.clauses[p].number
+                  and len(index.clauses[p].text) > 200)
+    llm = ScriptedLLM(lambda prompt: target.text)
+    strategy = E2RAGStrategy()
+    strategy.llm = llm
+    hyde = [r.clause_id for r in strategy.retrieve(graph.retriever, question, config)]
+    assert len(llm.prompts) == 1 and question in llm.prompts[0]
+    assert strategy.last_hypothetical == target.text.strip()
+    assert target.clause_id in hyde
+
+
+def test_the_api_hands_the_configured_model_to_llm_strategies(graph, monkeypatch):
+    llm = ScriptedLLM(lambda prompt: "Either party may terminate this Agreement on notice.")
+    monkeypatch.setattr(graph, "_llm", llm)
+    monkeypatch.setattr(graph, "_llm_ready", True)
+    graph.retrieve(QUESTION, strategy="e2rag", top_k=3)
+    assert len(llm.prompts) == 1
+    graph.retrieve(QUESTION, strategy="lesegr", top_k=3)  # no LLM stage: not called
+    assert len(llm.prompts) == 1

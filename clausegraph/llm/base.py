@@ -9,6 +9,7 @@ never stored in settings, never part of a message, a ``repr`` or a log record.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import re
@@ -127,6 +128,35 @@ class Failure:
     message: str
     retry_after: float | None = None
     transient: bool = False  # transport error (timeout, refused connection): retry
+
+
+_FENCE = re.compile(r"^\s*```(?:json|JSON)?\s*\n?(.*?)\n?```\s*$", re.DOTALL)
+
+
+def read_json_reply(text: str) -> Any:
+    """The JSON value in a model's reply, tolerating a code fence and prose around an object.
+
+    >>> read_json_reply('Here it is: {"a": 1} -- done')
+    {'a': 1}
+
+    Raises ValueError with a short reason when there is none.
+    """
+    if not text or not text.strip():
+        raise ValueError("the reply is empty")
+    stripped = text.strip()
+    fenced = _FENCE.match(stripped)
+    if fenced:
+        stripped = fenced.group(1).strip()
+    try:
+        return json.loads(stripped)
+    except json.JSONDecodeError as exc:
+        first, last = stripped.find("{"), stripped.rfind("}")
+        if first < 0 or last <= first:
+            raise ValueError(f"not JSON ({exc.msg} at char {exc.pos})") from None
+        try:
+            return json.loads(stripped[first:last + 1])
+        except json.JSONDecodeError as inner:
+            raise ValueError(f"not JSON ({inner.msg} at char {first + inner.pos})") from None
 
 
 def parse_retry_after(value: str | None) -> float | None:
