@@ -101,6 +101,10 @@ class Answer(BaseModel):
     chain: list[ChainLink]
     retrieval: dict = Field(default_factory=dict, description="the retrieval settings used")
     context: str = Field(default="", description="the context block an LLM prompt receives")
+    strategy_notes: dict[str, str] = Field(
+        default_factory=dict, description="what the strategy produced besides the ranking "
+        "(causal summary, HyDE clause, saved files)",
+    )
 
     def group(self, name: str) -> list[EvidenceClause]:
         return [e for e in self.evidence if e.group == name]

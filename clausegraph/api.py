@@ -91,6 +91,7 @@ class ClauseGraph:
         self._llm: LLMProvider | None = None
         self._llm_ready = False
         self._llm_relations = False
+        self.last_strategy_notes: dict[str, str] = {}
         self._retriever: Retriever | None = None
 
     @classmethod
@@ -276,7 +277,9 @@ class ClauseGraph:
             chosen.llm = self.llm  # the paper's LLM stage when a model is configured
         config = self.retrieval_config(**overrides)
         doc_ids = self._resolve_documents(documents) if documents else None
-        return chosen.retrieve(self.retriever, question, config, doc_ids)
+        results = chosen.retrieve(self.retriever, question, config, doc_ids)
+        self.last_strategy_notes = chosen.notes()
+        return results
 
     def evidence(
         self,
@@ -318,6 +321,7 @@ class ClauseGraph:
         settings = dict(self.retrieval_config(**overrides).model_dump(mode="json"),
                         strategy=strategy)
         answer = build_answer(self.index, question, results, settings)
+        answer.strategy_notes = dict(self.last_strategy_notes)
         provider = None if llm == "none" else (llm if llm is not None else self.llm)
         if provider is None or not answer.evidence:
             return answer

@@ -218,6 +218,9 @@ def _print_answer(answer: Any) -> None:
                       highlight=False)
         for issue in verification.issues:
             console.print(f"  {issue.severity}: {issue.message}", highlight=False, markup=False)
+    for name, note in getattr(answer, "strategy_notes", {}).items():
+        console.print(f"[bold]{name}[/]", highlight=False)
+        console.print(note, highlight=False, markup=False)
     _print_evidence_table(answer)
 
 

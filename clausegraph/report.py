@@ -144,6 +144,10 @@ class Report(BaseModel):
     index: IndexInfo = Field(default_factory=IndexInfo)
     template_hashes: dict[str, str] = Field(default_factory=dict)
     usage: dict[str, Any] = Field(default_factory=dict)
+    strategy_notes: dict[str, str] = Field(
+        default_factory=dict, description="what the retrieval strategy produced (causal summary, "
+        "HyDE clause, saved files)",
+    )
 
     @property
     def verdict(self) -> str:
@@ -257,6 +261,7 @@ def build_report(
         evidence=evidence,
         chain=chain,
         retrieval=dict(answer.retrieval),
+        strategy_notes=dict(answer.strategy_notes),
         documents_filter=list(documents_filter) if documents_filter else None,
         documents=list(documents.values()),
         index=_index_info(manifest, index_path),

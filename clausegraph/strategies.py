@@ -39,6 +39,11 @@ class Strategy(ABC):
     uses_llm: bool = False
     llm: Any = None
 
+    def notes(self) -> dict[str, str]:
+        """What the last query produced besides the ranking (a causal summary, a HyDE
+        clause, saved files), shown with the answer; empty for most strategies."""
+        return {}
+
     @abstractmethod
     def retrieve(
         self,

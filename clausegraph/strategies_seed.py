@@ -228,11 +228,17 @@ class CausalStrategy(Strategy):
 
     def __init__(self, k: int = 3, s: int = 3) -> None:
         self.k, self.s = int(k), int(s)
-        self.last_summary = ""  # the causal summary of the last query (LLM or offline)
-        self.last_llm_error: str | None = None
         self.name = "causal" if (k, s) == (3, 3) else f"causal-k{k}-s{s}"
         self.last_reached: dict[str, int] = {}  # clause id -> hops from the nearest seed
         self.last_seeds: list[str] = []
+        self.last_summary = ""  # the causal summary of the last query (LLM or offline)
+        self.last_llm_error: str | None = None
+
+    def notes(self) -> dict[str, str]:
+        notes = {"causal summary": self.last_summary} if self.last_summary else {}
+        if self.last_llm_error:
+            notes["LLM stage failed, offline paths used"] = self.last_llm_error
+        return notes
 
     def retrieve(
         self,
@@ -556,6 +562,13 @@ class CausalSearchStrategy(Strategy):
         self.llm = llm
         self.save = save
         self.last_run: dict[str, Any] = {}
+
+    def notes(self) -> dict[str, str]:
+        notes = {f"saved {name.replace('_', ' ')}": path
+                 for name, path in self.last_run.get("files", {}).items()}
+        if self.last_run.get("answer"):
+            notes["causal-search answer"] = self.last_run["answer"]
+        return notes
 
     # network data -----------------------------------------------------------------------
 
@@ -898,6 +911,12 @@ class E2RAGStrategy(Strategy):
         self.mention_seeds, self.event_seeds = mention_seeds, event_seeds
         self.last_hypothetical = ""  # the HyDE clause of the last query (LLM only)
         self.last_llm_error: str | None = None
+
+    def notes(self) -> dict[str, str]:
+        notes = {"HyDE clause": self.last_hypothetical} if self.last_hypothetical else {}
+        if self.last_llm_error:
+            notes["LLM stage failed, query searched alone"] = self.last_llm_error
+        return notes
 
     def _hyde(self, retriever: Retriever, q: _Query) -> None:
         """HyDE: search with the query and a hypothetical clause that would answer it.

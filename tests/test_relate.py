@@ -12,7 +12,6 @@ from collections import Counter
 import pytest
 
 from clausegraph.models import Clause, Document, DocumentGraph, Edge, Page, RelationType
-from clausegraph.entities import annotate_entities
 from clausegraph.relate import TermFinder, cue_counts, relate, term_forms
 from clausegraph.rules import RuleSet
 

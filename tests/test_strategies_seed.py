@@ -75,7 +75,7 @@ def test_grid_names_registered():
     assert len(names) == 25 and "causal-k3-s4" in names
     assert set(names) <= set(strategy_names())
     strategy = create_strategy("causal-k2-s4")
-    assert (strategy.k, strategy.s) == (2, 4)
+    assert (strategy.k, strategy.s, strategy.name) == (2, 4, "causal-k2-s4")
 
 
 def test_doc_ids_outside_everything_return_only_those(graph):
@@ -401,3 +401,32 @@ def test_the_api_hands_the_configured_model_to_llm_strategies(graph, monkeypatch
     assert len(llm.prompts) == 1
     graph.retrieve(QUESTION, strategy="lesegr", top_k=3)  # no LLM stage: not called
     assert len(llm.prompts) == 1
+
+
+def test_answers_carry_what_the_strategy_produced(graph, tmp_path):
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from clausegraph.cli import app
+
+    causal = graph.ask(QUESTION, strategy="causal")
+    summary = causal.strategy_notes["causal summary"]
+    assert "strength" in summary or summary.startswith("No causal path")
+    search = graph.ask(QUESTION, strategy="causal-search")
+    assert Path(search.strategy_notes["saved causal report"]).is_file()
+    assert graph.ask(QUESTION).strategy_notes == {}
+    printed = CliRunner().invoke(app, ["ask", QUESTION, "--index", str(graph.store.root),
+                                       "--strategy", "causal"])
+    assert printed.exit_code == 0 and "causal summary" in printed.stdout
+
+
+def test_reports_record_the_strategy_notes(graph):
+    from clausegraph.report import render_html, render_markdown
+
+    report = graph.report(QUESTION, strategy="causal")
+    summary = report.strategy_notes["causal summary"]
+    first_line = summary.splitlines()[0]
+    assert first_line in render_markdown(report)
+    html = render_html(report)
+    assert "causal summary" in html and "<pre class=\"note\">" in html

@@ -1,0 +1,34 @@
+"""A built wheel carries rules/, prompts/ and the demo documents inside the package."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_build_copies_resources_into_the_package(tmp_path):
+    pytest.importorskip("setuptools")
+    done = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path)],
+        cwd=REPO, capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    data = tmp_path / "clausegraph" / "_data"
+    for name in ("rules", "prompts", "docs/dataset"):
+        shipped = sorted(p.relative_to(REPO / name) for p in (REPO / name).rglob("*")
+                         if p.is_file() and "__pycache__" not in p.parts)
+        copied = sorted(p.relative_to(data / name) for p in (data / name).rglob("*") if p.is_file())
+        assert shipped and copied == shipped, name
+    # The package finds them there (it prefers _data/ over a checkout beside it).
+    probe = ("import clausegraph.config as c; "
+             "print(c.RULES_DIR); print(c.PROMPTS_DIR); print(c.DATASET_DIR)")
+    found = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=120, env={"PYTHONPATH": str(tmp_path)})
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.split() == [str(data / "rules"), str(data / "prompts"),
+                                    str(data / "docs" / "dataset")]
