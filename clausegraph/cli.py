@@ -359,7 +359,7 @@ def report(
             batch = reports.write_batch(
                 questions, graph, out_dir or Path("reports"),
                 formats=[f.strip() for f in formats.split(",") if f.strip()],
-                top_k=top_k, hops=hops,
+                documents=document, strategy=strategy, top_k=top_k, hops=hops,
             )
             for entry in batch.entries:
                 status = entry.error or entry.verdict

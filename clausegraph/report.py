@@ -871,10 +871,13 @@ def write_batch(
     out_dir: str | Path,
     formats: Sequence[str] = ("html", "md", "json"),
     provider: Any = None,
+    documents: Sequence[str] | None = None,
     **overrides: Any,
 ) -> BatchResult:
     """One report per question (in every format of ``formats``) plus index.html/index.md.
 
+    ``documents`` limits every question to those documents, unless the questions file
+    names documents for a question; ``overrides`` (strategy, top_k, ...) go to ``ask``.
     A question that fails (e.g. the provider is down) is listed with its error; the
     others are still written.
     """
@@ -889,7 +892,7 @@ def write_batch(
         entry = BatchEntry(id=spec.id, question=spec.question)
         try:
             report = report_for(graph, spec.question, provider=provider,
-                                documents=spec.documents, **overrides)
+                                documents=spec.documents or documents, **overrides)
             for fmt in formats:
                 written = write_report(report, out / f"{stem}.{fmt}", fmt)
                 entry.files[fmt] = written.name

@@ -170,6 +170,7 @@ class FakeGraph:
                 for e in self.answer.evidence]
 
     def ask(self, question, documents=None, **overrides):
+        self.calls.append((question, documents, overrides))
         if "fail" in question:
             from clausegraph.errors import ClauseGraphError
 
@@ -223,6 +224,13 @@ def test_batch_from_csv_and_yaml(tmp_path):
 
     result = write_batch(yaml_file, graph, tmp_path / "out2", formats=("pdf",))
     assert all(name.endswith(".pdf") for e in result.entries for name in e.files.values())
+
+    # --doc and --strategy reach every question; a question's own documents win.
+    graph.calls.clear()
+    write_batch(yaml_file, graph, tmp_path / "out3", formats=("md",), documents=["audible"],
+                strategy="e2rag")
+    assert [(docs, kw["strategy"]) for _, docs, kw in graph.calls] == [
+        (["audible"], "e2rag"), (["photronics"], "e2rag")]
 
 
 def test_questions_file_errors(tmp_path):
