@@ -10,8 +10,8 @@
 from __future__ import annotations
 
 import time
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections import ChainMap, Counter
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,9 @@ class IngestOutcome(BaseModel):
     unresolved: int = 0
     seconds: float = 0.0
     error: str | None = None
+    same_as: str | None = Field(
+        None, description="an unchanged file's twin: the file indexed with the same content"
+    )
 
 
 class IngestReport(BaseModel):
@@ -164,7 +167,10 @@ class ClauseGraph:
             for done, path in enumerate(files):
                 if progress:
                     progress(path.name, done, len(files))
-                outcome, entry = self._ingest_one(path, manifest, by_path)
+                # Files added earlier in this call count as indexed: a byte-identical copy
+                # ("contract(1).txt") is then reported as unchanged, not built twice.
+                indexed = ChainMap(dict(added), manifest["documents"])
+                outcome, entry = self._ingest_one(path, indexed, by_path)
                 outcomes.append(outcome)
                 if entry is not None:
                     added.append((outcome.doc_id, entry))
@@ -185,15 +191,18 @@ class ClauseGraph:
         return self.store.empty_manifest(self.embedder.name, self.embedder.dim)
 
     def _ingest_one(
-        self, path: Path, manifest: dict[str, Any], by_path: dict[str, str]
+        self, path: Path, indexed: Mapping[str, Any], by_path: dict[str, str]
     ) -> tuple[IngestOutcome, dict[str, Any] | None]:
+        """Build and store one file unless a file with the same content is ``indexed``."""
         started = time.perf_counter()
         try:
             doc_id = document_id(path.read_bytes()) if path.is_file() else None
-            if doc_id and doc_id in manifest["documents"]:
-                entry = manifest["documents"][doc_id]
+            if doc_id and doc_id in indexed:
+                entry = indexed[doc_id]
+                twin = entry["source_path"]
+                twin = twin if twin != str(path.resolve()) else None
                 return IngestOutcome(path=str(path), status="unchanged", doc_id=doc_id,
-                                     key=entry["key"]), None
+                                     key=entry["key"], same_as=twin), None
             artifacts = self.build_artifacts(path)
         except IngestError as exc:
             return IngestOutcome(path=str(path), status="failed", error=str(exc)), None

@@ -157,7 +157,9 @@ def _print_ingest_table(result: Any) -> None:
         table.add_column(column)
     for o in result.outcomes:
         table.add_row(
-            Path(o.path).name[:60], o.status, str(o.pages or ""), str(o.clauses or ""),
+            Path(o.path).name[:60],
+            f"{o.status} (same as {Path(o.same_as).name})" if o.same_as else o.status,
+            str(o.pages or ""), str(o.clauses or ""),
             str(sum(o.edges.values()) or ""), str(o.unresolved or ""),
             f"{o.seconds:.2f}" if o.seconds else "",
         )

@@ -12,7 +12,7 @@ from clausegraph.api import ClauseGraph
 from clausegraph.embed import Embedder, create_embedder
 from clausegraph.errors import IndexStoreError
 from clausegraph.index import IndexStore, tokenize
-from tests.conftest import dataset_pdf
+from tests.conftest import TEST_DATA, dataset_pdf
 
 PHOTRONICS = dataset_pdf("Photronics")
 BELLRING = dataset_pdf("Bellring")
@@ -44,6 +44,24 @@ def test_reingesting_an_unchanged_file_does_nothing(tmp_path: Path) -> None:
     again = graph.ingest([PHOTRONICS])
     assert [o.status for o in again.outcomes] == ["unchanged"]
     assert graph.store.read_manifest()["generation"] == generation
+
+
+def test_a_byte_identical_copy_is_indexed_once(tmp_path: Path) -> None:
+    # The LegalBench-RAG corpus has two such pairs ("... AGREEMENT.txt" and "...(1).txt").
+    folder = tmp_path / "in"
+    folder.mkdir()
+    text = (TEST_DATA / "cuad_xinhua_section_5.txt").read_bytes()
+    (folder / "contract.txt").write_bytes(text)
+    (folder / "contract(1).txt").write_bytes(text)
+    graph = ClauseGraph.open(tmp_path / "idx", create=True)
+    counting = CountingEmbedder()
+    graph._embedder = counting
+    report = graph.ingest([folder])
+    first, copy = sorted(report.outcomes, key=lambda o: o.status)
+    assert (first.status, copy.status) == ("ingested", "unchanged")
+    assert copy.same_as == str(Path(first.path).resolve()) and copy.doc_id == first.doc_id
+    assert counting.texts_embedded == first.clauses > 0
+    assert len(graph.store.read_manifest()["documents"]) == 1
 
 
 def test_adding_a_document_embeds_only_that_document(tmp_path: Path) -> None:

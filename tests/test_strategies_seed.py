@@ -430,3 +430,29 @@ def test_reports_record_the_strategy_notes(graph):
     assert first_line in render_markdown(report)
     html = render_html(report)
     assert "causal summary" in html and "<pre class=\"note\">" in html
+
+
+@pytest.mark.parametrize("kind", ["gemini", "openai"])
+def test_causal_llm_stage_through_the_real_clients(graph, monkeypatch, kind):
+    from clausegraph.llm import LLMConfig, create_provider
+    from stub_servers import ModelStub, StubServer
+
+    shown: list[str] = []
+
+    def model(system: str, user: str) -> str:
+        # Answer like a model would: a path over two of the clause ids the prompt lists.
+        shown.extend(re.findall(r"^- ([^:\n]+): ", user, flags=re.MULTILINE))
+        return json.dumps({"paths": [{"clauses": shown[-2:], "why": "termination follows"}],
+                           "summary": f"{shown[-2]} leads to {shown[-1]}."})
+
+    with StubServer(ModelStub(model)) as server:
+        base_url = server.url if kind == "gemini" else f"{server.url}/v1"
+        key = "GEMINI_API_KEY" if kind == "gemini" else "OPENAI_API_KEY"
+        config = LLMConfig(provider=kind, base_url=base_url, timeout=5.0)
+        provider = create_provider(config, env={key: "test-key"})
+        monkeypatch.setattr(graph, "_llm", provider)
+        monkeypatch.setattr(graph, "_llm_ready", True)
+        results = graph.retrieve(QUESTION, strategy="causal", top_k=5)
+    assert len(server.requests) == 1
+    assert [r.clause_id.split(":", 1)[1] for r in results[:2]] == shown[-2:]
+    assert graph.last_strategy_notes["causal summary"] == f"{shown[-2]} leads to {shown[-1]}."
