@@ -174,6 +174,14 @@ def _incident(graph: Any, node: str, skip: frozenset[RelationType] = frozenset()
 
 
 @lru_cache(maxsize=1)
+def _stage_notes(name: str, value: str, failure: str, error: str | None) -> dict[str, str]:
+    """A strategy's notes: what its stage produced, and why the LLM stage fell back, if it did."""
+    notes = {name: value} if value else {}
+    if error:
+        notes[failure] = error
+    return notes
+
+
 def _causal_cue_patterns() -> tuple[tuple[str, re.Pattern[str], float], ...]:
     """Every pattern of ``rules/causes.yaml`` (named-reference rules and target-less cues)."""
     from clausegraph.rules import RuleSet
@@ -235,10 +243,8 @@ class CausalStrategy(Strategy):
         self.last_llm_error: str | None = None
 
     def notes(self) -> dict[str, str]:
-        notes = {"causal summary": self.last_summary} if self.last_summary else {}
-        if self.last_llm_error:
-            notes["LLM stage failed, offline paths used"] = self.last_llm_error
-        return notes
+        return _stage_notes("causal summary", self.last_summary,
+                            "LLM stage failed, offline paths used", self.last_llm_error)
 
     def retrieve(
         self,
@@ -913,10 +919,8 @@ class E2RAGStrategy(Strategy):
         self.last_llm_error: str | None = None
 
     def notes(self) -> dict[str, str]:
-        notes = {"HyDE clause": self.last_hypothetical} if self.last_hypothetical else {}
-        if self.last_llm_error:
-            notes["LLM stage failed, query searched alone"] = self.last_llm_error
-        return notes
+        return _stage_notes("HyDE clause", self.last_hypothetical,
+                            "LLM stage failed, query searched alone", self.last_llm_error)
 
     def _hyde(self, retriever: Retriever, q: _Query) -> None:
         """HyDE: search with the query and a hypothetical clause that would answer it.
