@@ -25,6 +25,7 @@ import os
 import re
 import time
 import weakref
+from abc import abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -75,6 +76,7 @@ class _Query:
     vector: np.ndarray
     bm25_max: float = 1e-9
     dense_max: float = 1e-9
+    original: str = ""  # the query as asked, before scoping cut the document reference off
 
     def sim(self, position: int, bm25_weight: float = 0.5) -> float:
         """Fused similarity in [0, 1], as the main retriever's ``_fuse``."""
@@ -95,6 +97,7 @@ def _prepare(
     index = retriever.index
     if not index.clauses:
         return None
+    original = query
     doc_ids, query = retriever.resolve_scope(query, config, doc_ids)
     allowed = retriever._allowed_mask(doc_ids)
     n = len(index.clauses)
@@ -104,11 +107,31 @@ def _prepare(
     dense = np.zeros(n, dtype=np.float32)
     if len(positions):
         dense[positions] = index.embeddings(positions) @ vector
-    prepared = _Query(query, positions, bm25, dense, vector)
+    prepared = _Query(query, positions, bm25, dense, vector, original=original)
     if len(positions):
         prepared.bm25_max = max(float(bm25[positions].max()), 1e-9)
         prepared.dense_max = max(float(dense[positions].max()), 1e-9)
     return prepared
+
+
+class _ScoredStrategy(Strategy):
+    """A seed strategy: scope and score every allowed clause once (``_prepare``), then rank."""
+
+    def retrieve(
+        self,
+        retriever: Retriever,
+        query: str,
+        config: RetrievalConfig,
+        doc_ids: list[str] | None = None,
+    ) -> list[RetrievedClause]:
+        q = _prepare(retriever, query, config, doc_ids)
+        return [] if q is None else self._rank(retriever, q, config)
+
+    @abstractmethod
+    def _rank(
+        self, retriever: Retriever, q: _Query, config: RetrievalConfig
+    ) -> list[RetrievedClause]:
+        """The ranked clauses for the prepared query ``q``."""
 
 
 def _top(scores: np.ndarray, positions: np.ndarray, k: int) -> list[int]:
@@ -210,7 +233,7 @@ _CUE_LINK_WEIGHT = 0.5
 _MAX_COLLECTED = 400
 
 
-class CausalStrategy(Strategy):
+class CausalStrategy(_ScoredStrategy):
     """CausalRAG (seed 000) over the clause graph.
 
     1. ``k`` seed clauses by embedding distance only (cosine with the query).
@@ -246,16 +269,9 @@ class CausalStrategy(Strategy):
         return _stage_notes("causal summary", self.last_summary,
                             "LLM stage failed, offline paths used", self.last_llm_error)
 
-    def retrieve(
-        self,
-        retriever: Retriever,
-        query: str,
-        config: RetrievalConfig,
-        doc_ids: list[str] | None = None,
+    def _rank(
+        self, retriever: Retriever, q: _Query, config: RetrievalConfig
     ) -> list[RetrievedClause]:
-        q = _prepare(retriever, query, config, doc_ids)
-        if q is None:
-            return []
         index = retriever.index
         cosine = q.dense
         seeds = _top(cosine, q.positions, self.k)
@@ -519,7 +535,7 @@ def token_counter(retriever: Retriever | None) -> tuple[Callable[[str], int], st
     return (lambda text: len(text.split())), "whitespace"
 
 
-class CausalSearchStrategy(Strategy):
+class CausalSearchStrategy(_ScoredStrategy):
     """GraphRAG causal search (seed 002) on the clause graph.
 
     - Nodes: ``(k + s) * 2`` clauses (oversample scaler 2) by fused BM25 + dense similarity;
@@ -697,16 +713,9 @@ class CausalSearchStrategy(Strategy):
             lines += ["", "Causal pathways considered:", pathways]
         return "\n".join(lines) + "\n"
 
-    def retrieve(
-        self,
-        retriever: Retriever,
-        query: str,
-        config: RetrievalConfig,
-        doc_ids: list[str] | None = None,
+    def _rank(
+        self, retriever: Retriever, q: _Query, config: RetrievalConfig
     ) -> list[RetrievedClause]:
-        q = _prepare(retriever, query, config, doc_ids)
-        if q is None:
-            return []
         k = self.k if self.k is not None else config.top_k
         n_nodes = (k + self.s) * self.oversample
         sims = q.sims(config.bm25_weight)
@@ -714,11 +723,11 @@ class CausalSearchStrategy(Strategy):
         data, used, tokenizer_name = self.network_data(retriever, q, nodes, config.bm25_weight)
         report = self.causal_report(q.text, data)
         answer = self.causal_answer(q.text, report, data)
-        query_id = f"{hashlib.sha256(query.encode('utf-8')).hexdigest()[:8]}_{int(time.time())}"
+        query_id = f"{hashlib.sha256(q.original.encode('utf-8')).hexdigest()[:8]}_{int(time.time())}"
         files: dict[str, str] = {}
         if self.save:
             self.output_dir.mkdir(parents=True, exist_ok=True)
-            network = {"query_id": query_id, "query": query, "scoped_query": q.text,
+            network = {"query_id": query_id, "query": q.original, "scoped_query": q.text,
                        "nodes_requested": n_nodes, "token_budget": self.max_tokens,
                        "tokens_used": used, "tokenizer": tokenizer_name, **data}
             paths = {
@@ -889,7 +898,7 @@ def build_bipartite(index: Any, doc_id: str) -> Bipartite:
     return part
 
 
-class E2RAGStrategy(Strategy):
+class E2RAGStrategy(_ScoredStrategy):
     """E2RAG (seed 003): entity-mention and event nodes joined by bipartite edges.
 
     - Entity-mention nodes, one per (clause, name), never merged: spaCy entities of the
@@ -949,16 +958,9 @@ class E2RAGStrategy(Strategy):
             q.dense[q.positions] = retriever.index.embeddings(q.positions) @ q.vector
             q.dense_max = max(float(q.dense[q.positions].max()), 1e-9)
 
-    def retrieve(
-        self,
-        retriever: Retriever,
-        query: str,
-        config: RetrievalConfig,
-        doc_ids: list[str] | None = None,
+    def _rank(
+        self, retriever: Retriever, q: _Query, config: RetrievalConfig
     ) -> list[RetrievedClause]:
-        q = _prepare(retriever, query, config, doc_ids)
-        if q is None:
-            return []
         if self.llm is not None:
             self._hyde(retriever, q)
         index = retriever.index
@@ -1069,7 +1071,7 @@ def propagate(
     return h
 
 
-class LeSeGRStrategy(Strategy):
+class LeSeGRStrategy(_ScoredStrategy):
     """LeSeGR (seed 001, CG-RAG) as training-free message passing on the clause graph.
 
     relevance_i = sparse x BM25_i / max + dense x cosine_i / max over the allowed clauses;
@@ -1094,19 +1096,9 @@ class LeSeGRStrategy(Strategy):
             self.weights.update(weights)
         self.last_scores: dict[str, tuple[float, float]] = {}
 
-    def retrieve(
-        self,
-        retriever: Retriever,
-        query: str,
-        config: RetrievalConfig,
-        doc_ids: list[str] | None = None,
+    def _rank(
+        self, retriever: Retriever, q: _Query, config: RetrievalConfig
     ) -> list[RetrievedClause]:
-        q = _prepare(retriever, query, config, doc_ids)
-        if q is None:
-            return []
-        return self._rank(retriever, q, config)
-
-    def _rank(self, retriever: Retriever, q: _Query, config: RetrievalConfig) -> list[RetrievedClause]:
         index = retriever.index
         w = self.weights
         total = (w["sparse"] + w["dense"]) or 1.0
