@@ -164,16 +164,17 @@ class ClauseGraph:
             manifest = self._current_manifest()
             by_path = {e["source_path"]: k for k, e in manifest["documents"].items()}
             outcomes, added, replaced = [], [], []
+            # Files added earlier in this call count as indexed: a byte-identical copy
+            # ("contract(1).txt") is then reported as unchanged, not built twice.
+            indexed = ChainMap({}, manifest["documents"])
             for done, path in enumerate(files):
                 if progress:
                     progress(path.name, done, len(files))
-                # Files added earlier in this call count as indexed: a byte-identical copy
-                # ("contract(1).txt") is then reported as unchanged, not built twice.
-                indexed = ChainMap(dict(added), manifest["documents"])
                 outcome, entry = self._ingest_one(path, indexed, by_path)
                 outcomes.append(outcome)
                 if entry is not None:
                     added.append((outcome.doc_id, entry))
+                    indexed[outcome.doc_id] = entry  # a ChainMap writes to its first map
                     old = by_path.get(entry["source_path"])
                     if old and old != outcome.doc_id:
                         replaced.append(old)

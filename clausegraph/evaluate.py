@@ -1154,6 +1154,20 @@ def relevant_clauses(graph: Any, query: BenchmarkQuery, doc_of: dict[str, str]) 
     return found
 
 
+@contextmanager
+def _environ(name: str, value: str) -> Iterator[None]:
+    """Set one environment variable for the duration of a block, then restore it."""
+    before = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
+
+
 def fit_lesegr(
     graph: Any,
     labelled: dict[str, list[BenchmarkQuery]],
@@ -1161,16 +1175,14 @@ def fit_lesegr(
     path: str | Path,
     settings: Settings,
 ) -> dict[str, Any]:
-    """Fit LeSeGR's weights on the labelled queries, save them to ``path`` and point the
-    ``lesegr-fitted`` strategy at them (env ``CLAUSEGRAPH_LESEGR_WEIGHTS``)."""
-    from clausegraph.strategies_seed import LESEGR_WEIGHTS_ENV, fit_weights
+    """Fit LeSeGR's weights on the labelled queries and save them to ``path``."""
+    from clausegraph.strategies_seed import fit_weights
 
     doc_of = {key: doc_id for doc_id, key in key_of.items()}
     pairs = [
         (q.query, relevant_clauses(graph, q, doc_of)) for qs in labelled.values() for q in qs
     ]
     weights = fit_weights(graph, [p for p in pairs if p[1]], path=path, config=settings.retrieval)
-    os.environ[LESEGR_WEIGHTS_ENV] = str(path)
     return {
         "path": str(path),
         "labelled_queries": {d: len(qs) for d, qs in labelled.items()},
@@ -1239,7 +1251,13 @@ def evaluate_legalbench(
         top_k = max(k_values)
         runs: list[LegalBenchRun] = []
         retrieval_peak = _rss_mb()
-        with open(dump, "w", encoding="utf-8") if dump else nullcontext() as dump_file:
+        # The lesegr-fitted strategy reads the fitted weights for this run only.
+        from clausegraph.strategies_seed import LESEGR_WEIGHTS_ENV
+
+        weights = _environ(LESEGR_WEIGHTS_ENV, str(fit_lesegr_to)) if fit_lesegr_to else None
+        with weights or nullcontext(), (
+            open(dump, "w", encoding="utf-8") if dump else nullcontext()
+        ) as dump_file:
             for variant in runs_for:
                 per_dataset: dict[str, list[list[tuple[float, float, int]]]] = {}
                 latencies: list[float] = []

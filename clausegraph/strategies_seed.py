@@ -303,14 +303,13 @@ class CausalStrategy(_ScoredStrategy):
                 cue_cache[position] = causal_cues(index.clauses[position].text)
             return cue_cache[position]
 
-        strength, causal_via = self._offline_paths(index, seeds, collected, cosine, cues)
         llm_why: dict[int, str] = {}
         self.last_llm_error = None
-        if self.llm is not None:
-            found = self._llm_paths(q.text, index, collected, cosine)
-            if found is not None:
-                strength, causal_via, llm_why, self.last_summary = found
-        if not llm_why:
+        found = self._llm_paths(q.text, index, collected, cosine) if self.llm is not None else None
+        if found is not None:
+            strength, causal_via, llm_why, self.last_summary = found
+        else:  # offline, or the model failed: the typed edges and cue patterns decide
+            strength, causal_via = self._offline_paths(index, seeds, collected, cosine, cues)
             self.last_summary = _causal_summary(index, strength, causal_via)
         # -- rank
         seed_rank = {p: i + 1 for i, p in enumerate(seeds)}
@@ -418,11 +417,12 @@ class CausalStrategy(_ScoredStrategy):
 
         shown = sorted(collected, key=lambda p: (-float(cosine[p]), p))[:_LLM_MAX_CLAUSES]
         by_local = {_local(index.clauses[p].clause_id): p for p in shown}
+        shown_set = set(shown)
         links = []
         for p in shown:
             clause = index.clauses[p]
             for neighbour, edge in _incident(index.graph(clause.doc_id), clause.clause_id):
-                if edge.source == clause.clause_id and index.position[neighbour] in by_local.values():
+                if edge.source == clause.clause_id and index.position[neighbour] in shown_set:
                     links.append(_edge_text(edge))
         prompt = render(
             "causal_paths.md.j2", query=query, max_paths=5, links=sorted(set(links)),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -502,6 +503,7 @@ def test_fit_lesegr_saves_weights_and_scores_held_out_queries(sample_run, monkey
                         "--fit-fraction", "0.5", "--no-plots", "--out", str(tmp / "fit.csv"),
                         "--results-json", str(tmp / "fit.json"), "--dump", str(tmp / "fit.jsonl"))
     assert main(args) == 0
+    assert LESEGR_WEIGHTS_ENV not in os.environ  # the fitted weights were for that run only
     saved = json.loads(weights.read_text(encoding="utf-8"))
     assert saved["sparse"] + saved["dense"] == pytest.approx(1.0) and saved["queries"] == 4
     result = json.loads((tmp / "fit.json").read_text(encoding="utf-8"))
