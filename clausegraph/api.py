@@ -223,24 +223,36 @@ class ClauseGraph:
         return outcome, entry
 
     def build_artifacts(self, path: Path) -> DocumentArtifacts:
-        """Run ingest -> segment -> relate -> embed for one file (nothing is stored)."""
-        document = load_document(path)
-        clauses = segment(document, self.settings.segment)
+        """Run ingest -> segment -> relate -> embed for one file (nothing is stored).
+
+        ``stage_seconds`` of the result says how long each stage took
+        (``scripts/profile_stages.py`` sums them over a corpus).
+        """
+        seconds: dict[str, float] = {}
+
+        def timed(stage: str, call: Callable[[], Any]) -> Any:
+            started = time.perf_counter()
+            result = call()
+            seconds[stage] = seconds.get(stage, 0.0) + time.perf_counter() - started
+            return result
+
+        document = timed("load", lambda: load_document(path))
+        clauses = timed("segment", lambda: segment(document, self.settings.segment))
         if not clauses:
             raise IngestError(path, "no clauses could be segmented from the text")
-        annotate_entities(clauses, document, self.settings.entities)
-        graph = relate(document, clauses, self.rules)
+        timed("entities", lambda: annotate_entities(clauses, document, self.settings.entities))
+        graph = timed("relate", lambda: relate(document, clauses, self.rules))
         if self._llm_relations and self.llm is not None:
             from clausegraph.llm_relations import extract_llm_edges, merge_edges
 
             cache = self.store.root / ".llm-cache" / "relations"
-            graph.edges = merge_edges(
-                graph.edges, extract_llm_edges(document, clauses, self.llm, cache)
-            )
+            llm_edges = timed("llm_relations",
+                              lambda: extract_llm_edges(document, clauses, self.llm, cache))
+            graph.edges = merge_edges(graph.edges, llm_edges)
         texts = [_embedding_text(c) for c in clauses]
-        embeddings = self.embedder.encode(texts)
-        tokens = [tokenize(text) for text in texts]
-        return DocumentArtifacts(document, clauses, graph, embeddings, tokens)
+        embeddings = timed("embed", lambda: self.embedder.encode(texts))
+        tokens = timed("tokenize", lambda: [tokenize(text) for text in texts])
+        return DocumentArtifacts(document, clauses, graph, embeddings, tokens, seconds)
 
     @property
     def rules(self) -> RuleSet:

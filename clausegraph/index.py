@@ -73,6 +73,7 @@ class DocumentArtifacts:
     graph: DocumentGraph
     embeddings: np.ndarray
     tokens: list[list[str]] = field(default_factory=list)
+    stage_seconds: dict[str, float] = field(default_factory=dict)  # where the build went
 
 
 def _write_json(path: Path, data: Any) -> None:

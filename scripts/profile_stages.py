@@ -5,29 +5,23 @@
     python scripts/profile_stages.py --every 6 --set entities.ner=all
 
 Documents: those cited by the LegalBench-RAG mini benchmarks (``--corpus``/``--benchmarks``
-as in batch_evaluate.py), every ``--every``-th in sorted order. Prints seconds per stage and
-the total over the time inside the embedding model; nothing is written to an index.
+as in batch_evaluate.py), every ``--every``-th in sorted order. Each is built by the
+pipeline itself (``ClauseGraph.build_artifacts``, which records its stage times); nothing
+is stored. Prints seconds per stage and the total over the time inside the embedding model.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from clausegraph.api import _embedding_text
+from clausegraph.api import ClauseGraph
 from clausegraph.config import Settings
-from clausegraph.embed import create_embedder
-from clausegraph.entities import annotate_entities
 from clausegraph.evaluate import default_benchmarks, default_legalbench_dir, load_benchmark
-from clausegraph.index import tokenize
-from clausegraph.ingest import load_document
-from clausegraph.relate import relate
-from clausegraph.rules import RuleSet
-from clausegraph.segment import segment
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,26 +36,16 @@ def main(argv: list[str] | None = None) -> int:
     benchmarks = [load_benchmark(p, corpus) for p in (args.benchmarks or default_benchmarks(base))]
     files = sorted({f for b in benchmarks for f in b.files})[:: args.every]
     settings = Settings().with_overrides(args.overrides)
-    embedder, rules = create_embedder(settings.embedding), RuleSet.load()
-    embedder.encode(["warm up"])
-    seconds = dict.fromkeys(("load", "segment", "entities", "relate", "embed", "tokenize"), 0.0)
-    chars = 0
-
-    def timed(stage: str, call):
-        started = time.perf_counter()
-        result = call()
-        seconds[stage] += time.perf_counter() - started
-        return result
-
-    for name in files:
-        document = timed("load", lambda: load_document(corpus / name))
-        chars += len(document.text)
-        clauses = timed("segment", lambda: segment(document, settings.segment))
-        timed("entities", lambda: annotate_entities(clauses, document, settings.entities))
-        timed("relate", lambda: relate(document, clauses, rules))
-        texts = [_embedding_text(c) for c in clauses]
-        timed("embed", lambda: embedder.encode(texts))
-        timed("tokenize", lambda: [tokenize(t) for t in texts])
+    with tempfile.TemporaryDirectory() as scratch:
+        graph = ClauseGraph.open(scratch, settings, create=True)
+        graph.embedder.encode(["warm up"])  # model loading is not a stage
+        seconds: dict[str, float] = {}
+        chars = 0
+        for name in files:
+            artifacts = graph.build_artifacts(corpus / name)
+            chars += len(artifacts.document.text)
+            for stage, value in artifacts.stage_seconds.items():
+                seconds[stage] = seconds.get(stage, 0.0) + value
     total = sum(seconds.values())
     print(f"{len(files)} documents, {chars:,} chars, entities.ner={settings.entities.ner}")
     print("  " + ", ".join(f"{stage} {value:.1f} s" for stage, value in seconds.items()))

@@ -45,7 +45,11 @@ def load_runs(paths: list[str]) -> tuple[list[int], list[dict]]:
     runs: dict[str, dict] = {}
     ks: list[int] | None = None
     for path in paths:
-        results = json.loads(Path(path).read_text(encoding="utf-8"))
+        try:
+            results = json.loads(Path(path).read_text(encoding="utf-8"))
+            results["k_values"], results["runs"]  # noqa: B018 - the two fields this reads
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise SystemExit(f"error: {path}: not a batch_evaluate.py --results-json file ({exc})")
         if ks is not None and results["k_values"] != ks:
             raise SystemExit(f"{path}: k values {results['k_values']} differ from {ks}")
         ks = results["k_values"]

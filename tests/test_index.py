@@ -64,6 +64,16 @@ def test_a_byte_identical_copy_is_indexed_once(tmp_path: Path) -> None:
     assert len(graph.store.read_manifest()["documents"]) == 1
 
 
+def test_build_artifacts_records_each_stage(tmp_path: Path) -> None:
+    graph = ClauseGraph.open(tmp_path / "idx", create=True)
+    artifacts = graph.build_artifacts(TEST_DATA / "maud_capstead_section_8_3.txt")
+    assert list(artifacts.stage_seconds) == [
+        "load", "segment", "entities", "relate", "embed", "tokenize"]
+    assert all(value >= 0 for value in artifacts.stage_seconds.values())
+    assert artifacts.stage_seconds["embed"] > 0 and len(artifacts.embeddings) == len(
+        artifacts.clauses)
+
+
 def test_adding_a_document_embeds_only_that_document(tmp_path: Path) -> None:
     graph = _graph_with(tmp_path, PHOTRONICS)
     counting = CountingEmbedder()
