@@ -236,7 +236,7 @@ class ClauseGraph:
             seconds[stage] = seconds.get(stage, 0.0) + time.perf_counter() - started
             return result
 
-        document = timed("load", lambda: load_document(path))
+        document = timed("load", lambda: load_document(path, ocr=self.settings.ingest.ocr))
         clauses = timed("segment", lambda: segment(document, self.settings.segment))
         if not clauses:
             raise IngestError(path, "no clauses could be segmented from the text")

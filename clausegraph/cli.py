@@ -111,12 +111,17 @@ def _print_json(data: Any) -> None:
 
 @app.command()
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="PDF, .txt or .md files or folders")],
+    paths: Annotated[
+        list[Path], typer.Argument(help="PDF, Word (.docx), HTML, .txt or .md files or folders")
+    ],
     index: IndexOption = DEFAULT_INDEX,
     json_output: JsonOption = False,
     set_: SetOption = None,
     llm_relations: Annotated[
         bool, typer.Option("--llm-relations", help="also ask the LLM for typed edges (cached)")
+    ] = False,
+    no_ocr: Annotated[
+        bool, typer.Option("--no-ocr", help="do not OCR scanned PDF pages (ingest.ocr=false)")
     ] = False,
     llm: LLMOption = None,
     model: ModelOption = None,
@@ -124,6 +129,8 @@ def ingest(
 ) -> None:
     """Add documents to the index (unchanged files are skipped)."""
     try:
+        if no_ocr:
+            set_ = [*(set_ or []), "ingest.ocr=false"]
         graph = _open(index, set_, create=True,
                       llm={"provider": llm, "model": model, "base_url": base_url})
         with Progress(

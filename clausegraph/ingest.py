@@ -31,9 +31,13 @@ import numpy as np
 import pymupdf
 
 from clausegraph.errors import IngestError
-from clausegraph.models import Document, Page, Span
+from clausegraph.ingest_docx import read_docx
+from clausegraph.ingest_html import read_html
+from clausegraph.ingest_ocr import LOW_CONFIDENCE, PdfOcr, describe_pages, low_confidence_spans
+from clausegraph.ingest_ocr import ocr_scanned_pages
+from clausegraph.models import Document, OcrWord, Page, Span
 
-SUPPORTED_SUFFIXES: tuple[str, ...] = (".pdf", ".txt", ".md")
+SUPPORTED_SUFFIXES: tuple[str, ...] = (".pdf", ".txt", ".md", ".docx", ".html", ".htm")
 PAGE_SEPARATOR = "\n"
 
 MAX_TITLE_CHARS = 120
@@ -132,21 +136,30 @@ class _Line(NamedTuple):
 # --------------------------------------------------------------------------- public API
 
 
-def load_document(path: str | Path) -> Document:
-    """Read one PDF, ``.txt`` or ``.md`` file into a ``Document``.
+def load_document(path: str | Path, *, ocr: bool = True) -> Document:
+    """Read one PDF, Word (``.docx``), HTML, ``.txt`` or ``.md`` file into a ``Document``.
 
+    PDF pages without a text layer are OCR'd (Tesseract) unless ``ocr`` is False.
     Raises ``IngestError`` naming the file and the problem for anything that cannot be
     read as text: missing file, directory, unsupported type, empty file, invalid UTF-8,
-    corrupt/truncated/encrypted PDF, or a scanned PDF with no text layer.
+    corrupt/truncated/encrypted PDF or Word file, a Word zip bomb, HTML nested too
+    deeply, or a scanned PDF when OCR is off or its engine is missing.
     """
     file_path = Path(path)
     suffix = _checked_suffix(file_path)
     data = _read_bytes(file_path)
     doc_id = document_id(data)
+    extra: dict = {}
     if suffix == ".pdf":
-        text, pages, metadata_title = _pdf_text(file_path, data)
+        text, pages, metadata_title, pdf_ocr, warnings = _pdf_text(file_path, data, ocr)
         excluded = running_line_spans(text, pages)
         media_type = "pdf"
+        extra = {**_ocr_fields(pages, pdf_ocr), "warnings": warnings}
+    elif suffix in (".docx", ".html", ".htm"):
+        media_type = "docx" if suffix == ".docx" else "html"
+        read = (read_docx if suffix == ".docx" else read_html)(file_path, data)
+        text, pages, excluded, metadata_title = read.text, read.pages, [], read.title
+        extra = {"blocks": read.blocks, "warnings": read.warnings}
     else:
         text = _decode_text(file_path, data)
         pages = [Page(number=1, start=0, end=len(text))]
@@ -160,7 +173,20 @@ def load_document(path: str | Path) -> Document:
         text=text,
         pages=pages,
         excluded=excluded,
+        **extra,
     )
+
+
+def _ocr_fields(pages: Sequence[Page], pdf_ocr: PdfOcr) -> dict:
+    """OCR'd pages, their words at document offsets and the low-confidence spans."""
+    words: list[OcrWord] = []
+    for page in pages:
+        read = pdf_ocr.words.get(page.number)
+        for start, end, bbox, confidence in read.words if read else []:
+            words.append(OcrWord(page=page.number, start=page.start + start,
+                                 end=page.start + end, bbox=bbox, confidence=confidence))
+    low = low_confidence_spans([(w.start, w.end, w.confidence) for w in words], LOW_CONFIDENCE)
+    return {"ocr_pages": pdf_ocr.pages, "ocr_words": words, "low_confidence": low}
 
 
 def document_id(data: bytes) -> str:
@@ -297,20 +323,35 @@ def _decode_text(path: Path, data: bytes) -> str:
 # ---------------------------------------------------------------------------------- PDFs
 
 
-def _pdf_text(path: Path, data: bytes) -> tuple[str, list[Page], str | None]:
-    """Canonical text, pages and metadata title of a PDF, or an ``IngestError``."""
+def _pdf_text(
+    path: Path, data: bytes, ocr: bool = True
+) -> tuple[str, list[Page], str | None, PdfOcr, list[str]]:
+    """Canonical text, pages, metadata title, OCR'd pages and warnings of a PDF."""
     pdf = _open_pdf(path, data)
+    pdf_ocr, warnings = PdfOcr(), []
     try:
         page_texts = _page_texts(path, pdf)
-        if _looks_scanned(pdf, page_texts):
-            raise IngestError(path, "no text layer (scanned PDF?); run OCR first")
+        if ocr:
+            page_texts, pdf_ocr = ocr_scanned_pages(
+                path, pdf, page_texts, _SCANNED_MAX_CHARS_PER_PAGE
+            )
+            if pdf_ocr.pages and not any(text.strip() for text in page_texts):
+                raise IngestError(
+                    path, f"no text: OCR found no words on the scanned {describe_pages(pdf_ocr.pages)}"
+                )
+        elif _looks_scanned(pdf, page_texts):
+            raise IngestError(
+                path, "no text layer (scanned PDF?) and OCR is off (--no-ocr / ingest.ocr=false)"
+            )
         if not any(page_text.strip() for page_text in page_texts):
             raise IngestError(path, "no text (the PDF's pages hold no text or images)")
+        if pdf_ocr.pages:
+            warnings.append(f"text of {describe_pages(pdf_ocr.pages)} read by OCR")
         metadata_title = (pdf.metadata or {}).get("title") or None
     finally:
         pdf.close()
     text, pages = _join_pages(page_texts)
-    return text, pages, metadata_title
+    return text, pages, metadata_title, pdf_ocr, warnings
 
 
 def _open_pdf(path: Path, data: bytes) -> pymupdf.Document:

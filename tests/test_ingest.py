@@ -296,7 +296,10 @@ def test_scanned_pdf_without_text_layer_asks_for_ocr(tmp_path: Path) -> None:
     page.insert_image(page.rect, pixmap=pixmap)
     path = tmp_path / "scan.pdf"
     pdf.save(path)
-    assert_fails(path, "no text layer", "OCR")
+    with pytest.raises(IngestError) as caught:
+        load_document(path, ocr=False)
+    assert str(caught.value) == f"{path}: no text layer (scanned PDF?) and OCR is off " \
+        "(--no-ocr / ingest.ocr=false)"
 
 
 def test_pdf_of_blank_pages_has_no_text(tmp_path: Path) -> None:
@@ -328,9 +331,9 @@ def test_latin1_text_is_not_utf8(tmp_path: Path) -> None:
 
 
 def test_unsupported_suffix_lists_the_supported_ones(tmp_path: Path) -> None:
-    path = tmp_path / "contract.docx"
-    path.write_bytes(b"PK\x03\x04 not really a docx")
-    error = assert_fails(path, "unsupported file type '.docx'")
+    path = tmp_path / "contract.xlsx"
+    path.write_bytes(b"PK\x03\x04 not really a workbook")
+    error = assert_fails(path, "unsupported file type '.xlsx'")
     assert all(suffix in error.problem for suffix in SUPPORTED_SUFFIXES)
 
 
