@@ -185,10 +185,13 @@ class Numbering:
         if ilvl not in levels:
             return None
         counters = self.counters.setdefault(instance.abstract, {})
-        if num_id not in self.started:  # a new instance restarts overridden levels
-            self.started.add(num_id)
-            for level in instance.start_overrides:
-                counters.pop(level, None)
+        if num_id not in self.started:  # a new instance restarts overridden levels; a
+            self.started.add(num_id)       # shallower one shows its value in "%1.%2"
+            for level, start in instance.start_overrides.items():
+                if level < ilvl:
+                    counters[level] = start
+                else:
+                    counters.pop(level, None)
         starts = {i: instance.start_overrides.get(i, lvl.start) for i, lvl in levels.items()}
         counters[ilvl] = counters[ilvl] + 1 if ilvl in counters else starts[ilvl]
         for deeper, level in levels.items():

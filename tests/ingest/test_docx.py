@@ -306,3 +306,26 @@ def test_huge_document_ingests(tmp_path: Path) -> None:
     assert document.blocks[-10].label == "ARTICLE CD"
     assert document.text.endswith("400.9 Clause text number 3999 about delivery, fees and "
                                   "notices.\n")
+
+
+def test_set_numbering_value_carries_the_parent_number(tmp_path: Path) -> None:
+    # "ARTICLE 2" is a plain heading; Word's "Set Numbering Value" makes the list below it
+    # start at 2.1: a new list instance overriding both levels' starts.
+    from docx_builder import DECIMAL_LEVELS
+
+    word = docx.Document()
+    add_list_definition(word, 1, DECIMAL_LEVELS)
+    add_list_instance(word, 1, 1)
+    add_list_instance(word, 2, 1, start_overrides={0: 2, 1: 1})
+    add_list_instance(word, 3, 1, start_overrides={2: 1})
+    word.add_paragraph("ARTICLE 1")
+    add_numbered_paragraph(word, "Definitions apply.", 1, 1)
+    word.add_paragraph("ARTICLE 2")
+    add_numbered_paragraph(word, "Orders are placed monthly.", 2, 1)
+    add_numbered_paragraph(word, "by email;", 3, 2)
+    add_numbered_paragraph(word, "Orders may be cancelled.", 2, 1)
+    path = tmp_path / "articles.docx"
+    word.save(path)
+    assert [b.label for b in load_document(path).blocks] == [
+        None, "1.1", None, "2.1", "(a)", "2.2"
+    ]
