@@ -53,6 +53,9 @@ class IngestOutcome(BaseModel):
     same_as: str | None = Field(
         None, description="an unchanged file's twin: the file indexed with the same content"
     )
+    warnings: list[str] = Field(
+        default_factory=list, description="what reading changed: OCR'd pages, tracked changes"
+    )
 
 
 class IngestReport(BaseModel):
@@ -219,6 +222,7 @@ class ClauseGraph:
             path=str(path), status=status, doc_id=artifacts.document.doc_id,
             key=artifacts.document.key, pages=entry["pages"], clauses=entry["clauses"],
             edges=entry["edges_by_type"], unresolved=entry["unresolved"], seconds=seconds,
+            warnings=artifacts.document.warnings,
         )
         return outcome, entry
 

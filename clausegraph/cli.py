@@ -152,6 +152,9 @@ def ingest(
         _print_json([o.model_dump() for o in result.outcomes])
     else:
         _print_ingest_table(result)
+    for outcome in result.outcomes:
+        for warning in outcome.warnings:
+            err_console.print(f"[yellow]warning:[/] {outcome.path}: {warning}", highlight=False)
     for outcome in result.failed:
         err_console.print(f"[bold red]error:[/] {outcome.error}", highlight=False)
     if result.failed:

@@ -288,20 +288,6 @@ def test_encrypted_pdf_needs_a_password(tmp_path: Path) -> None:
     assert_fails(path, "encrypted PDF", "password")
 
 
-def test_scanned_pdf_without_text_layer_asks_for_ocr(tmp_path: Path) -> None:
-    pdf = pymupdf.open()
-    page = pdf.new_page()
-    pixmap = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 200, 260), False)
-    pixmap.clear_with(180)
-    page.insert_image(page.rect, pixmap=pixmap)
-    path = tmp_path / "scan.pdf"
-    pdf.save(path)
-    with pytest.raises(IngestError) as caught:
-        load_document(path, ocr=False)
-    assert str(caught.value) == f"{path}: no text layer (scanned PDF?) and OCR is off " \
-        "(--no-ocr / ingest.ocr=false)"
-
-
 def test_pdf_of_blank_pages_has_no_text(tmp_path: Path) -> None:
     pdf = pymupdf.open()
     pdf.new_page()

@@ -19,11 +19,22 @@ from clausegraph.models import Document
 DATASET = Path(__file__).resolve().parents[2] / "docs" / "dataset"
 PHOTRONICS = next(DATASET.glob("Photronics*.pdf"))
 
-pytestmark = pytest.mark.skipif(
+needs_tesseract = pytest.mark.skipif(
     shutil.which("tesseract") is None,
     reason="Tesseract is not installed (apt-get install tesseract-ocr tesseract-ocr-eng; "
     ".ci/run installs it)",
 )
+
+
+def blank_scan(path: Path) -> Path:
+    """A one-page PDF holding only a grey image: a photo, or a scan of an empty page."""
+    pdf = pymupdf.open()
+    page = pdf.new_page()
+    pixmap = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 200, 260), False)
+    pixmap.clear_with(180)
+    page.insert_image(page.rect, pixmap=pixmap)
+    pdf.save(path)
+    return path
 
 
 def image_only_pdf(path: Path, source: Path, pages: list[int], dpi: int = 200,
@@ -64,6 +75,7 @@ def scanned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Document, str]:
     return load_document(path), reference
 
 
+@needs_tesseract
 def test_scanned_page_is_read_back_close_to_its_text_layer(scanned) -> None:
     document, reference = scanned
     assert document.ocr_pages == [1]
@@ -72,6 +84,7 @@ def test_scanned_page_is_read_back_close_to_its_text_layer(scanned) -> None:
     assert "Subject to the terms and conditions mentioned hereunder" in document.text
 
 
+@needs_tesseract
 def test_ocr_words_have_spans_and_boxes_on_the_page(scanned) -> None:
     document, _ = scanned
     assert len(document.ocr_words) > 100
@@ -91,6 +104,7 @@ def test_ocr_words_have_spans_and_boxes_on_the_page(scanned) -> None:
     assert checked > 30
 
 
+@needs_tesseract
 def test_mixed_pdf_is_read_page_by_page(tmp_path: Path) -> None:
     path = image_only_pdf(tmp_path / "mixed.pdf", PHOTRONICS, [0, 1, 2], keep_text=(0, 2))
     document = load_document(path)
@@ -125,19 +139,23 @@ def test_missing_engine_says_how_to_install_it(tmp_path: Path, monkeypatch) -> N
     assert "apt-get install tesseract-ocr tesseract-ocr-eng" in message and "--no-ocr" in message
 
 
+@needs_tesseract
 def test_image_without_text(tmp_path: Path) -> None:
-    pdf = pymupdf.open()
-    page = pdf.new_page()
-    pixmap = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 200, 260), False)
-    pixmap.clear_with(180)
-    page.insert_image(page.rect, pixmap=pixmap)
-    path = tmp_path / "photo.pdf"
-    pdf.save(path)
+    path = blank_scan(tmp_path / "photo.pdf")
     with pytest.raises(IngestError) as caught:
         load_document(path)
     assert str(caught.value) == f"{path}: no text: OCR found no words on the scanned page 1"
 
 
+def test_scan_with_ocr_off_says_so(tmp_path: Path) -> None:
+    path = blank_scan(tmp_path / "scan.pdf")
+    with pytest.raises(IngestError) as caught:
+        load_document(path, ocr=False)
+    assert str(caught.value) == f"{path}: no text layer (scanned PDF?) and OCR is off " \
+        "(--no-ocr / ingest.ocr=false)"
+
+
+@needs_tesseract
 def test_poor_scan_is_marked_low_confidence(tmp_path: Path) -> None:
     path = image_only_pdf(tmp_path / "poor.pdf", PHOTRONICS, [1], dpi=60)
     document = load_document(path)
