@@ -85,7 +85,7 @@ def image_only_copy(source: Path, target: Path, pages: list[int] | None = None) 
 
 
 def bench_ocr(work: Path, pages_per_pdf: int, rapid_pages: int) -> dict:
-    from clausegraph.ingest_ocr import ocr_page
+    from clausegraph.ingest.ocr import ocr_page
 
     rows = []
     engines: dict[str, dict[str, list[float]]] = {}
@@ -180,7 +180,7 @@ def _rapid_ocr(engine, page: pymupdf.Page) -> str:
 
 
 def bench_recall(work: Path, per_document: int) -> dict:
-    from clausegraph.evaluate import evaluate_dataset
+    from clausegraph.eval import evaluate_dataset
 
     scans = work / "scanned-dataset"
     scans.mkdir(exist_ok=True)
@@ -221,7 +221,7 @@ def numbered_lines(text: str) -> list[tuple[int | None, tuple[int, ...], str, st
     Level 1 ("2.1") carries both counters (2, 1): "ARTICLE 2." headings are not list
     items, so the article's counter must come from the item itself.
     """
-    from clausegraph.ingest_docx import _roman
+    from clausegraph.ingest.docx import _roman
 
     out = []
     last_letter = ""
@@ -342,7 +342,7 @@ def _docx_recall(work: Path) -> dict:
     """Recall@5 of the docs/dataset questions on Word copies of the bundled contracts."""
     import yaml
 
-    from clausegraph.evaluate import evaluate_dataset
+    from clausegraph.eval import evaluate_dataset
 
     folder = work / "docx-dataset"
     folder.mkdir(exist_ok=True)

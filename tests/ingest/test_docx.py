@@ -26,7 +26,7 @@ from docx_builder import (
     numbered_contract,
 )
 
-import clausegraph.ingest_docx as ingest_docx
+import clausegraph.ingest.docx as ingest_docx
 from clausegraph.errors import IngestError
 from clausegraph.ingest import load_document
 from clausegraph.segment import segment

@@ -10,7 +10,7 @@ import pytest
 from docx_builder import numbered_contract
 from test_html import EDGAR_EXHIBIT
 
-import clausegraph.ingest_docx as ingest_docx
+import clausegraph.ingest.docx as ingest_docx
 from clausegraph.api import ClauseGraph
 
 pytestmark = pytest.mark.slow  # loads the embedding model
