@@ -53,7 +53,7 @@ def test_good_files_ingest_and_bad_ones_fail_one_line_each(tmp_path: Path, monke
         assert error.startswith(str(folder / name) + ": ") and "\n" not in error, error
 
     reopened = ClauseGraph.open(index)  # only complete documents were written
-    assert len(reopened.index.documents) == 2
+    assert len(reopened.index.clauses.document_ids()) == 2
     answer = reopened.ask("Can a party terminate on notice?")
     evidence = next(e for e in answer.evidence if e.source_path.endswith("supply.docx"))
     assert evidence.paragraphs and "para" in evidence.citation()
