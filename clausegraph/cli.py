@@ -60,6 +60,16 @@ BaseUrlOption = Annotated[
     Optional[str],
     typer.Option("--base-url", help="LLM endpoint, e.g. http://localhost:11434/v1 (Ollama)"),
 ]
+TimeoutOption = Annotated[
+    Optional[float],
+    typer.Option("--timeout", help="seconds to wait for the model's reply (llm.timeout, "
+                 "default 300: CPU-hosted models read long prompts slowly); not retried"),
+]
+StrictOption = Annotated[
+    bool,
+    typer.Option("--strict", help="exit 2 when the model's answer cannot be used (instead of "
+                 "the offline answer with a warning) and 1 when its verification fails"),
+]
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -91,7 +101,7 @@ def _open(index: Path, overrides: list[str] | None, create: bool = False,
 
 
 def _with_llm(settings: Settings, flags: dict[str, str | None]) -> Settings:
-    """``settings`` with --llm/--model/--base-url applied (validated)."""
+    """``settings`` with --llm/--model/--base-url/--timeout applied (validated)."""
     updates = {k: v for k, v in flags.items() if v is not None}
     if not updates:
         return settings
@@ -182,40 +192,50 @@ def ask(
     llm: LLMOption = None,
     model: ModelOption = None,
     base_url: BaseUrlOption = None,
+    timeout: TimeoutOption = None,
+    strict: StrictOption = False,
     stream: Annotated[
-        bool, typer.Option("--stream", help="print the LLM's claims as they are written")
+        bool, typer.Option("--stream", help="print the model's answer as it is written (on "
+                           "stderr); with --json, print JSON Lines instead: one "
+                           '{"event": "chunk", "text": ...} per piece of the raw reply, then '
+                           '{"event": "answer", "answer": {...}}')
     ] = False,
 ) -> None:
     """Answer a question with cited clauses: definitions, base rules, exceptions, chain."""
-    on_chunk = None
-    if stream and not json_output:
-        from clausegraph.generate import ClaimStream
-
-        claims = ClaimStream()
-
-        def on_chunk(chunk: str) -> None:
-            for text in claims.feed(chunk):
-                err_console.print(f"  ... {text}", highlight=False, markup=False)
+    from clausegraph.cli_llm import exit_code, print_warnings, reply_printer, waiting
 
     try:
-        graph = _open(index, set_, llm={"provider": llm, "model": model, "base_url": base_url})
-        answer = graph.ask(question, documents=document, strategy=strategy, top_k=top_k,
-                           hops=hops, edge_types=edge_types, on_chunk=on_chunk)
+        graph = _open(index, set_, llm={"provider": llm, "model": model, "base_url": base_url,
+                                        "timeout": timeout})
+        provider = graph.llm
+        with waiting(err_console, provider, quiet=json_output) as status:
+            on_chunk = reply_printer(err_console, status, as_json=json_output) if stream \
+                else None
+            answer = graph.ask(question, documents=document, strategy=strategy, top_k=top_k,
+                               hops=hops, edge_types=edge_types, on_chunk=on_chunk,
+                               strict=strict)
     except (ClauseGraphError, ValueError) as exc:
         _fail(_first_error(exc) if isinstance(exc, ValueError) else str(exc))
         return
     if json_output:
-        _print_json(answer.model_dump(mode="json"))
-        return
-    _print_answer(answer)
+        data = answer.model_dump(mode="json")
+        if stream:  # JSON Lines: the answer is the last line
+            sys.stdout.write(json.dumps({"event": "answer", "answer": data},
+                                        ensure_ascii=False) + "\n")
+        else:
+            _print_json(data)
+    else:
+        _print_answer(answer)
+        print_warnings(err_console, answer)
+    raise typer.Exit(exit_code(answer, strict))
 
 
 def _print_answer(answer: Any) -> None:
     console.print(Markdown(answer.answer))
     verification = getattr(answer, "verification", None)
     if verification is not None:
-        colour = {"verified": "green", "warnings": "yellow", "failed": "red"}.get(
-            verification.verdict, "white")
+        colour = {"verified": "green", "warnings": "yellow", "failed": "red",
+                  "unanswered": "yellow"}.get(verification.verdict, "white")
         console.print(f"[bold {colour}]{verification.summary()}[/]  ({answer.model})",
                       highlight=False)
         for issue in verification.issues:
@@ -342,12 +362,16 @@ def report(
     llm: LLMOption = None,
     model: ModelOption = None,
     base_url: BaseUrlOption = None,
+    timeout: TimeoutOption = None,
+    strict: StrictOption = False,
 ) -> None:
     """Write an audit report (Markdown, HTML, PDF or JSON) for a question or a list of them."""
     from clausegraph import report as reports
+    from clausegraph.cli_llm import exit_code, print_warnings, waiting
 
     try:
-        graph = _open(index, set_, llm={"provider": llm, "model": model, "base_url": base_url})
+        graph = _open(index, set_, llm={"provider": llm, "model": model, "base_url": base_url,
+                                        "timeout": timeout})
         if check is not None:
             result = reports.rederive_check(check, graph)
             if result.same:
@@ -374,13 +398,16 @@ def report(
             _fail("give a QUESTION, --questions FILE or --check REPORT.json")
         chosen = (fmt or (output.suffix.lstrip(".") if output else "html")).lower()
         target = output or Path(f"report.{chosen}")
-        result = graph.report(question, documents=document, strategy=strategy, top_k=top_k,
-                              hops=hops)
+        with waiting(err_console, graph.llm, quiet=False):
+            result = graph.report(question, documents=document, strategy=strategy, top_k=top_k,
+                                  hops=hops, strict=strict)
         written = reports.write_report(result, target, chosen)
     except (ClauseGraphError, ValueError, OSError) as exc:
         _fail(_first_error(exc) if isinstance(exc, ValueError) else str(exc))
         return
     console.print(f"{written}  ({result.verification.summary()})", highlight=False)
+    print_warnings(err_console, result)
+    raise typer.Exit(exit_code(result, strict))
 
 
 @app.command()

@@ -49,6 +49,7 @@ GROUP_COLOURS = {  # fill, stroke
 }
 VERDICT_TEXT = {
     "verified": "VERIFIED", "warnings": "WARNINGS", "failed": "FAILED",
+    "unanswered": "NOT ANSWERED",
 }
 
 
@@ -144,6 +145,8 @@ class Report(BaseModel):
     index: IndexInfo = Field(default_factory=IndexInfo)
     template_hashes: dict[str, str] = Field(default_factory=dict)
     usage: dict[str, Any] = Field(default_factory=dict)
+    warnings: list[str] = Field(default_factory=list, description="e.g. why the model's "
+                                "answer was replaced by the offline one")
     strategy_notes: dict[str, str] = Field(
         default_factory=dict, description="what the retrieval strategy produced (causal summary, "
         "HyDE clause, saved files)",
@@ -245,7 +248,7 @@ def build_report(
     hashes = dict(getattr(answer, "template_hashes", {}) or {})
     if not hashes:
         names = ["context.md.j2"] + (["answer_extractive.md.j2"]
-                                     if answer.mode == "extractive" else [])
+                                     if answer.mode.startswith("extractive") else [])
         hashes = {name: template_hash(name) for name in names}
     report = Report(
         created_at=(created_at or datetime.now(UTC)).isoformat(timespec="seconds"),
@@ -254,9 +257,9 @@ def build_report(
         answer=answer.answer,
         mode=answer.mode,
         model=getattr(answer, "model", None) or (
-            None if answer.mode == "extractive" else answer.mode),
+            None if answer.mode.startswith("extractive") else answer.mode),
         answer_found=getattr(answer, "answer_found", None),
-        claims=claims if answer.mode != "extractive" else [],
+        claims=claims if not answer.mode.startswith("extractive") else [],
         verification=verification,
         evidence=evidence,
         chain=chain,
@@ -267,6 +270,7 @@ def build_report(
         index=_index_info(manifest, index_path),
         template_hashes=hashes,
         usage=dict(getattr(answer, "usage", {}) or {}),
+        warnings=list(getattr(answer, "warnings", []) or []),
     )
     report.report_id = report.content_hash()
     return report
