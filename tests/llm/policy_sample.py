@@ -3,7 +3,7 @@ for a 135M model on a 2048-token context, real enough to cite and quote."""
 
 from __future__ import annotations
 
-from clausegraph.answer import Answer, EvidenceClause, Quote
+from clausegraph.models import Answer, EvidenceClause, Quote
 
 DOC_KEY = "policy"
 QUESTION = "What is the waiting period for cataract surgery?"

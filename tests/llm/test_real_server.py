@@ -5,10 +5,9 @@ own context error, streaming and the model it reports."""
 from __future__ import annotations
 
 import pytest
-from conftest import SERVER_CONTEXT
 from policy_sample import DOC_KEY, QUESTION, policy_answer
 
-from clausegraph.generate import (
+from clausegraph.answer.generate import (
     ClaimStream,
     LLMAnswer,
     build_prompts,
@@ -17,7 +16,7 @@ from clausegraph.generate import (
     schema_max_tokens,
 )
 from clausegraph.llm import LLMConfig, LLMContextError, create_provider
-from clausegraph.verify import locate
+from clausegraph.answer.verify import locate
 
 MODEL_NAME = "SmolLM2-135M-Instruct"  # the alias the fixture's server reports
 
@@ -58,7 +57,7 @@ def test_structured_answer_is_parsed_on_the_first_reply(llama_server):
     assert any("no --model given" in w and MODEL_NAME in w for w in answer.warnings)
     usage = answer.usage
     assert usage["structured"] and usage["requests"] == 1 and not usage["repaired"]
-    assert usage["context_tokens"] == SERVER_CONTEXT  # read from /v1/models
+    assert usage["context_tokens"] == llama_server.ctx  # read from /v1/models
     assert usage["max_tokens"] == schema_max_tokens([e.clause_id for e in answer.evidence])
     assert usage["finish_reason"] == "stop" and usage["input_tokens"] > 100
     # constrained decoding: every citation is one of the ids shown
@@ -97,14 +96,14 @@ def test_evidence_is_trimmed_by_rank_to_fit_the_servers_context(llama_server):
     provider.prepare()
     budget = fit_to_context(big, provider)
     shown = [e.clause_id for e in budget.answer.evidence]
-    assert budget.context_tokens == SERVER_CONTEXT
+    assert budget.context_tokens == llama_server.ctx
     assert 1 <= len(shown) < len(big.evidence)
     ranked = sorted(big.evidence, key=lambda e: -e.score)
     assert set(shown) == {e.clause_id for e in ranked[:len(shown)]}  # the best ones kept
     assert f"{DOC_KEY}:4.2" in shown and "lowest-ranked" in budget.note
     # the server accepts the trimmed prompt with room for the reply
     reply = provider.generate(budget.system, budget.user, None, 8)
-    assert reply.input_tokens + budget.max_tokens <= SERVER_CONTEXT
+    assert reply.input_tokens + budget.max_tokens <= llama_server.ctx
 
 
 def test_the_servers_context_error_is_understood(llama_server):
@@ -113,5 +112,5 @@ def test_the_servers_context_error_is_understood(llama_server):
     with pytest.raises(LLMContextError) as caught:
         provider.generate(system, user + "\n" + "cataract " * 2500, None, 8)
     error = caught.value
-    assert error.context_tokens == SERVER_CONTEXT and error.prompt_tokens > SERVER_CONTEXT
+    assert error.context_tokens == llama_server.ctx and error.prompt_tokens > llama_server.ctx
     assert "llm.context_tokens" in str(error) and "\n" not in str(error)

@@ -11,7 +11,7 @@ import pytest
 from policy_sample import DOC_KEY, policy_answer
 from stub_servers import ModelStub, Reply, Script, StubServer, openai_body
 
-from clausegraph.generate import (
+from clausegraph.answer.generate import (
     NOT_ANSWERED,
     answer_hint,
     build_prompts,

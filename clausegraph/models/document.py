@@ -1,31 +1,17 @@
-"""Typed records passed between pipeline stages.
+"""What ingest and segment produce: a document's canonical text, pages and clauses.
 
-Data flows one way: ``Document`` (ingest) -> ``Clause`` (segment) -> ``Edge`` (relate)
--> index -> ``RetrievedClause`` (retrieve) -> ``Answer`` (answer). Every offset is a
-Python ``str`` index into ``Document.text``, the document's canonical text.
+Every offset is a Python ``str`` index into ``Document.text``, the document's canonical text.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from enum import Enum
 from functools import cached_property
 
 from pydantic import BaseModel, ConfigDict, Field
 
 Span = tuple[int, int]
 SEGMENT_JOINER = "\n"
-
-
-class RelationType(str, Enum):
-    """The typed edges of the clause graph (seed 004, section 3)."""
-
-    DEFINES = "Defines"
-    REFERS_TO = "RefersTo"
-    ENTAILS = "Entails"
-    OVERRIDES = "Overrides"
-    SAME_SECTION = "SameSection"
-    CAUSES = "Causes"
 
 
 class Page(BaseModel):
@@ -130,32 +116,3 @@ class Clause(BaseModel):
     def label(self) -> str:
         """What a reader calls this clause: its id within the document ("Schedule 1/12")."""
         return self.clause_id.split(":", 1)[-1]
-
-
-class Edge(BaseModel):
-    """A typed, directed relation between two clauses with its provenance."""
-
-    type: RelationType
-    source: str = Field(description="clause id")
-    target: str = Field(description="clause id")
-    confidence: float = Field(ge=0.0, le=1.0)
-    rule_id: str = Field(description="id of the rule in rules/ (or 'llm:<model>')")
-    evidence: str = Field(description="the text that produced the edge")
-    evidence_span: Span = Field(description="document offsets of the evidence")
-    term: str | None = Field(default=None, description="the defined term, for Defines")
-
-
-class UnresolvedReference(BaseModel):
-    """A cross-reference the relation extractor found but could not map to a clause."""
-
-    source: str
-    text: str
-    span: Span
-    rule_id: str
-
-
-class DocumentGraph(BaseModel):
-    """Everything the relate stage produces for one document."""
-
-    edges: list[Edge] = Field(default_factory=list)
-    unresolved: list[UnresolvedReference] = Field(default_factory=list)

@@ -18,8 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-from clausegraph.index import ClauseIndex, tokenize
 from clausegraph.models import Document
+from clausegraph.store.base import IndexReader
+from clausegraph.text.tokenize import tokenize
 
 _PROFILE_CHARS = 3000
 # The name is short and decisive, the opening text long and generic: weigh the name up.
@@ -74,10 +75,10 @@ def _leader(scores: np.ndarray) -> tuple[int, float, float]:
 class DocumentScoper:
     """Finds the document a query refers to, if the query clearly refers to one."""
 
-    def __init__(self, index: ClauseIndex, min_margin: float = 1.3) -> None:
-        self.doc_ids = list(index.documents)
+    def __init__(self, index: IndexReader, min_margin: float = 1.3) -> None:
+        self.doc_ids = index.clauses.document_ids()
         self.min_margin = min_margin
-        documents = [index.documents[d] for d in self.doc_ids]
+        documents = [index.clauses.document(d) for d in self.doc_ids]
         self.profiles = _bm25_over([document_profile(d) for d in documents])
         parties = _opening_parties(index)
         self.title_tokens = [set(tokenize(document_name(d))) for d in documents]
@@ -140,13 +141,14 @@ class DocumentScoper:
         return DocumentScope([self.doc_ids[named]], query, query) if named is not None else None
 
 
-def _opening_parties(index: ClauseIndex) -> dict[str, str]:
+def _opening_parties(index: IndexReader) -> dict[str, str]:
     """Organisation and person names in each document's opening: contracts are called by
     their parties ("the NDA between CEII and ...") as often as by their titles."""
     parties: dict[str, list[str]] = {}
-    for clause in index.clauses:
-        if clause.span[0] < _PROFILE_CHARS:
-            parties.setdefault(clause.doc_id, []).extend(
-                e.text for e in clause.entities if e.label in ("ORG", "PERSON")
-            )
+    for doc_id in index.clauses.document_ids():
+        for clause in index.clauses.document_clauses(doc_id):
+            if clause.span[0] < _PROFILE_CHARS:
+                parties.setdefault(clause.doc_id, []).extend(
+                    e.text for e in clause.entities if e.label in ("ORG", "PERSON")
+                )
     return {doc_id: " ".join(names) for doc_id, names in parties.items()}

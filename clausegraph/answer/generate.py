@@ -15,7 +15,7 @@ allows. A reply cut at ``max_tokens`` keeps its complete claims; other malformed
 one repair request (the parse error and the bad reply are shown to the model); a second
 failure raises :class:`LLMOutputError`, and ``ClauseGraph.ask`` falls back to the offline
 answer. The claims are checked by
-:func:`clausegraph.verify.verify` and returned as an :class:`LLMAnswer` (an ``Answer``
+:func:`clausegraph.answer.verify.verify` and returned as an :class:`LLMAnswer` (an ``Answer``
 with ``claims``, ``verification``, ``model`` and usage added).
 """
 
@@ -29,8 +29,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from clausegraph.answer import Answer, Quote, render, template_hash, template_values
-from clausegraph.index import tokenize
+from clausegraph.answer.extractive import template_values
+from clausegraph.answer.verify import Claim, Verification, locate, verify
 from clausegraph.llm.base import (
     LLMContextError,
     LLMOutputError,
@@ -38,8 +38,9 @@ from clausegraph.llm.base import (
     LLMResponse,
     read_json_reply,
 )
-from clausegraph.models import Clause
-from clausegraph.verify import Claim, Verification, locate, verify
+from clausegraph.models import Answer, Clause, Quote
+from clausegraph.text.templates import render, template_hash
+from clausegraph.text.tokenize import tokenize
 
 SYSTEM_TEMPLATE = "answer_system.md.j2"
 USER_TEMPLATE = "answer_user.md.j2"

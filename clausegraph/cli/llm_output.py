@@ -62,7 +62,7 @@ def reply_printer(console: Console, status: Waiting, as_json: bool) -> Callable[
 
         return emit
 
-    from clausegraph.generate import ClaimStream
+    from clausegraph.answer.generate import ClaimStream
 
     claims = ClaimStream()
 
