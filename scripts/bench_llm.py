@@ -13,6 +13,9 @@ verdict and the mode (``openai`` or ``extractive-fallback``).
         --questions /work/shared/data/insurance-policies/hackrx6_sample_qa_policy_pdf.json \\
         --out docs/bench_llm.json
 
+(the two modes can run in parallel: ``--modes constrained --out a.json`` and ``--modes
+prompt-only --out b.json``, then ``--combine a.json b.json --out docs/bench_llm.json``.)
+
 The model is tiny: the numbers measure the path (parsing, repairs, time on a CPU), not
 answer quality.
 """
@@ -107,14 +110,25 @@ def markdown(results: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--index", type=Path, required=True)
-    parser.add_argument("--questions", type=Path, required=True)
+    parser.add_argument("--index", type=Path)
+    parser.add_argument("--questions", type=Path)
+    parser.add_argument("--combine", type=Path, nargs="+", default=None,
+                        help="merge the modes of earlier --out files (runs in parallel) into --out")
     parser.add_argument("--out", type=Path, default=Path("docs/bench_llm.json"))
     parser.add_argument("--ctx", type=int, default=2048, help="server context (tokens)")
     parser.add_argument("--timeout", type=float, default=600.0)
     parser.add_argument("--modes", default=",".join(MODES), help="constrained,prompt-only")
     parser.add_argument("--limit", type=int, default=0, help="first N questions only")
     args = parser.parse_args(argv)
+    if args.combine:
+        parts = [json.loads(path.read_text()) for path in args.combine]
+        results = dict(parts[0], modes={k: v for part in parts for k, v in part["modes"].items()},
+                       command=[part["command"] for part in parts])
+        args.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+        print(markdown(results))
+        return 0
+    if args.index is None or args.questions is None:
+        parser.error("--index and --questions are required (or --combine)")
     why = missing_requirements()
     if why:
         print(f"error: {why}", file=sys.stderr)

@@ -498,12 +498,12 @@ def answer_hint(base: Answer) -> tuple[str, str] | None:
     The direct answer when the offline answer has one; else the extractive quote that
     holds at least two thirds (and two or more) of the question's content words.
     """
-    direct = getattr(base, "direct_answer", None)
+    direct = getattr(base, "direct_answer", None)  # the offline answer's deciding sentence
     if direct:
-        clause_id = getattr(direct, "clause_id", None) or (
-            base.quotes[0].clause_id if base.quotes else "")
-        text = getattr(direct, "text", None) or getattr(direct, "answer", None) or str(direct)
-        return clause_id, str(text)
+        cited = list(getattr(base, "direct_answer_citations", None) or [])
+        first = cited[0] if cited else (base.quotes[0] if base.quotes else None)
+        clause_id = first if isinstance(first, str) else getattr(first, "clause_id", "")
+        return clause_id, str(direct)
     asked = set(tokenize(base.question))
     if len(asked) < 2:
         return None

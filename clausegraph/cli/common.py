@@ -51,7 +51,8 @@ LLMOption = Annotated[
 ]
 ModelOption = Annotated[
     Optional[str],
-    typer.Option("--model", help="LLM model (default gemini-2.5-flash / gpt-4.1-mini)"),
+    typer.Option("--model", help="LLM model (default: gemini-2.5-flash / gpt-4.1-mini; with "
+                 "--base-url, the model the server lists in /v1/models)"),
 ]
 BaseUrlOption = Annotated[
     Optional[str],

@@ -121,7 +121,8 @@ class LLMModelNotFoundError(LLMError):
 
 
 class LLMUnavailableError(LLMError):
-    """Retryable failures (429, 5xx, timeouts, connection) persisted past the retry budget."""
+    """Retryable failures (429, 5xx, refused connections) persisted past the retry budget,
+    or no reply in time (:class:`LLMTimeoutError`)."""
 
 
 class LLMTimeoutError(LLMUnavailableError):
@@ -233,6 +234,7 @@ _CONTEXT_SIZE = (
 _PROMPT_SIZE = (
     re.compile(r"request \((\d+) tokens\)"),
     re.compile(r"(?:messages|prompt|input) (?:resulted in|has|contains) (\d+) tokens"),
+    re.compile(r"(\d+) in the messages"),                       # vLLM
 )
 SCHEMA_REJECTED = re.compile(
     r"response_format|json_schema|response_schema|response_json_schema|structured output|"

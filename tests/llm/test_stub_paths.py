@@ -179,3 +179,19 @@ def test_junk_citations_are_not_rendered_as_citations():
     assert re.search(r"24 months\. \[policy:4\.2\]$", answer.answer)
     assert answer.verification.verdict == "failed"  # the unknown id is still reported
     assert [i.kind for i in answer.verification.issues] == ["unknown_citation"]
+
+
+@pytest.mark.parametrize("message, body, expected", [
+    ("request (2131 tokens) exceeds the available context size (2048 tokens), try "
+     "increasing it", {"n_ctx": 2048, "n_prompt_tokens": 2131}, (2048, 2131)),  # llama.cpp
+    ("This model's maximum context length is 8192 tokens. However, your messages resulted "
+     "in 9100 tokens. Please reduce the length of the messages.", {}, (8192, 9100)),  # OpenAI
+    ("This model's maximum context length is 2048 tokens. However, you requested 2600 "
+     "tokens (2000 in the messages, 600 in the completion).", {}, (2048, 2000)),  # vLLM
+    ("context_length_exceeded", {}, (None, None)),
+    ("Invalid value for temperature", {}, None),
+])
+def test_context_errors_of_each_server_are_read(message, body, expected):
+    from clausegraph.llm.base import Failure, context_limits
+
+    assert context_limits(Failure(400, message, body=body)) == expected
