@@ -258,7 +258,7 @@ def verify(
         cited_all.update(known)
         for clause_id in known:
             first_citing.setdefault(clause_id, number)
-        if not cited:
+        if not cited and answer_found:  # "the documents do not answer" needs no citation
             issues.append(Issue(
                 kind="uncited_claim", severity="warning", claim=number,
                 message=f"claim {number + 1} cites no clause: {claim.text[:120]!r}"))

@@ -163,10 +163,12 @@ def test_not_answered_is_checked_against_the_offline_answer():
 def test_not_answered_without_the_fact_in_evidence_is_unanswered_not_verified():
     base = policy_answer(question="Does the policy cover dental implants abroad?")
     assert answer_hint(base) is None
-    reply = {"claims": [], "answer_found": False}
+    reply = {"claims": [{"text": NOT_ANSWERED, "citations": [], "quotes": []}],
+             "answer_found": False}
     with StubServer(ModelStub(lambda s, u: json.dumps(reply))) as server:
         answer = generate_answer(base, provider_for(server))
     assert answer.verification.verdict == "unanswered" and answer.answer == NOT_ANSWERED
+    assert not answer.verification.issues
 
 
 def test_junk_citations_are_not_rendered_as_citations():
