@@ -292,11 +292,14 @@ def fit_to_context(base: Answer, provider: LLMProvider) -> Budget:
     context = provider.context_window()
     by_rank = sorted(base.evidence, key=lambda e: -e.score)
     keep = len(by_rank)
+    system_tokens = None  # the system prompt does not depend on the evidence
     while True:
         kept_ids = {e.clause_id for e in by_rank[:keep]}
         shown = _with_evidence(base, kept_ids)
         system, user = build_prompts(shown)
-        prompt_tokens = provider.count_tokens(system) + provider.count_tokens(user) + PROMPT_MARGIN
+        if system_tokens is None:
+            system_tokens = provider.count_tokens(system)
+        prompt_tokens = system_tokens + provider.count_tokens(user) + PROMPT_MARGIN
         if context is None or prompt_tokens + wanted <= context or keep == 1:
             break
         keep -= 1

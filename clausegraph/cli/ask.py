@@ -83,6 +83,8 @@ def ask(
         else:
             _print_json(data)
     else:
+        if stream:
+            err_console.out("")  # end the streamed line
         print_answer(answer)
         print_warnings(err_console, answer)
     raise typer.Exit(exit_code(answer, strict))
