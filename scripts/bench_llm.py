@@ -58,7 +58,7 @@ def run_mode(index: Path, base_url: str, json_mode: str, questions: list[str],
             "parsed_first_reply": answer.mode != "extractive-fallback"
             and not usage.get("repaired") and not salvaged,
             "salvaged_cut_reply": salvaged,
-            "repair_calls": usage.get("repairs", 1 if answer.mode == "extractive-fallback" else 0),
+            "repair_calls": repair_calls(answer.mode, usage, answer.warnings),
             "structured": usage.get("structured"),
             "verdict": verification.verdict if verification else None,
             "claims": len(getattr(answer, "claims", []) or []),
@@ -78,9 +78,15 @@ def run_mode(index: Path, base_url: str, json_mode: str, questions: list[str],
     return rows
 
 
+def repair_calls(mode: str, usage: dict, warnings: list[str]) -> int:
+    """Repair requests made: from usage, or for a fallback (no usage) from its reason."""
+    if mode != "extractive-fallback":
+        return int(usage.get("repairs") or 0)
+    return int(any("after one repair request" in w for w in warnings))
+
+
 def summary(rows: list[dict]) -> dict:
     fallbacks = [r for r in rows if r["mode"] == "extractive-fallback"]
-    # a fallback after a failed repair made one repair call; one after a timeout made none
     return {
         "answers": len(rows),
         "parsed_first_reply": sum(r["parsed_first_reply"] for r in rows),
@@ -124,6 +130,11 @@ def main(argv: list[str] | None = None) -> int:
         parts = [json.loads(path.read_text()) for path in args.combine]
         results = dict(parts[0], modes={k: v for part in parts for k, v in part["modes"].items()},
                        command=[part["command"] for part in parts])
+        for mode in results["modes"].values():  # summaries by this version of the script
+            for row in mode["answers"]:
+                row["repair_calls"] = repair_calls(row["mode"], {"repairs": row["repair_calls"]},
+                                                   row["warnings"])
+            mode["summary"] = summary(mode["answers"])
         args.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
         print(markdown(results))
         return 0

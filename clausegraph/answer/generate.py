@@ -343,6 +343,22 @@ def _repair_message(user: str, reply: str, error: str) -> str:
     )
 
 
+def _repair_request(provider: LLMProvider, budget: Budget, reply: str,
+                    error: str) -> tuple[str, int]:
+    """The repair message and its max_tokens, within the context: the bad reply is quoted
+    shorter, then the reply allowance shrinks, rather than overflowing the context."""
+    context = budget.context_tokens
+    for excerpt in (1500, 600, 200):
+        message = _repair_message(budget.user, reply[:excerpt], error)
+        if context is None:
+            return message, budget.max_tokens
+        room = context - (budget.prompt_tokens - provider.count_tokens(budget.user)
+                          + provider.count_tokens(message))
+        if room >= min(budget.max_tokens, MIN_OUTPUT_TOKENS):
+            return message, min(budget.max_tokens, room)
+    return message, max(room, 1)
+
+
 def _ask(provider: LLMProvider, budget: Budget, schema: dict,
          on_chunk: Callable[[str], None] | None) -> LLMResponse:
     if on_chunk is None:
@@ -409,9 +425,8 @@ def generate_answer(
     responses = [first]
     output, first_error = _read_reply(first, budget, warnings)
     if output is None:
-        responses.append(provider.generate(
-            budget.system, _repair_message(budget.user, first.text, first_error), schema,
-            budget.max_tokens))
+        repair, max_tokens = _repair_request(provider, budget, first.text, first_error)
+        responses.append(provider.generate(budget.system, repair, schema, max_tokens))
         output, second_error = _read_reply(responses[1], budget, warnings)
         if output is None:
             raise LLMOutputError(
