@@ -22,7 +22,7 @@ MODEL_NAME = "SmolLM2-135M-Instruct"  # the alias the fixture's server reports
 
 
 def local_provider(server, **settings):
-    values = dict(provider="openai", base_url=server.base_url, timeout=300.0)
+    values = dict(provider="openai", base_url=server.base_url, timeout=900.0)  # a busy CPU
     values.update(settings)
     return create_provider(LLMConfig(**values), env={})
 
