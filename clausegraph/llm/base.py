@@ -367,7 +367,7 @@ class LLMProvider(ABC):
                 request = urllib.request.Request(
                     url, data=json.dumps({"content": text}).encode(),
                     headers={"content-type": "application/json"})
-                with urllib.request.urlopen(request, timeout=10) as reply:  # noqa: S310
+                with urllib.request.urlopen(request, timeout=10) as reply:
                     return len(json.loads(reply.read())["tokens"])
             except (OSError, ValueError, KeyError) as exc:
                 log.debug("%s: %s failed (%s); estimating", self.name, url, exc)

@@ -68,7 +68,7 @@ def free_port() -> int:
 
 
 def _get_json(url: str, timeout: float = 2.0) -> dict:
-    with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 - loopback
+    with urllib.request.urlopen(url, timeout=timeout) as response:
         return json.loads(response.read())
 
 
