@@ -140,6 +140,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--requests", type=int, default=80, help="asks per concurrency level")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--url", help="measure a server that is already running (no start)")
     args = parser.parse_args()
     if not (args.index / "clausegraph-index.json").is_file():
         if not args.docs:
@@ -147,10 +148,10 @@ def main() -> None:
         subprocess.run([sys.executable, "-m", "clausegraph.cli", "ingest", "--index",
                         str(args.index), str(args.docs)], check=True)
     questions = questions_for(args.docs)
-    base = f"http://127.0.0.1:{args.port}"
-    process = start_server(args.index, args.port)
+    base = args.url or f"http://127.0.0.1:{args.port}"
+    process = None if args.url else start_server(args.index, args.port)
     try:
-        ready = wait_ready(base, process)
+        ready = wait_ready(base, process) if process else 0.0
         ask_latencies(base, questions, 1, len(questions))  # warm every code path once
         documents = httpx.get(base + "/api/v1/documents").json()
         results = {
@@ -167,8 +168,9 @@ def main() -> None:
         results["cpu_count"] = os.cpu_count()
         results["load_average_1m_at_end"] = round(os.getloadavg()[0], 1)
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        if process:
+            process.terminate()
+            process.wait(timeout=30)
     text = json.dumps(results, indent=2)
     print(text)
     if args.out:

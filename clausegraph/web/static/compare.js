@@ -10,7 +10,8 @@ async function compare(question) {
     body.replaceChildren(...result.rows.map((row) => CG.el("tr", { class: row.found ? "" : "not-found", "data-doc": row.doc_id },
       CG.el("td", {}, CG.el("div", { class: "doc-title", text: row.document }),
         CG.el("div", { class: "sub", text: row.key })),
-      CG.el("td", { class: "compare-answer", text: row.answer }),
+      CG.el("td", { class: "compare-answer" },
+        CG.el("div", { class: "clamp", title: row.answer, text: row.answer })),
       CG.el("td", {}, row.clause_id
         ? CG.el("button", { type: "button", class: "cite", "data-clause": row.clause_id,
             text: row.citation ? row.citation.split(", chars")[0] : row.clause_id,

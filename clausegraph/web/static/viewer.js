@@ -32,12 +32,18 @@ Viewer.open = async function (clauseId, start, end) {
       data.text.before, CG.el("mark", { class: "span-mark", text: data.text.marked }),
       data.text.after);
     textView.hidden = false;
-    textView.querySelector("mark").scrollIntoView({ block: "center" });
+    Viewer.reveal(textView.querySelector("mark"));
     return;
   }
   pages.replaceChildren(...data.pages.map((page) => Viewer.page(data.doc_id, page)));
-  const first = pages.querySelector(".page-frame");
-  if (first) first.scrollIntoView({ block: "start", behavior: "smooth" });
+};
+
+// Scroll the viewer (not the whole page) so that ``element`` sits in its upper third.
+Viewer.reveal = function (element) {
+  const box = document.getElementById("viewer");
+  if (!element || !box) return;
+  const top = element.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+  box.scrollTo({ top: Math.max(top - box.clientHeight / 3, 0), behavior: "smooth" });
 };
 
 Viewer.page = function (docId, page) {
@@ -58,10 +64,7 @@ Viewer.page = function (docId, page) {
     box.dataset.rect = [x0, y0, x1, y1].join(",");
     frame.append(box);
   }
-  img.addEventListener("load", () => {
-    const mark = frame.querySelector(".highlight");
-    if (mark) mark.scrollIntoView({ block: "center", behavior: "smooth" });
-  });
+  img.addEventListener("load", () => Viewer.reveal(frame.querySelector(".highlight")));
   return CG.el("div", { class: "page-block" },
     CG.el("p", { class: "page-label", text: "Page " + page.number }), frame);
 };
