@@ -131,7 +131,6 @@ def best_quote(clause: Clause, query_tokens: set[str]) -> Quote:
 # -- rendering ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4)
 def build_answer(
     index: IndexReader,
     question: str,

@@ -16,9 +16,11 @@ from fastapi.responses import FileResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 
 from clausegraph import __version__
-from clausegraph.answer import GROUP_TITLES, GROUPS, Answer
+from clausegraph.answer.extractive import GROUP_TITLES, GROUPS
 from clausegraph.api import ClauseDetail, IndexStats
 from clausegraph.errors import ClauseGraphError, NotFoundError
+from clausegraph.models import Answer
+from clausegraph.store.base import iter_edges
 from clausegraph.web.highlight import Highlight, pdf_highlight, render_page_png, text_highlight
 from clausegraph.web.service import (
     Comparison,
@@ -306,18 +308,18 @@ def clause(request: Request, clause_id: str) -> ClauseView:
     detail = graph.show(clause_id)
     index = graph.index
     neighbours = []
-    for direction, edges in (("outgoing", detail.outgoing), ("incoming", detail.incoming)):
-        for edge in edges:
-            other = index.clause(edge.target if direction == "outgoing" else edge.source)
-            neighbours.append(Neighbour(clause_id=other.clause_id, label=other.label,
-                                        heading=other.heading, relation=edge.type.value,
-                                        direction=direction))
-    start, end = index.doc_ranges[detail.clause.doc_id]
-    position = index.position[clause_id]
+    for other_id, edge, direction in iter_edges(index.graph, clause_id):
+        other = index.clauses.clause(other_id)
+        neighbours.append(Neighbour(
+            clause_id=other.clause_id, label=other.label, heading=other.heading,
+            relation=edge.type.value, direction="outgoing" if direction == "out" else "incoming",
+        ))
+    order = index.clauses.clause_ids([detail.clause.doc_id])
+    position = order.index(clause_id)
     return ClauseView(
         detail=detail, label=detail.clause.label, neighbours=neighbours,
-        previous=index.clauses[position - 1].clause_id if position > start else None,
-        next=index.clauses[position + 1].clause_id if position + 1 < end else None,
+        previous=order[position - 1] if position > 0 else None,
+        next=order[position + 1] if position + 1 < len(order) else None,
     )
 
 
@@ -331,8 +333,8 @@ def highlight(
     """Where a clause (or the part ``start``-``end`` of it, document offsets) is shown:
     rectangles on the PDF pages, or the text with context for a text document."""
     graph = service_of(request).workspace(workspace_of(request)).graph
-    found = graph.index.clause(clause)
-    document = graph.index.document_of(found)
+    found = graph.index.clauses.clause(clause)
+    document = graph.index.clauses.document(found.doc_id)
     spans = list(found.segments)
     if start is not None and end is not None:
         spans = [(max(s, start), min(e, end)) for s, e in spans if s < end and e > start]
@@ -374,8 +376,8 @@ def _report_response(request: Request, answer: Answer, documents: list[str] | No
     from clausegraph.report import build_report, write_report
 
     graph = service_of(request).workspace(workspace_of(request)).graph
-    report = build_report(answer, manifest=graph.index.manifest,
-                          index_path=graph.store.root.resolve(), documents_filter=documents)
+    report = build_report(answer, manifest=graph._report_manifest(),
+                          index_path=graph.store.location, documents_filter=documents)
     with tempfile.TemporaryDirectory(prefix="clausegraph-report-") as folder:
         path = write_report(report, Path(folder) / f"report.{fmt}", fmt)
         data = path.read_bytes()

@@ -19,7 +19,7 @@ from pathlib import Path
 import pymupdf
 from pydantic import BaseModel, Field
 
-from clausegraph.ingest import _PDF_TEXT_FLAGS, _Block, _reading_order
+from clausegraph.ingest.pdf import blocks_in_reading_order, page_textpage
 from clausegraph.models import Document, Span
 
 _TOKEN = re.compile(r"\S+")
@@ -61,12 +61,9 @@ class Highlight(BaseModel):
 
 def page_word_boxes(page: pymupdf.Page) -> list[tuple[str, tuple[float, ...], tuple[int, int]]]:
     """The page's words in the order ingest wrote them: (word, bbox, (block, line))."""
-    textpage = page.get_textpage(flags=_PDF_TEXT_FLAGS)
-    blocks = [b for b in page.get_text("blocks", textpage=textpage) if b[6] == 0]
-    by_block = {b[5]: _Block(*b[:5]) for b in blocks}
-    ordered = _reading_order(list(by_block.values()), page.rect.width, page.rect.height)
-    rank = {id(block): position for position, block in enumerate(ordered)}
-    block_rank = {number: rank[id(block)] for number, block in by_block.items()}
+    textpage = page_textpage(page)
+    block_rank = {number: position for position, (number, _) in
+                  enumerate(blocks_in_reading_order(page, textpage))}
     words = page.get_text("words", textpage=textpage)
     words = [w for w in words if w[5] in block_rank]
     words.sort(key=lambda w: (block_rank[w[5]], w[6], w[7]))

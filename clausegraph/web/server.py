@@ -40,6 +40,7 @@ def serve(
     settings: Settings | None = None,
     max_upload_mb: int = 50,
     max_files: int = 20,
+    uploads: str | Path | None = None,
     announce=print,  # noqa: ANN001 - a print-like callable
 ) -> None:
     """Load the model and index, then serve until interrupted."""
@@ -53,7 +54,8 @@ def serve(
     allowed = None if tokens else [*LOOPBACK_HOSTS, host]
     announce(f"Loading the model and the index {index} ...")
     app = create_app(index, settings=settings, tokens=tokens, allowed_hosts=allowed,
-                     limits=UploadLimits(max_file_bytes=max_upload_mb * MB, max_files=max_files))
+                     limits=UploadLimits(max_file_bytes=max_upload_mb * MB, max_files=max_files),
+                     uploads=uploads)
     shown = f"[{host}]" if ":" in host else host
     address = f"http://{shown}:{port}/"
     announce(f"ClauseGraph is ready: open {address}"

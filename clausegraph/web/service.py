@@ -20,10 +20,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from clausegraph.answer import Answer
+from clausegraph.models import Answer
 from clausegraph.api import ClauseGraph, IngestOutcome
 from clausegraph.config import Settings
-from clausegraph.errors import ClauseGraphError
+from clausegraph.errors import ClauseGraphError, NotFoundError
 from clausegraph.web.uploads import UploadLimits, display_name
 
 DEFAULT_WORKSPACE = "default"
@@ -185,10 +185,20 @@ class GraphService:
 
     # -- workspaces ------------------------------------------------------------------------
 
-    def _index_of(self, name: str) -> Path:
+    def _index_of(self, name: str) -> str:
         """Each workspace is its own index folder: isolation is the store's, not a filter."""
-        root = Path(self.index)
-        return root if name == DEFAULT_WORKSPACE else root / ".workspaces" / name
+        if name == DEFAULT_WORKSPACE:
+            return self.index
+        if "://" in self.index:
+            raise ClauseGraphError("workspaces need a folder index (not a database URL)")
+        return str(Path(self.index) / ".workspaces" / name)
+
+    def _uploads_of(self, name: str, location: str) -> Path:
+        if self._uploads:
+            return self._uploads / name
+        if "://" in location:
+            raise ClauseGraphError("a database index needs --uploads DIR for uploaded files")
+        return Path(location) / ".uploads"
 
     def workspace(self, name: str = DEFAULT_WORKSPACE) -> Workspace:
         with self._lock:
@@ -197,8 +207,7 @@ class GraphService:
                 graph = ClauseGraph.open(root, self.settings, create=True)
                 if self._workspaces:  # one embedding model for every workspace
                     graph._embedder = next(iter(self._workspaces.values())).graph.embedder
-                uploads = (self._uploads / name) if self._uploads else root / ".uploads"
-                self._workspaces[name] = Workspace(name, graph, uploads)
+                self._workspaces[name] = Workspace(name, graph, self._uploads_of(name, root))
             return self._workspaces[name]
 
     def warm(self) -> None:
@@ -228,12 +237,10 @@ class GraphService:
 
     def document_entry(self, workspace: str, doc_id: str) -> dict[str, Any]:
         ws = self.workspace(workspace)
-        manifest = ws.graph.store.read_manifest() if ws.has_index() else {"documents": {}}
-        if doc_id not in manifest["documents"]:
-            from clausegraph.errors import NotFoundError
-
+        entries = ws.graph.store.entries() if ws.has_index() else {}
+        if doc_id not in entries:
             raise NotFoundError(f"no document {doc_id!r} in this workspace")
-        return manifest["documents"][doc_id]
+        return entries[doc_id].model_dump()
 
     def start_ingest(
         self, workspace: str, accepted: list[tuple[str, Path]], rejected: list[tuple[str, str]]
@@ -248,9 +255,10 @@ class GraphService:
             self._jobs[job.job_id] = job
             while len(self._jobs) > JOBS_KEPT:
                 self._jobs.popitem(last=False)
+        accepted_view = job.model_copy(deep=True)  # as accepted, before the worker moves on
         if accepted:
             self.workspace(workspace).submit(job, [(i, p) for i, (_, p) in enumerate(accepted)])
-        return job
+        return accepted_view
 
     def job(self, workspace: str, job_id: str) -> IngestJob | None:
         job = self._jobs.get(job_id)

@@ -13,5 +13,5 @@ pytest.importorskip("fastapi", reason="the web extra is not installed: pip insta
 def web_index(sample_graph, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the sample index (three CUAD PDFs) that web tests may change."""
     target = tmp_path_factory.mktemp("web") / "index"
-    shutil.copytree(sample_graph.store.root, target)
+    shutil.copytree(sample_graph.store.location, target)
     return target
