@@ -10,7 +10,6 @@ quoted verbatim and cited by document, section, page and character span.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from clausegraph.models import (
     Answer,
