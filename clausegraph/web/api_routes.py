@@ -376,7 +376,7 @@ def _report_response(request: Request, answer: Answer, documents: list[str] | No
     from clausegraph.report import build_report, write_report
 
     graph = service_of(request).workspace(workspace_of(request)).graph
-    report = build_report(answer, manifest=graph._report_manifest(),
+    report = build_report(answer, manifest=graph.index_record(),
                           index_path=graph.store.location, documents_filter=documents)
     with tempfile.TemporaryDirectory(prefix="clausegraph-report-") as folder:
         path = write_report(report, Path(folder) / f"report.{fmt}", fmt)
