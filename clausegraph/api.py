@@ -60,6 +60,9 @@ class IngestOutcome(BaseModel):
     same_as: str | None = Field(
         None, description="an unchanged file's twin: the file indexed with the same content"
     )
+    warnings: list[str] = Field(
+        default_factory=list, description="what reading changed: OCR'd pages, tracked changes"
+    )
 
 
 class IngestReport(BaseModel):
@@ -226,6 +229,7 @@ class ClauseGraph:
             path=str(path), status=status, doc_id=artifacts.document.doc_id,
             key=artifacts.document.key, pages=entry.pages, clauses=entry.clauses,
             edges=entry.edges_by_type, unresolved=entry.unresolved, seconds=seconds,
+            warnings=artifacts.document.warnings,
         )
         return outcome, entry
 
@@ -243,7 +247,7 @@ class ClauseGraph:
             seconds[stage] = seconds.get(stage, 0.0) + time.perf_counter() - started
             return result
 
-        document = timed("load", lambda: load_document(path))
+        document = timed("load", lambda: load_document(path, ocr=self.settings.ingest.ocr))
         clauses = timed("segment", lambda: segment(document, self.settings.segment))
         if not clauses:
             raise IngestError(path, "no clauses could be segmented from the text")

@@ -12,6 +12,7 @@ import numpy as np
 import pymupdf
 
 from clausegraph.errors import IngestError
+from clausegraph.ingest.ocr import PdfOcr, describe_pages, ocr_scanned_pages
 from clausegraph.models import Page
 
 PAGE_SEPARATOR = "\n"
@@ -27,20 +28,35 @@ _SCANNED_MAX_CHARS_PER_PAGE = 25
 # ---------------------------------------------------------------------------------- PDFs
 
 
-def pdf_text(path: Path, data: bytes) -> tuple[str, list[Page], str | None]:
-    """Canonical text, pages and metadata title of a PDF, or an ``IngestError``."""
+def pdf_text(
+    path: Path, data: bytes, ocr: bool = True
+) -> tuple[str, list[Page], str | None, PdfOcr, list[str]]:
+    """Canonical text, pages, metadata title, OCR'd pages and warnings of a PDF."""
     pdf = _open_pdf(path, data)
+    pdf_ocr, warnings = PdfOcr(), []
     try:
         page_texts = _page_texts(path, pdf)
-        if _looks_scanned(pdf, page_texts):
-            raise IngestError(path, "no text layer (scanned PDF?); run OCR first")
+        if ocr:
+            page_texts, pdf_ocr = ocr_scanned_pages(
+                path, pdf, page_texts, _SCANNED_MAX_CHARS_PER_PAGE
+            )
+            if pdf_ocr.pages and not any(text.strip() for text in page_texts):
+                raise IngestError(
+                    path, f"no text: OCR found no words on the scanned {describe_pages(pdf_ocr.pages)}"
+                )
+        elif _looks_scanned(pdf, page_texts):
+            raise IngestError(
+                path, "no text layer (scanned PDF?) and OCR is off (--no-ocr / ingest.ocr=false)"
+            )
         if not any(page_text.strip() for page_text in page_texts):
             raise IngestError(path, "no text (the PDF's pages hold no text or images)")
+        if pdf_ocr.pages:
+            warnings.append(f"text of {describe_pages(pdf_ocr.pages)} read by OCR")
         metadata_title = (pdf.metadata or {}).get("title") or None
     finally:
         pdf.close()
     text, pages = _join_pages(page_texts)
-    return text, pages, metadata_title
+    return text, pages, metadata_title, pdf_ocr, warnings
 
 
 def _open_pdf(path: Path, data: bytes) -> pymupdf.Document:
