@@ -6,18 +6,19 @@ Every read command takes ``--json``; errors are one line on stderr and a non-zer
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
-from rich.markdown import Markdown
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from clausegraph.config import DATASET_DIR, SAMPLE_QUESTION, Settings
 from clausegraph.errors import ClauseGraphError
+from clausegraph.text.safe import markup, plain
 
 app = typer.Typer(
     add_completion=False,
@@ -62,9 +63,33 @@ BaseUrlOption = Annotated[
 ]
 
 
+WaitOption = Annotated[
+    Optional[float],
+    typer.Option("--wait", help="seconds to wait for another process writing the same index "
+                 "(default 300)"),
+]
+
+
 def _fail(message: str, code: int = 2) -> None:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    _error(message)
     raise typer.Exit(code)
+
+
+def _error(message: str) -> None:
+    """One line on stderr; the message names user files, so it is never markup."""
+    err_console.print(f"[bold red]error:[/] {markup(message)}", highlight=False)
+
+
+def _warn(message: str) -> None:
+    err_console.print(f"[bold yellow]warning:[/] {markup(message)}", highlight=False)
+
+
+def _waiting(message: str) -> None:
+    err_console.print(f"[yellow]{markup(message)}[/] ...", highlight=False)
+
+
+def _with_wait(overrides: list[str] | None, wait: float | None) -> list[str]:
+    return [*(overrides or []), *([f"ingest.lock_wait_seconds={wait}"] if wait is not None else [])]
 
 
 def _settings(overrides: list[str] | None) -> Settings:
@@ -106,7 +131,12 @@ def _with_llm(settings: Settings, flags: dict[str, str | None]) -> Settings:
 
 
 def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    # json escapes C0 controls but not C1 (0x9b is a CSI to some terminals) or bidi overrides.
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    sys.stdout.write(_JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
+
+
+_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 @app.command()
@@ -121,10 +151,11 @@ def ingest(
     llm: LLMOption = None,
     model: ModelOption = None,
     base_url: BaseUrlOption = None,
+    wait: WaitOption = None,
 ) -> None:
     """Add documents to the index (unchanged files are skipped)."""
     try:
-        graph = _open(index, set_, create=True,
+        graph = _open(index, _with_wait(set_, wait), create=True,
                       llm={"provider": llm, "model": model, "base_url": base_url})
         with Progress(
             TextColumn("[progress.description]{task.description}"), BarColumn(),
@@ -134,10 +165,11 @@ def ingest(
             task = progress.add_task("ingesting", total=None)
 
             def report(name: str, done: int, total: int) -> None:
-                progress.update(task, description=f"ingesting {name}"[:60], completed=done,
-                                total=total)
+                progress.update(task, description=markup(f"ingesting {name}"[:60]),
+                                completed=done, total=total)
 
-            result = graph.ingest(paths, progress=report, llm_relations=llm_relations)
+            result = graph.ingest(paths, progress=report, llm_relations=llm_relations,
+                                  on_wait=_waiting)
     except ClauseGraphError as exc:
         _fail(str(exc))
         return
@@ -145,8 +177,11 @@ def ingest(
         _print_json([o.model_dump() for o in result.outcomes])
     else:
         _print_ingest_table(result)
+    for outcome in result.outcomes:
+        for warning in outcome.warnings:
+            _warn(warning)
     for outcome in result.failed:
-        err_console.print(f"[bold red]error:[/] {outcome.error}", highlight=False)
+        _error(outcome.error or outcome.path)
     if result.failed:
         raise typer.Exit(1)
 
@@ -157,8 +192,8 @@ def _print_ingest_table(result: Any) -> None:
         table.add_column(column)
     for o in result.outcomes:
         table.add_row(
-            Path(o.path).name[:60],
-            f"{o.status} (same as {Path(o.same_as).name})" if o.same_as else o.status,
+            markup(Path(o.path).name[:60]),
+            markup(f"{o.status} (same as {Path(o.same_as).name})" if o.same_as else o.status),
             str(o.pages or ""), str(o.clauses or ""),
             str(sum(o.edges.values()) or ""), str(o.unresolved or ""),
             f"{o.seconds:.2f}" if o.seconds else "",
@@ -195,7 +230,7 @@ def ask(
 
         def on_chunk(chunk: str) -> None:
             for text in claims.feed(chunk):
-                err_console.print(f"  ... {text}", highlight=False, markup=False)
+                err_console.print(f"  ... {plain(text)}", highlight=False, markup=False)
 
     try:
         graph = _open(index, set_, llm={"provider": llm, "model": model, "base_url": base_url})
@@ -211,18 +246,21 @@ def ask(
 
 
 def _print_answer(answer: Any) -> None:
-    console.print(Markdown(answer.answer))
+    # Printed as its Markdown source: rendered Markdown would drop inline HTML from a
+    # document and turn its links into live terminal hyperlinks.
+    console.print(plain(answer.answer), highlight=False, markup=False)
     verification = getattr(answer, "verification", None)
     if verification is not None:
         colour = {"verified": "green", "warnings": "yellow", "failed": "red"}.get(
             verification.verdict, "white")
-        console.print(f"[bold {colour}]{verification.summary()}[/]  ({answer.model})",
-                      highlight=False)
+        console.print(f"[bold {colour}]{markup(verification.summary())}[/]  "
+                      f"({markup(answer.model)})", highlight=False)
         for issue in verification.issues:
-            console.print(f"  {issue.severity}: {issue.message}", highlight=False, markup=False)
+            console.print(plain(f"  {issue.severity}: {issue.message}"), highlight=False,
+                          markup=False)
     for name, note in getattr(answer, "strategy_notes", {}).items():
-        console.print(f"[bold]{name}[/]", highlight=False)
-        console.print(note, highlight=False, markup=False)
+        console.print(f"[bold]{markup(name)}[/]", highlight=False)
+        console.print(plain(note), highlight=False, markup=False)
     _print_evidence_table(answer)
 
 
@@ -231,10 +269,10 @@ def _print_evidence_table(answer: Any) -> None:
     for column in ("group", "clause", "document", "pages", "chars", "why retrieved"):
         table.add_column(column, overflow="fold")
     for e in answer.evidence:
-        table.add_row(
+        table.add_row(*map(markup, (
             e.group, e.clause_id.split(":", 1)[-1], e.clause_id.split(":", 1)[0],
             ",".join(map(str, e.pages)), f"{e.span[0]}-{e.span[1]}", e.reason,
-        )
+        )))
     console.print(table)
 
 
@@ -254,18 +292,21 @@ def show(
         _print_json(detail.model_dump(mode="json"))
         return
     clause = detail.clause
-    console.print(f"[bold]{clause.clause_id}[/]  {clause.heading or ''}", highlight=False)
+    console.print(f"[bold]{markup(clause.clause_id)}[/]  {markup(clause.heading or '')}",
+                  highlight=False)
     console.print(
-        f"{detail.document} | section: {' > '.join(clause.section_path) or '(top level)'} | "
-        f"pages {','.join(map(str, clause.pages))} | chars {clause.span[0]}-{clause.span[1]}",
-        highlight=False,
+        plain(f"{detail.document} | section: {' > '.join(clause.section_path) or '(top level)'}"
+              f" | pages {','.join(map(str, clause.pages))} | chars {clause.span[0]}-"
+              f"{clause.span[1]}"),
+        highlight=False, markup=False,
     )
-    console.print(clause.text, highlight=False, markup=False)
+    console.print(plain(clause.text), highlight=False, markup=False)
     for title, edges in (("outgoing", detail.outgoing), ("incoming", detail.incoming)):
         for edge in edges:
             other = edge.target if title == "outgoing" else edge.source
             console.print(
-                f"  {title:8} {edge.type.value:11} {other}  ({edge.confidence:.2f}, {edge.rule_id})",
+                plain(f"  {title:8} {edge.type.value:11} {other}  ({edge.confidence:.2f}, "
+                      f"{edge.rule_id})"),
                 highlight=False, markup=False,
             )
 
@@ -275,17 +316,18 @@ def remove(
     document: Annotated[str, typer.Argument(help="document id, key, path or file name")],
     index: IndexOption = DEFAULT_INDEX,
     json_output: JsonOption = False,
+    wait: WaitOption = None,
 ) -> None:
     """Remove a document from the index."""
     try:
-        removed = _open(index, None).remove(document)
+        removed = _open(index, _with_wait(None, wait)).remove(document, on_wait=_waiting)
     except ClauseGraphError as exc:
         _fail(str(exc))
         return
     if json_output:
         _print_json({"removed": removed})
     else:
-        console.print(f"removed {', '.join(removed)}")
+        console.print(plain(f"removed {', '.join(removed)}"), highlight=False, markup=False)
 
 
 @app.command()
@@ -299,7 +341,8 @@ def stats(index: IndexOption = DEFAULT_INDEX, json_output: JsonOption = False) -
     if json_output:
         _print_json(result.model_dump())
         return
-    console.print(f"index {result.index} ({result.embedding_model})", highlight=False)
+    console.print(plain(f"index {result.index} ({result.embedding_model})"), highlight=False,
+                  markup=False)
     console.print(
         f"{len(result.documents)} documents, {result.clauses} clauses, "
         f"{sum(result.edges_by_type.values())} edges, "
@@ -309,7 +352,7 @@ def stats(index: IndexOption = DEFAULT_INDEX, json_output: JsonOption = False) -
     table.add_column("edge type")
     table.add_column("count", justify="right")
     for name, count in result.edges_by_type.items():
-        table.add_row(name, str(count))
+        table.add_row(markup(name), str(count))
     console.print(table)
 
 
@@ -351,11 +394,13 @@ def report(
         if check is not None:
             result = reports.rederive_check(check, graph)
             if result.same:
-                console.print(f"{check}: the same evidence was re-derived", highlight=False)
+                console.print(plain(f"{check}: the same evidence was re-derived"),
+                              highlight=False, markup=False)
             else:
-                err_console.print(f"{check}: the evidence differs", highlight=False)
+                err_console.print(plain(f"{check}: the evidence differs"), highlight=False,
+                                  markup=False)
                 for problem in result.problems:
-                    err_console.print(f"  {problem}", highlight=False, markup=False)
+                    err_console.print(plain(f"  {problem}"), highlight=False, markup=False)
             raise typer.Exit(0 if result.same else 1)
         if questions is not None:
             batch = reports.write_batch(
@@ -365,10 +410,10 @@ def report(
             )
             for entry in batch.entries:
                 status = entry.error or entry.verdict
-                console.print(f"{entry.id:>6}  {status:9}  {entry.question}", highlight=False,
-                              markup=False)
-            console.print(f"index: {Path(batch.out_dir) / batch.index_files['html']}",
-                          highlight=False)
+                console.print(plain(f"{entry.id:>6}  {status:9}  {entry.question}"),
+                              highlight=False, markup=False)
+            console.print(plain(f"index: {Path(batch.out_dir) / batch.index_files['html']}"),
+                          highlight=False, markup=False)
             raise typer.Exit(1 if batch.failed else 0)
         if not question:
             _fail("give a QUESTION, --questions FILE or --check REPORT.json")
@@ -380,7 +425,8 @@ def report(
     except (ClauseGraphError, ValueError, OSError) as exc:
         _fail(_first_error(exc) if isinstance(exc, ValueError) else str(exc))
         return
-    console.print(f"{written}  ({result.verification.summary()})", highlight=False)
+    console.print(plain(f"{written}  ({result.verification.summary()})"), highlight=False,
+                  markup=False)
 
 
 @app.command()
@@ -395,7 +441,8 @@ def demo(
     try:
         graph = _open(index, None, create=True)
         if not json_output:
-            console.print(f"Ingesting the bundled sample contracts in {DATASET_DIR} ...")
+            console.print(plain(f"Ingesting the bundled sample contracts in {DATASET_DIR} ..."),
+                          highlight=False, markup=False)
         result = graph.ingest([DATASET_DIR])
         answer = graph.ask(question)
     except ClauseGraphError as exc:
@@ -405,7 +452,7 @@ def demo(
         _print_json(answer.model_dump(mode="json"))
         return
     _print_ingest_table(result)
-    console.print(f"\n[bold]Question:[/] {question}\n", highlight=False)
+    console.print(f"\n[bold]Question:[/] {markup(question)}\n", highlight=False)
     _print_answer(answer)
 
 

@@ -33,6 +33,17 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
+class IngestConfig(StrictModel):
+    """Limits on reading input files and on waiting for the index."""
+
+    max_file_mb: float = Field(
+        200, gt=0, description="larger input files are refused unread (a bounded read)"
+    )
+    lock_wait_seconds: float = Field(
+        300, ge=0, description="how long a writer waits for another writer of the same index"
+    )
+
+
 class SegmentConfig(StrictModel):
     """How documents are cut into clauses."""
 
@@ -121,6 +132,7 @@ class RetrievalConfig(StrictModel):
 class Settings(StrictModel):
     """The full configuration of a ClauseGraph instance."""
 
+    ingest: IngestConfig = Field(default_factory=IngestConfig)
     segment: SegmentConfig = Field(default_factory=SegmentConfig)
     entities: EntityConfig = Field(default_factory=EntityConfig)
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)

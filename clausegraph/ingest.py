@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import re
 import unicodedata
 from collections import Counter
@@ -31,6 +32,8 @@ import numpy as np
 import pymupdf
 
 from clausegraph.errors import IngestError
+from clausegraph.ingest_files import DEFAULT_MAX_FILE_MB, checked_stat, decode_text, read_regular_file
+from clausegraph.legibility import measure
 from clausegraph.models import Document, Page, Span
 
 SUPPORTED_SUFFIXES: tuple[str, ...] = (".pdf", ".txt", ".md")
@@ -43,6 +46,8 @@ MAX_KEY_SLUG_CHARS = 24
 _PDF_TEXT_FLAGS = pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_PRESERVE_LIGATURES
 # C0 controls (and DEL) other than tab and newline: NUL, form feed, CR, ... -> space.
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+# MuPDF warnings that mean a font could not be loaded: its glyph codes may not map to text.
+_FONT_TROUBLE = re.compile(r"font|cannot find object|identity encoding", re.IGNORECASE)
 # A PDF with less text than this per page, but with images, is taken to be a scan.
 _SCANNED_MAX_CHARS_PER_PAGE = 25
 
@@ -132,23 +137,28 @@ class _Line(NamedTuple):
 # --------------------------------------------------------------------------- public API
 
 
-def load_document(path: str | Path) -> Document:
+def load_document(path: str | Path, max_bytes: int = DEFAULT_MAX_FILE_MB * 1_000_000) -> Document:
     """Read one PDF, ``.txt`` or ``.md`` file into a ``Document``.
 
     Raises ``IngestError`` naming the file and the problem for anything that cannot be
-    read as text: missing file, directory, unsupported type, empty file, invalid UTF-8,
-    corrupt/truncated/encrypted PDF, or a scanned PDF with no text layer.
+    read as text: missing file, directory, FIFO/socket/device, symlink loop, a file over
+    ``max_bytes``, unsupported type, empty file, bytes in no known text encoding,
+    corrupt/truncated/encrypted PDF, a scanned PDF with no text layer, or a PDF whose
+    text is glyph codes rather than language (fonts missing). Pages of a PDF that are
+    illegible while most pages read fine are left out, with a warning on the document.
     """
     file_path = Path(path)
     suffix = _checked_suffix(file_path)
-    data = _read_bytes(file_path)
+    data = read_regular_file(file_path, max_bytes)
     doc_id = document_id(data)
+    warnings: list[str] = []
+    encoding = None
     if suffix == ".pdf":
-        text, pages, metadata_title = _pdf_text(file_path, data)
+        text, pages, metadata_title, warnings = _pdf_text(file_path, data)
         excluded = running_line_spans(text, pages)
         media_type = "pdf"
     else:
-        text = _decode_text(file_path, data)
+        text, encoding = _decode_text(file_path, data)
         pages = [Page(number=1, start=0, end=len(text))]
         excluded, metadata_title, media_type = [], None, "text"
     return Document(
@@ -160,6 +170,8 @@ def load_document(path: str | Path) -> Document:
         text=text,
         pages=pages,
         excluded=excluded,
+        encoding=encoding,
+        warnings=warnings,
     )
 
 
@@ -178,17 +190,18 @@ def document_key(path: str | Path, doc_id: str) -> str:
     return f"{_slug(Path(path).stem)}-{doc_id[:6]}"
 
 
-def iter_input_files(paths: Sequence[Path]) -> list[Path]:
+def iter_input_files(paths: Sequence[Path], exclude: Path | None = None) -> list[Path]:
     """Expand directories (recursively) to their supported files; keep other paths as given.
 
     Files named explicitly are kept even if unsupported or missing, so that
     ``load_document`` reports them. Directory contents are sorted; hidden files and
-    folders inside a directory are skipped; a file reached twice is listed once.
+    folders inside a directory are skipped, and so is the folder ``exclude`` (the index
+    being written); a file reached twice is listed once.
     """
     found: list[Path] = []
     for path in map(Path, paths):
         if path.is_dir():
-            found.extend(_supported_files_under(path))
+            found.extend(_supported_files_under(path, exclude))
         else:
             found.append(path)
     return _unique(found)
@@ -230,10 +243,7 @@ def choose_title(
 
 def _checked_suffix(path: Path) -> str:
     """The file's lowercase suffix, after checking the path names a readable kind of file."""
-    if not path.exists():
-        raise IngestError(path, "file not found")
-    if path.is_dir():
-        raise IngestError(path, "is a directory, not a file")
+    checked_stat(path)  # missing, a loop, a directory, a FIFO ...: said before any read
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         shown = f"'{suffix}'" if suffix else "without a suffix"
@@ -242,32 +252,27 @@ def _checked_suffix(path: Path) -> str:
     return suffix
 
 
-def _read_bytes(path: Path) -> bytes:
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise IngestError(path, f"cannot read file: {error.strerror or error}") from error
-    if not data:
-        raise IngestError(path, "empty file (0 bytes)")
-    return data
-
-
-def _supported_files_under(folder: Path) -> list[Path]:
+def _supported_files_under(folder: Path, exclude: Path | None = None) -> list[Path]:
+    """Everything but folders with a supported suffix under ``folder``: a FIFO, a socket or
+    a link that leads nowhere (a loop, a missing target) is listed so that ingest names it."""
+    skipped = os.path.realpath(exclude) + os.sep if exclude is not None else None
     files = [
         path
         for path in folder.rglob("*")
-        if path.is_file()
-        and path.suffix.lower() in SUPPORTED_SUFFIXES
+        if path.suffix.lower() in SUPPORTED_SUFFIXES
+        and not path.is_dir()  # regular files, and FIFOs, sockets, broken links: reported
         and not any(part.startswith(".") for part in path.relative_to(folder).parts)
+        and not (skipped and os.path.realpath(path).startswith(skipped))
     ]
     return sorted(files)
 
 
 def _unique(paths: Iterable[Path]) -> list[Path]:
-    seen: set[Path] = set()
+    seen: set[str] = set()
     unique: list[Path] = []
     for path in paths:
-        identity = path.resolve()
+        # os.path.realpath, unlike Path.resolve, does not raise on a symlink loop.
+        identity = os.path.realpath(path)
         if identity not in seen:
             seen.add(identity)
             unique.append(path)
@@ -277,31 +282,26 @@ def _unique(paths: Iterable[Path]) -> list[Path]:
 # ---------------------------------------------------------------------------- text files
 
 
-def _decode_text(path: Path, data: bytes) -> str:
-    """Decode like ``open(path, encoding="utf-8").read()``: BOM kept, universal newlines."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        bad_byte = data[error.start]
-        raise IngestError(
-            path,
-            f"not valid UTF-8 text (byte 0x{bad_byte:02x} at position {error.start}); "
-            "convert it to UTF-8",
-        ) from error
+def _decode_text(path: Path, data: bytes) -> tuple[str, str]:
+    """Decode (BOM, UTF-8, else a detected charset; BOM kept), universal newlines."""
+    text, encoding = decode_text(path, data)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.lstrip("\ufeff").strip():
         raise IngestError(path, "no text (the file holds only whitespace)")
-    return text
+    return text, encoding
 
 
 # ---------------------------------------------------------------------------------- PDFs
 
 
-def _pdf_text(path: Path, data: bytes) -> tuple[str, list[Page], str | None]:
-    """Canonical text, pages and metadata title of a PDF, or an ``IngestError``."""
+def _pdf_text(path: Path, data: bytes) -> tuple[str, list[Page], str | None, list[str]]:
+    """Canonical text, pages, metadata title and warnings of a PDF, or an ``IngestError``."""
+    pymupdf.TOOLS.mupdf_warnings(reset=True)
     pdf = _open_pdf(path, data)
     try:
-        page_texts = _page_texts(path, pdf)
+        raw_texts = _page_texts(path, pdf)
+        suspicious = pdf.is_repaired or _FONT_TROUBLE.search(pymupdf.TOOLS.mupdf_warnings())
+        page_texts, warnings = _legible_pages(path, raw_texts, bool(suspicious))
         if _looks_scanned(pdf, page_texts):
             raise IngestError(path, "no text layer (scanned PDF?); run OCR first")
         if not any(page_text.strip() for page_text in page_texts):
@@ -310,7 +310,40 @@ def _pdf_text(path: Path, data: bytes) -> tuple[str, list[Page], str | None]:
     finally:
         pdf.close()
     text, pages = _join_pages(page_texts)
-    return text, pages, metadata_title
+    return text, pages, metadata_title, warnings
+
+
+def _legible_pages(
+    path: Path, raw_texts: Sequence[str], suspicious: bool
+) -> tuple[list[str], list[str]]:
+    """Page texts with illegible pages emptied, and one warning per emptied page.
+
+    Refuses the file when most judged pages are illegible: then the whole text layer is
+    glyph codes (fonts missing from a truncated or broken file), not a stray page.
+    The vowel measure alone convicts a page only in a ``suspicious`` file (repaired, or
+    MuPDF warned about its fonts): tables of codes ("PWM-5700-00431-SH") have few vowels.
+    """
+    problems: dict[int, str] = {}
+    judged = 0
+    for number, raw in enumerate(raw_texts, start=1):
+        stats = measure(raw)
+        judged += stats.judged
+        problem = stats.problem(vowels=suspicious)
+        if problem:
+            problems[number] = problem
+    cleaned = [_CONTROL_CHARS.sub(" ", raw) for raw in raw_texts]
+    if problems and 2 * len(problems) >= judged:
+        first, reason = next(iter(problems.items()))
+        raise IngestError(
+            path,
+            f"text is not language on {len(problems)} of {len(raw_texts)} pages (page "
+            f"{first}: {reason}); its fonts are missing or damaged (truncated file?)",
+        )
+    warnings = []
+    for number, problem in problems.items():
+        cleaned[number - 1] = ""
+        warnings.append(f"page {number} left out: its text is not language ({problem})")
+    return cleaned, warnings
 
 
 def _open_pdf(path: Path, data: bytes) -> pymupdf.Document:
@@ -359,7 +392,7 @@ def _page_text(page: pymupdf.Page) -> str:
     text = "".join(
         block.text for block in _reading_order(blocks, page.rect.width, page.rect.height)
     )
-    text = _CONTROL_CHARS.sub(" ", text)
+    # Control characters stay until the legibility check has counted them.
     if text and not text.endswith("\n"):
         text += "\n"
     return text

@@ -55,6 +55,13 @@ class Document(BaseModel):
     text: str
     pages: list[Page]
     excluded: list[Span] = Field(default_factory=list)
+    encoding: str | None = Field(
+        None, description="text files: the encoding the bytes were read in, e.g. 'utf-8', "
+        "'utf-16-le (BOM)', 'cp1252'"
+    )
+    warnings: list[str] = Field(
+        default_factory=list, description="what ingest left out or doubted (illegible pages)"
+    )
 
     @cached_property
     def _page_starts(self) -> list[int]:
