@@ -18,7 +18,7 @@ from rich.table import Table
 
 from clausegraph.config import DATASET_DIR, SAMPLE_QUESTION, Settings
 from clausegraph.errors import ClauseGraphError
-from clausegraph.text.safe import markup, plain
+from clausegraph.text.safe import markup, plain, visible
 
 app = typer.Typer(
     add_completion=False,
@@ -77,11 +77,11 @@ def _fail(message: str, code: int = 2) -> None:
 
 def _error(message: str) -> None:
     """One line on stderr; the message names user files, so it is never markup."""
-    err_console.print(f"[bold red]error:[/] {markup(message)}", highlight=False)
+    err_console.print(f"[bold red]error:[/] {markup(visible(message))}", highlight=False)
 
 
 def _warn(message: str) -> None:
-    err_console.print(f"[bold yellow]warning:[/] {markup(message)}", highlight=False)
+    err_console.print(f"[bold yellow]warning:[/] {markup(visible(message))}", highlight=False)
 
 
 def _waiting(message: str) -> None:
@@ -165,7 +165,7 @@ def ingest(
             task = progress.add_task("ingesting", total=None)
 
             def report(name: str, done: int, total: int) -> None:
-                progress.update(task, description=markup(f"ingesting {name}"[:60]),
+                progress.update(task, description=markup(visible(f"ingesting {name}")[:60]),
                                 completed=done, total=total)
 
             result = graph.ingest(paths, progress=report, llm_relations=llm_relations,
@@ -192,8 +192,9 @@ def _print_ingest_table(result: Any) -> None:
         table.add_column(column)
     for o in result.outcomes:
         table.add_row(
-            markup(Path(o.path).name[:60]),
-            markup(f"{o.status} (same as {Path(o.same_as).name})" if o.same_as else o.status),
+            markup(visible(Path(o.path).name)[:60]),
+            markup(visible(f"{o.status} (same as {Path(o.same_as).name})" if o.same_as
+                           else o.status)),
             str(o.pages or ""), str(o.clauses or ""),
             str(sum(o.edges.values()) or ""), str(o.unresolved or ""),
             f"{o.seconds:.2f}" if o.seconds else "",

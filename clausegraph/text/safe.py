@@ -11,6 +11,8 @@ through :func:`plain` (no control sequences) and, where Rich markup is interpret
 'Title clause'
 >>> markup("Lease [draft] v2.pdf")
 'Lease \\\\[draft] v2.pdf'
+>>> visible("two\\nlines\\x1b]0;x\\x07.txt")
+'two\\\\nlines\\\\x1b]0;x\\\\x07.txt'
 """
 
 from __future__ import annotations
@@ -41,6 +43,20 @@ def plain(text: object) -> str:
     Carriage returns and backspaces would let a line overwrite itself, so they go too.
     """
     return _CONTROL.sub(REPLACEMENT, _SEQUENCE.sub("", str(text)))
+
+
+_ANY_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: object) -> str:
+    """One line with every control character spelled out (``\\x1b``, ``\\n``): for file
+    names and error lines, where dropping a sequence would name a file that does not exist."""
+    def spell(match: re.Match[str]) -> str:
+        char = match.group()
+        return {"\n": "\\n", "\t": "\\t", "\r": "\\r"}.get(char) or (
+            f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
+
+    return _ANY_CONTROL.sub(spell, str(text))
 
 
 def markup(text: object) -> str:
