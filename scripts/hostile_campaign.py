@@ -3,12 +3,15 @@
 full and read-only disks, hostile names. Every part is bounded in time.
 
     python scripts/hostile_campaign.py --out docs/hostile_campaign.json
-    python scripts/hostile_campaign.py --kills 3 --skip-disk     # quicker
+    python scripts/hostile_campaign.py --kills 2 --skip-disk     # quicker
+
+The CLI runs in this process (typer's runner: the model loads once) except where a
+separate process is the point: the writers that are killed and the concurrent writers.
 
 Parts (each prints one line per case and counts held / failed):
 
-* inputs: each hostile file is ingested through the CLI next to one good real PDF
-  (docs/dataset), in a fresh index. Held = the good PDF is indexed, the hostile file gets
+* inputs: each hostile file is ingested through the CLI next to one good real PDF (the
+  first two pages of a CUAD contract in docs/dataset), in a fresh index. Held = the good PDF is indexed, the hostile file gets
   the expected outcome (a one-line error with the expected words, or a correct ingest),
   exit code 1 when something failed, no traceback, no raw control character printed,
   no index folder when nothing was stored.
@@ -51,8 +54,9 @@ from tests.hostile_inputs import (  # noqa: E402
     pdf_cut_before_fonts,
 )
 
-GOOD_PDF = next(DATASET.glob("PhotronicsInc_*.pdf"))
+SOURCE_PDF = next(DATASET.glob("PhotronicsInc_*.pdf"))
 SECOND_PDF = next(DATASET.glob("BellringBrandsInc_*.pdf"))
+GOOD_PDF = SOURCE_PDF  # replaced in main() by its first two pages (fast to embed)
 CONTROL = set("\x1b\x07\x9b\x9d")
 QUESTION = "Can the agreement be terminated early?"
 
@@ -83,11 +87,32 @@ class Campaign:
         return {p: f"{sum(c.held for c in cs)} of {len(cs)}" for p, cs in parts.items()}
 
 
-def cli(*args: str, timeout: float = 600, env: dict[str, str] | None = None,
-        **popen: object) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "clausegraph.cli", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})}, **popen)
+@dataclass
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def cli(*args: str) -> Run:
+    """The CLI in this process; a crash shows as a traceback in ``stderr``."""
+    import traceback
+
+    from typer.testing import CliRunner
+
+    from clausegraph.cli import app
+
+    result = CliRunner().invoke(app, list(args))
+    stderr = result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        stderr += "Traceback\n" + "".join(traceback.format_exception(result.exception))
+    return Run(result.exit_code, result.stdout, stderr)
+
+
+def cli_process(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "clausegraph.cli", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(REPO)})
 
 
 # ----------------------------------------------------------------------------- inputs
@@ -201,12 +226,14 @@ def run_inputs(campaign: Campaign, work: Path) -> None:
             continue
         index = folder / "idx"
         extra = ["--set", "ingest.max_file_mb=1"] if "size cap" in name else []
+        signal.alarm(300)  # a hang fails the case instead of the campaign
         try:
-            done = cli("ingest", str(hostile), str(GOOD_PDF), "--index", str(index), *extra,
-                       timeout=300)
-        except subprocess.TimeoutExpired:
+            done = cli("ingest", str(hostile), str(GOOD_PDF), "--index", str(index), *extra)
+        except TimeoutError:
             campaign.record("inputs", name, started, False, "hung (300 s)")
             continue
+        finally:
+            signal.alarm(0)
         output = done.stdout + done.stderr
         problems = []
         if "Traceback" in output:
@@ -240,15 +267,16 @@ def _doc_set(index: Path) -> frozenset[str] | None:
         return None
 
 
-def _window_open(index: Path) -> bool:
+def _window_open(index: Path, stage: str) -> bool:
+    """Is the writer in ``stage``: 'document' (a .tmp- folder under docs/) or 'commit'
+    (the temporary global-index folder or the temporary manifest)?"""
     try:
-        names = os.listdir(index)
+        names = os.listdir(index / "docs") if stage == "document" else os.listdir(index)
     except OSError:
         return False
-    return any(n.startswith(".tmp-global") or n.endswith(".json.tmp") for n in names) or any(
-        n.startswith(".tmp-") for n in (os.listdir(index / "docs") if (index / "docs").is_dir()
-                                        else [])
-    )
+    if stage == "document":
+        return any(n.startswith(".tmp-") for n in names)
+    return any(n.startswith(".tmp-global") or n.endswith(".json.tmp") for n in names)
 
 
 def run_kills(campaign: Campaign, work: Path, kills: int, seed: int) -> None:
@@ -258,17 +286,15 @@ def run_kills(campaign: Campaign, work: Path, kills: int, seed: int) -> None:
     old = _doc_set(index)
     for attempt in range(kills):
         started = time.monotonic()
-        child = subprocess.Popen(
-            [sys.executable, "-m", "clausegraph.cli", "ingest", str(SECOND_PDF), "--index",
-             str(index)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            env={**os.environ, "PYTHONPATH": str(REPO)})
+        child = cli_process("ingest", str(SECOND_PDF), "--index", str(index))
         delay = rng.uniform(0, 0.05)
-        where = "no window seen"
-        deadline = time.monotonic() + 300
+        stage = ("document", "commit")[attempt % 2]
+        where = f"no {stage} window seen"
+        deadline = time.monotonic() + 600
         while child.poll() is None and time.monotonic() < deadline:
-            if _window_open(index):
+            if _window_open(index, stage):
                 time.sleep(delay)
-                where = f"{delay * 1000:.0f} ms into the commit window"
+                where = f"{delay * 1000:.0f} ms into the {stage} window"
                 break
             time.sleep(0.002)
         child.send_signal(signal.SIGKILL)
@@ -297,10 +323,7 @@ def run_concurrency(campaign: Campaign, work: Path) -> None:
         copy = work / f"{name}.txt"
         copy.write_text(numbered_lines(50).replace("fixture", f"{name} fixture"), encoding="utf-8")
         copies.append(copy)
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    writers = [subprocess.Popen([sys.executable, "-m", "clausegraph.cli", "ingest", str(c),
-                                 "--index", str(index)], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, env=env) for c in copies]
+    writers = [cli_process("ingest", str(c), "--index", str(index)) for c in copies]
     asks = []
     while any(w.poll() is None for w in writers) and time.monotonic() - started < 600:
         asks.append(cli("ask", QUESTION, "--index", str(index), "--json").returncode)
@@ -354,9 +377,22 @@ def run_disk(campaign: Campaign, work: Path) -> None:
         subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
+def _expire(*_: object) -> None:
+    raise TimeoutError("hung")
+
+
+def _first_pages(source: Path, target: Path, pages: int) -> Path:
+    import pymupdf
+
+    pdf = pymupdf.open(source)
+    pdf.select(list(range(pages)))
+    pdf.save(target)
+    return target
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--kills", type=int, default=6, help="kill attempts (6)")
+    parser.add_argument("--kills", type=int, default=4, help="kill attempts (4)")
     parser.add_argument("--seed", type=int, default=14)
     parser.add_argument("--skip-inputs", action="store_true")
     parser.add_argument("--skip-disk", action="store_true")
@@ -364,8 +400,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     campaign = Campaign()
     started = time.monotonic()
+    signal.signal(signal.SIGALRM, _expire)
+    global GOOD_PDF
     with tempfile.TemporaryDirectory(prefix="hostile-") as tmp:
         work = Path(tmp)
+        GOOD_PDF = _first_pages(SOURCE_PDF, work / "photronics-outsourcing.pdf", 2)
         if not args.skip_inputs:
             run_inputs(campaign, work)
         run_kills(campaign, work, args.kills, args.seed)
