@@ -27,9 +27,9 @@ from clausegraph.api import ClauseGraph
 from clausegraph.cli import app
 from clausegraph.config import SegmentConfig, Settings
 from clausegraph.errors import ClauseGraphError, IndexStoreError, IngestError
-from clausegraph.index import IndexStore
+from clausegraph.store.local.folder import FolderStore
 from clausegraph.ingest import iter_input_files, load_document
-from clausegraph.report import build_report, write_markdown
+from clausegraph.report import write_markdown
 from clausegraph.segment import segment
 from clausegraph.text.safe import markup, plain
 from tests.conftest import DATASET
@@ -241,6 +241,11 @@ def hostile_index(tmp_path_factory: pytest.TempPathFactory):
     return graph, index, report
 
 
+def _clause_with(graph: ClauseGraph, words: str):
+    store = graph.index.clauses
+    return next(c for c in store.clauses(store.clause_ids()) if words in c.text)
+
+
 def test_good_files_ingest_beside_a_fifo_and_a_symlink_loop(hostile_index) -> None:
     graph, index, report = hostile_index
     status = {Path(o.path).name: o.status for o in report.outcomes}
@@ -249,12 +254,12 @@ def test_good_files_ingest_beside_a_fifo_and_a_symlink_loop(hostile_index) -> No
     errors = sorted(o.error for o in report.failed)
     assert "symbolic link loop" in errors[0] and "named pipe" in errors[1]
     stored = {Path(d["source_path"]).name: d["doc_id"] for d in graph.stats().documents}
-    assert graph.index.documents[stored["utf16.txt"]].encoding == "utf-16-le (BOM)"
+    assert graph.index.clauses.document(stored["utf16.txt"]).encoding == "utf-16-le (BOM)"
 
 
 def test_show_and_ask_print_document_text_without_terminal_sequences(hostile_index) -> None:
     graph, index, _ = hostile_index
-    clause = next(c for c in graph.index.clauses if "payable" in c.text)
+    clause = _clause_with(graph, "payable")
     assert "\x1b" in clause.text  # stored as the document has it
     for args in (["show", clause.clause_id], ["ask", "What is the price per unit?"]):
         result = runner.invoke(app, [*args, "--index", str(index)])
@@ -411,7 +416,7 @@ def test_empty_folder_or_the_index_itself_has_no_supported_files(tmp_path: Path)
 
 
 def test_second_writer_waits_for_the_lock_and_says_so(tmp_path: Path) -> None:
-    store = IndexStore(tmp_path / "idx")
+    store = FolderStore(tmp_path / "idx")
     held = threading.Event()
     release = threading.Event()
 
@@ -426,14 +431,14 @@ def test_second_writer_waits_for_the_lock_and_says_so(tmp_path: Path) -> None:
     told: list[str] = []
     threading.Timer(0.6, release.set).start()
     started = time.monotonic()
-    with IndexStore(tmp_path / "idx").write_lock(wait=10, on_wait=told.append):
+    with FolderStore(tmp_path / "idx").write_lock(wait_seconds=10, on_wait=told.append):
         waited = time.monotonic() - started
     thread.join()
     assert 0.5 <= waited < 10
     assert len(told) == 1 and "waiting up to 10 s" in told[0]
     with store.write_lock():
         with pytest.raises(IndexStoreError, match="after waiting 0.3 s.*--wait SECONDS"):
-            with IndexStore(tmp_path / "idx").write_lock(wait=0.3):
+            with FolderStore(tmp_path / "idx").write_lock(wait_seconds=0.3):
                 pass
 
 
@@ -449,7 +454,7 @@ def test_cli_wait_option_reaches_the_lock(tmp_path: Path) -> None:
 
 def test_json_output_escapes_c1_controls(hostile_index) -> None:
     graph, index, _ = hostile_index
-    clause = next(c for c in graph.index.clauses if "payable" in c.text)
+    clause = _clause_with(graph, "payable")
     result = runner.invoke(app, ["show", clause.clause_id, "--index", str(index), "--json"])
     assert result.exit_code == 0 and "\x9b" not in result.output
     assert json.loads(result.output)["clause"]["text"] == clause.text
