@@ -226,11 +226,11 @@ def run_inputs(campaign: Campaign, work: Path) -> None:
             continue
         index = folder / "idx"
         extra = ["--set", "ingest.max_file_mb=1"] if "size cap" in name else []
-        signal.alarm(300)  # a hang fails the case instead of the campaign
+        signal.alarm(900)  # a hang fails the case instead of the campaign
         try:
             done = cli("ingest", str(hostile), str(GOOD_PDF), "--index", str(index), *extra)
         except TimeoutError:
-            campaign.record("inputs", name, started, False, "hung (300 s)")
+            campaign.record("inputs", name, started, False, "hung (900 s)")
             continue
         finally:
             signal.alarm(0)
