@@ -75,3 +75,11 @@ def add_documents(store: IndexStore, *names: str, remove: tuple[str, ...] = ()) 
         store.commit(added, list(remove), "test-model", DIM)
 
 
+class TextVectorEmbedder:
+    """Embeds a query as the synthetic index embeds clauses (a deterministic unit vector)."""
+
+    name = "synthetic"
+    dim = 8
+
+    def encode_query(self, text: str) -> np.ndarray:
+        return unit_vector(text)

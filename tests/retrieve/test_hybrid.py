@@ -7,24 +7,13 @@ what each test asserts follows from the scoring formula, not from a model.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from synthetic_index import TEXTS, add_documents, artifacts_for, unit_vector
+from synthetic_index import TEXTS, TextVectorEmbedder, add_documents, artifacts_for
 
 from clausegraph.config import RetrievalConfig
 from clausegraph.models import RelationType
 from clausegraph.retrieve.hybrid import Retriever
 from clausegraph.store.local.folder import FolderStore
-
-
-class TextVectorEmbedder:
-    """Embeds a query as the synthetic index embeds clauses (a deterministic unit vector)."""
-
-    name = "synthetic"
-    dim = 8
-
-    def encode_query(self, text: str) -> np.ndarray:
-        return unit_vector(text)
 
 
 @pytest.fixture(scope="module")
