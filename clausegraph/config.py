@@ -34,10 +34,17 @@ class StrictModel(BaseModel):
 
 
 class IngestConfig(StrictModel):
-    """How files are read (see clausegraph/ingest.py and docs/formats.md)."""
+    """How files are read: limits, OCR, and waiting for the index (docs/formats.md,
+    docs/reliability.md)."""
 
     ocr: bool = Field(
         True, description="OCR PDF pages without a text layer (needs Tesseract installed)"
+    )
+    max_file_mb: float = Field(
+        200, gt=0, description="larger input files are refused unread (a bounded read)"
+    )
+    lock_wait_seconds: float = Field(
+        300, ge=0, description="how long a writer waits for another writer of the same index"
     )
 
 

@@ -7,7 +7,6 @@ import sys
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.markdown import Markdown
 from rich.table import Table
 
 from clausegraph.cli.common import (
@@ -33,6 +32,7 @@ from clausegraph.cli.common import (
     err_console,
 )
 from clausegraph.errors import ClauseGraphError
+from clausegraph.text.safe import markup, plain
 
 
 @app.command()
@@ -91,18 +91,21 @@ def ask(
 
 
 def print_answer(answer: Any) -> None:
-    console.print(Markdown(answer.answer))
+    # Printed as its Markdown source: rendered Markdown would drop inline HTML from a
+    # document and turn its links into live terminal hyperlinks.
+    console.print(plain(answer.answer), highlight=False, markup=False)
     verification = getattr(answer, "verification", None)
     if verification is not None:
         colour = {"verified": "green", "warnings": "yellow", "failed": "red",
                   "unanswered": "yellow"}.get(verification.verdict, "white")
-        console.print(f"[bold {colour}]{verification.summary()}[/]  ({answer.model})",
-                      highlight=False)
+        console.print(f"[bold {colour}]{markup(verification.summary())}[/]  "
+                      f"({markup(answer.model)})", highlight=False)
         for issue in verification.issues:
-            console.print(f"  {issue.severity}: {issue.message}", highlight=False, markup=False)
+            console.print(plain(f"  {issue.severity}: {issue.message}"), highlight=False,
+                          markup=False)
     for name, note in getattr(answer, "strategy_notes", {}).items():
-        console.print(f"[bold]{name}[/]", highlight=False)
-        console.print(note, highlight=False, markup=False)
+        console.print(f"[bold]{markup(name)}[/]", highlight=False)
+        console.print(plain(note), highlight=False, markup=False)
     _print_evidence_table(answer)
 
 
@@ -111,10 +114,10 @@ def _print_evidence_table(answer: Any) -> None:
     for column in ("group", "clause", "document", "pages", "chars", "why retrieved"):
         table.add_column(column, overflow="fold")
     for e in answer.evidence:
-        table.add_row(
+        table.add_row(*map(markup, (
             e.group, e.clause_id.split(":", 1)[-1], e.clause_id.split(":", 1)[0],
             ",".join(map(str, e.pages)), f"{e.span[0]}-{e.span[1]}", e.reason,
-        )
+        )))
     console.print(table)
 
 

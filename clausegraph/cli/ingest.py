@@ -17,14 +17,20 @@ from clausegraph.cli.common import (
     LLMOption,
     ModelOption,
     SetOption,
+    WaitOption,
+    _error,
     _fail,
     _open,
     _print_json,
+    _waiting,
+    _warn,
+    _with_wait,
     app,
     console,
     err_console,
 )
 from clausegraph.errors import ClauseGraphError
+from clausegraph.text.safe import markup, plain, visible
 
 
 @app.command()
@@ -44,12 +50,13 @@ def ingest(
     llm: LLMOption = None,
     model: ModelOption = None,
     base_url: BaseUrlOption = None,
+    wait: WaitOption = None,
 ) -> None:
     """Add documents to the index (unchanged files are skipped)."""
     if no_ocr:
         set_ = [*(set_ or []), "ingest.ocr=false"]
     try:
-        graph = _open(index, set_, create=True,
+        graph = _open(index, _with_wait(set_, wait), create=True,
                       llm={"provider": llm, "model": model, "base_url": base_url})
         with Progress(
             TextColumn("[progress.description]{task.description}"), BarColumn(),
@@ -59,10 +66,11 @@ def ingest(
             task = progress.add_task("ingesting", total=None)
 
             def report(name: str, done: int, total: int) -> None:
-                progress.update(task, description=f"ingesting {name}"[:60], completed=done,
-                                total=total)
+                progress.update(task, description=markup(visible(f"ingesting {name}")[:60]),
+                                completed=done, total=total)
 
-            result = graph.ingest(paths, progress=report, llm_relations=llm_relations)
+            result = graph.ingest(paths, progress=report, llm_relations=llm_relations,
+                                  on_wait=_waiting)
     except ClauseGraphError as exc:
         _fail(str(exc))
         return
@@ -72,9 +80,9 @@ def ingest(
         print_ingest_table(result)
     for outcome in result.outcomes:
         for warning in outcome.warnings:
-            err_console.print(f"[yellow]warning:[/] {outcome.path}: {warning}", highlight=False)
+            _warn(warning)
     for outcome in result.failed:
-        err_console.print(f"[bold red]error:[/] {outcome.error}", highlight=False)
+        _error(outcome.error or outcome.path)
     if result.failed:
         raise typer.Exit(1)
 
@@ -85,8 +93,9 @@ def print_ingest_table(result: Any) -> None:
         table.add_column(column)
     for o in result.outcomes:
         table.add_row(
-            Path(o.path).name[:60],
-            f"{o.status} (same as {Path(o.same_as).name})" if o.same_as else o.status,
+            markup(visible(Path(o.path).name)[:60]),
+            markup(visible(f"{o.status} (same as {Path(o.same_as).name})" if o.same_as
+                           else o.status)),
             str(o.pages or ""), str(o.clauses or ""),
             str(sum(o.edges.values()) or ""), str(o.unresolved or ""),
             f"{o.seconds:.2f}" if o.seconds else "",
@@ -99,16 +108,17 @@ def remove(
     document: Annotated[str, typer.Argument(help="document id, key, path or file name")],
     index: IndexOption = DEFAULT_INDEX,
     json_output: JsonOption = False,
+    wait: WaitOption = None,
 ) -> None:
     """Remove a document from the index."""
     try:
-        removed = _open(index, None).remove(document)
+        removed = _open(index, _with_wait(None, wait)).remove(document, on_wait=_waiting)
     except ClauseGraphError as exc:
         _fail(str(exc))
         return
     if json_output:
         _print_json({"removed": removed})
     else:
-        console.print(f"removed {', '.join(removed)}")
+        console.print(plain(f"removed {', '.join(removed)}"), highlight=False, markup=False)
 
 

@@ -16,6 +16,8 @@ from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
+from clausegraph.text.safe import plain
+
 EXIT_OK = 0
 EXIT_VERIFICATION_FAILED = 1
 EXIT_LLM_FAILED = 2
@@ -70,7 +72,7 @@ def reply_printer(console: Console, status: Waiting, as_json: bool) -> Callable[
         status.stop()
         text = claims.feed_text(chunk)
         if text:
-            console.out(text, end="", highlight=False)
+            console.out(plain(text), end="", highlight=False)
             console.file.flush()
 
     return show
@@ -79,7 +81,7 @@ def reply_printer(console: Console, status: Waiting, as_json: bool) -> Callable[
 def print_warnings(console: Console, answer: Any) -> None:
     """Each warning on one line (their text may hold '[clause ids]': printed as is)."""
     for warning in getattr(answer, "warnings", []) or []:
-        console.print(Text.assemble(("warning: ", "bold yellow"), warning), highlight=False)
+        console.print(Text.assemble(("warning: ", "bold yellow"), plain(warning)), highlight=False)
 
 
 def exit_code(answer: Any, strict: bool) -> int:

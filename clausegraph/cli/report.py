@@ -28,6 +28,7 @@ from clausegraph.cli.common import (
     err_console,
 )
 from clausegraph.errors import ClauseGraphError
+from clausegraph.text.safe import plain
 
 
 @app.command()
@@ -72,11 +73,13 @@ def report(
         if check is not None:
             result = reports.rederive_check(check, graph)
             if result.same:
-                console.print(f"{check}: the same evidence was re-derived", highlight=False)
+                console.print(plain(f"{check}: the same evidence was re-derived"),
+                              highlight=False, markup=False)
             else:
-                err_console.print(f"{check}: the evidence differs", highlight=False)
+                err_console.print(plain(f"{check}: the evidence differs"), highlight=False,
+                                  markup=False)
                 for problem in result.problems:
-                    err_console.print(f"  {problem}", highlight=False, markup=False)
+                    err_console.print(plain(f"  {problem}"), highlight=False, markup=False)
             raise typer.Exit(0 if result.same else 1)
         if questions is not None:
             batch = reports.write_batch(
@@ -86,10 +89,10 @@ def report(
             )
             for entry in batch.entries:
                 status = entry.error or entry.verdict
-                console.print(f"{entry.id:>6}  {status:9}  {entry.question}", highlight=False,
-                              markup=False)
-            console.print(f"index: {Path(batch.out_dir) / batch.index_files['html']}",
-                          highlight=False)
+                console.print(plain(f"{entry.id:>6}  {status:9}  {entry.question}"),
+                              highlight=False, markup=False)
+            console.print(plain(f"index: {Path(batch.out_dir) / batch.index_files['html']}"),
+                          highlight=False, markup=False)
             raise typer.Exit(1 if batch.failed else 0)
         if not question:
             _fail("give a QUESTION, --questions FILE or --check REPORT.json")
@@ -102,7 +105,8 @@ def report(
     except (ClauseGraphError, ValueError, OSError) as exc:
         _fail(_first_error(exc) if isinstance(exc, ValueError) else str(exc))
         return
-    console.print(f"{written}  ({result.verification.summary()})", highlight=False)
+    console.print(plain(f"{written}  ({result.verification.summary()})"), highlight=False,
+                  markup=False)
     print_warnings(err_console, result)
     raise typer.Exit(exit_code(result, strict))
 

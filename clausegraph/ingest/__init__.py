@@ -2,10 +2,12 @@
 
 Canonical text, the one every later offset points into:
 
-* ``.txt`` / ``.md``: exactly what ``open(path, encoding="utf-8").read()`` returns, i.e.
-  UTF-8 with universal newlines (``\\r\\n`` and ``\\r`` become ``\\n``) and a leading byte
-  order mark kept as the character U+FEFF. Benchmark spans (LegalBench-RAG) are computed
-  against that string, so nothing else is changed.
+* ``.txt`` / ``.md``: for UTF-8, exactly what ``open(path, encoding="utf-8").read()``
+  returns, i.e. universal newlines (``\\r\\n`` and ``\\r`` become ``\\n``) and a leading
+  byte order mark kept as the character U+FEFF. Benchmark spans (LegalBench-RAG) are
+  computed against that string, so nothing else is changed. UTF-16/32 (with a BOM) and
+  single-byte encodings (charset-normalizer) are decoded the same way; the encoding is
+  recorded in ``Document.encoding``.
 * PDF: the text of each page with its blocks in reading order (``_reading_order``: top
   to bottom, two-column pages column by column), pages joined by ``PAGE_SEPARATOR``.
   Every page's text ends with ``\\n``, so a page break reads as one blank line; the
@@ -25,10 +27,11 @@ from pathlib import Path
 
 from clausegraph.ingest.docx import read_docx
 from clausegraph.ingest.files import (
+    DEFAULT_MAX_FILE_MB,
     SUPPORTED_SUFFIXES,
     checked_suffix,
     iter_input_files,
-    read_bytes,
+    read_regular_file,
 )
 from clausegraph.ingest.html import read_html
 from clausegraph.ingest.ocr import LOW_CONFIDENCE, PdfOcr, low_confidence_spans
@@ -46,20 +49,26 @@ __all__ = [
 # --------------------------------------------------------------------------- public API
 
 
-def load_document(path: str | Path, *, ocr: bool = True) -> Document:
+def load_document(
+    path: str | Path, max_bytes: int = DEFAULT_MAX_FILE_MB * 1_000_000, *, ocr: bool = True
+) -> Document:
     """Read one PDF, Word (``.docx``), HTML, ``.txt`` or ``.md`` file into a ``Document``.
 
     PDF pages without a text layer are OCR'd (Tesseract) unless ``ocr`` is False.
     Raises ``IngestError`` naming the file and the problem for anything that cannot be
-    read as text: missing file, directory, unsupported type, empty file, invalid UTF-8,
+    read as text: missing file, directory, FIFO/socket/device, symlink loop, a file over
+    ``max_bytes``, unsupported type, empty file, bytes in no known text encoding,
     corrupt/truncated/encrypted PDF or Word file, a Word zip bomb, HTML nested too
-    deeply, or a scanned PDF when OCR is off or its engine is missing.
+    deeply, a scanned PDF when OCR is off or its engine is missing, or a PDF whose text
+    is glyph codes rather than language (fonts missing). Pages of a PDF that are
+    illegible while most pages read fine are left out, with a warning on the document.
     """
     file_path = Path(path)
     suffix = checked_suffix(file_path)
-    data = read_bytes(file_path)
+    data = read_regular_file(file_path, max_bytes)
     doc_id = document_id(data)
     extra: dict = {}
+    encoding = None
     if suffix == ".pdf":
         text, pages, metadata_title, pdf_ocr, warnings = pdf_text(file_path, data, ocr)
         excluded = running_line_spans(text, pages)
@@ -71,7 +80,7 @@ def load_document(path: str | Path, *, ocr: bool = True) -> Document:
         text, pages, excluded, metadata_title = read.text, read.pages, [], read.title
         extra = {"blocks": read.blocks, "warnings": read.warnings}
     else:
-        text = decode_text(file_path, data)
+        text, encoding = decode_text(file_path, data)
         pages = [Page(number=1, start=0, end=len(text))]
         excluded, metadata_title, media_type = [], None, "text"
     return Document(
@@ -83,6 +92,7 @@ def load_document(path: str | Path, *, ocr: bool = True) -> Document:
         text=text,
         pages=pages,
         excluded=excluded,
+        encoding=encoding,
         **extra,
     )
 

@@ -75,8 +75,13 @@ class Document(BaseModel):
     low_confidence: list[Span] = Field(
         default_factory=list, description="OCR text below the confidence threshold"
     )
+    encoding: str | None = Field(
+        None, description="text files: the encoding the bytes were read in, e.g. 'utf-8', "
+        "'utf-16-le (BOM)', 'cp1252'"
+    )
     warnings: list[str] = Field(
-        default_factory=list, description="what the reader changed or guessed, for the user"
+        default_factory=list, description="what ingest changed, guessed or left out, for the "
+        "user: OCR'd pages, tracked changes, illegible pages"
     )
 
     @cached_property

@@ -16,7 +16,6 @@ import docx
 import pytest
 from docx.enum.text import WD_BREAK
 from docx_builder import (
-    CONTRACT_LEVELS,
     add_footnotes,
     add_list_definition,
     add_list_instance,

@@ -309,11 +309,11 @@ def test_whitespace_only_text_file(tmp_path: Path) -> None:
     assert_fails(path, "no text")
 
 
-def test_latin1_text_is_not_utf8(tmp_path: Path) -> None:
-    path = tmp_path / "latin1.txt"
-    path.write_bytes("Résiliation du contrat".encode("latin-1"))
-    error = assert_fails(path, "not valid UTF-8", "convert it to UTF-8")
-    assert "0xe9" in error.problem and "position 1" in error.problem
+def test_binary_bytes_in_a_text_file_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "random.txt"
+    path.write_bytes(bytes(range(256)) * 8)  # NUL bytes and every control: no text encoding
+    error = assert_fails(path, "not text in UTF-8 or another known encoding", "binary")
+    assert "0x80" in error.problem and "position 128" in error.problem
 
 
 def test_unsupported_suffix_lists_the_supported_ones(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ own context error, streaming and the model it reports."""
 from __future__ import annotations
 
 import pytest
-from policy_sample import DOC_KEY, QUESTION, policy_answer
+from policy_sample import DOC_KEY, policy_answer
 
 from clausegraph.answer.generate import (
     ClaimStream,
@@ -15,8 +15,8 @@ from clausegraph.answer.generate import (
     generate_answer,
     schema_max_tokens,
 )
-from clausegraph.llm import LLMConfig, LLMContextError, create_provider
 from clausegraph.answer.verify import locate
+from clausegraph.llm import LLMConfig, LLMContextError, create_provider
 
 MODEL_NAME = "SmolLM2-135M-Instruct"  # the alias the fixture's server reports
 
