@@ -22,7 +22,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -117,12 +117,14 @@ class FolderStore(IndexStore):
             )
         return manifest
 
-    def empty_manifest(self, embedding_model: str, dim: int) -> dict[str, Any]:
+    def empty_manifest(self, embedding_model: str, dim: int,
+                       embedding_fingerprint: str = "") -> dict[str, Any]:
         return {
             "format": INDEX_FORMAT,
             "version": INDEX_VERSION,
             "generation": 0,
             "embedding_model": embedding_model,
+            "embedding_fingerprint": embedding_fingerprint,
             "dim": dim,
             "documents": {},
             "global": None,
@@ -203,6 +205,7 @@ class FolderStore(IndexStore):
         remove: Sequence[str],
         embedding_model: str = "",
         dim: int = 0,
+        embedding_fingerprint: str = "",
     ) -> None:
         """Switch to a new generation: documents in ``add`` in, documents in ``remove`` out.
 
@@ -211,13 +214,36 @@ class FolderStore(IndexStore):
         Call inside ``write_lock()``.
         """
         manifest = self.read_manifest() if self.exists() else self.empty_manifest(
-            embedding_model, dim)
+            embedding_model, dim, embedding_fingerprint)
         dropped = set(remove)
         documents = {k: v for k, v in manifest["documents"].items() if k not in dropped}
         for doc_id, entry in add:
             documents[doc_id] = entry.model_dump(mode="json")
         new = dict(manifest, documents=documents, generation=manifest["generation"] + 1)
         new["global"] = self._write_global(list(documents), new["generation"]) if documents else None
+        self._write_manifest(new)
+        self.collect_garbage(new)
+
+    def replace_embeddings(self, vectors: Mapping[str, np.ndarray], embedding_model: str,
+                           dim: int, embedding_fingerprint: str) -> None:
+        """New vectors in every document folder, then a new generation that names the model.
+
+        Each ``embeddings.npy`` is swapped by rename; a crash before the manifest is replaced
+        leaves an index that still names the old model, and ``reembed`` simply runs again.
+        """
+        manifest = self.read_manifest()
+        if set(vectors) != set(manifest["documents"]):
+            raise IndexStoreError(self.root, "re-embedding must cover every document")
+        for doc_id, matrix in vectors.items():
+            part = self.doc_dir(doc_id) / ".embeddings.npy.part"
+            with open(part, "wb") as handle:
+                np.save(handle, np.ascontiguousarray(matrix, dtype=np.float32))
+            os.replace(part, self.doc_dir(doc_id) / "embeddings.npy")
+        generation = manifest["generation"] + 1
+        new = dict(manifest, generation=generation, embedding_model=embedding_model, dim=dim,
+                   embedding_fingerprint=embedding_fingerprint)
+        new["global"] = self._write_global(list(manifest["documents"]), generation) \
+            if manifest["documents"] else None
         self._write_manifest(new)
         self.collect_garbage(new)
 
