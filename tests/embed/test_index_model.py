@@ -62,7 +62,7 @@ def test_other_model_is_refused_then_reembedded_on_request(built_index: Path,
     clause_id = graph.index.clauses.clause_ids()[0]
     assert graph.show(clause_id).clause.clause_id == clause_id  # reading needs no encoder
     with pytest.raises(IndexStoreError) as refused:
-        graph.ask(QUESTION)
+        graph.retrieve(QUESTION)
     message = str(refused.value)
     assert "'gemini-embedding-001'" in message and "'all-MiniLM-L6-v2'" in message
     assert f"clausegraph reembed --index {tmp_path / 'index'}" in message
@@ -74,11 +74,8 @@ def test_other_model_is_refused_then_reembedded_on_request(built_index: Path,
     manifest = json.loads((tmp_path / "index" / "clausegraph-index.json").read_text())
     assert (manifest["embedding_model"], manifest["dim"]) == ("all-MiniLM-L6-v2", 384)
     assert manifest["embedding_fingerprint"] == graph.embedder.fingerprint
-    answer = graph.ask(QUESTION)
-    assert answer.evidence
-    original = ClauseGraph.open(built_index)
-    assert [e.clause.clause_id for e in answer.evidence] == \
-        [e.clause.clause_id for e in original.ask(QUESTION).evidence]
+    found = [r.clause_id for r in graph.retrieve(QUESTION)]
+    assert found == [r.clause_id for r in ClauseGraph.open(built_index).retrieve(QUESTION)]
 
 
 def test_other_weights_of_the_same_model_are_refused(built_index: Path, tmp_path: Path) -> None:
