@@ -39,6 +39,8 @@ class OnnxEmbedder(Embedder):
         max_chars: int = 2000,
         graph_dir: Path | None = None,
     ) -> None:
+        # Rust-side parallel tokenising would warn (and stop) if a later fork() happened.
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         from tokenizers import Tokenizer
 
         self.model_dir = Path(model_dir)
