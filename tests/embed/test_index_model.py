@@ -3,13 +3,13 @@ message until the index is re-embedded on request; old indexes without a fingerp
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from clausegraph.api import ClauseGraph
@@ -134,3 +134,17 @@ def test_read_commands_load_no_model_or_pdf_library(built_index: Path, tmp_path:
         assert clause_id in done.stdout
     if command.endswith("missing"):
         assert "error:" in done.stderr and ("missing" in done.stderr or "no document" in done.stderr)
+
+
+@pytest.mark.skipif(
+    not all(importlib.util.find_spec(name) for name in ("torch", "sentence_transformers")),
+    reason="sentence-transformers/torch not installed (pip install 'clausegraph[torch]')")
+def test_torch_backend_opens_the_same_index_and_ranks_alike(built_index: Path) -> None:
+    from clausegraph.config import Settings
+
+    default = ClauseGraph.open(built_index)
+    torch_backend = ClauseGraph.open(
+        built_index, Settings().with_overrides(["embedding.backend=sentence-transformers"]))
+    for question in (QUESTION, "When may the agreement be terminated?", "payment terms"):
+        assert [r.clause_id for r in torch_backend.retrieve(question)] == \
+            [r.clause_id for r in default.retrieve(question)]
