@@ -20,6 +20,14 @@ from pydantic import BaseModel, Field
 from clausegraph.config import RetrievalConfig, Settings
 from clausegraph.embed import Embedder, create_embedder, embedding_mismatch
 from clausegraph.errors import ClauseGraphError, IndexStoreError, IngestError, NotFoundError
+from clausegraph.llm import (
+    LLMAuthError,
+    LLMConfigError,
+    LLMError,
+    LLMModelNotFoundError,
+    LLMProvider,
+    create_provider,
+)
 from clausegraph.models import Clause, Edge, RetrievedClause
 from clausegraph.store import DocumentArtifacts, DocumentEntry, IndexReader, create_store
 
@@ -27,7 +35,6 @@ from clausegraph.store import DocumentArtifacts, DocumentEntry, IndexReader, cre
 # without PDF, NLP or model libraries (PyMuPDF alone takes seconds to import).
 if TYPE_CHECKING:
     from clausegraph.answer.extractive import Answer
-    from clausegraph.llm import LLMProvider
     from clausegraph.relate.rules import RuleSet
     from clausegraph.retrieve.hybrid import Retriever
 
@@ -118,8 +125,6 @@ class ClauseGraph:
     def llm(self) -> LLMProvider | None:
         """The configured language model (``settings.llm`` + environment); None = offline."""
         if not self._llm_ready:
-            from clausegraph.llm import create_provider
-
             self._llm = create_provider(self.settings.llm)
             self._llm_ready = True
         return self._llm
@@ -376,6 +381,7 @@ class ClauseGraph:
         *,
         llm: LLMProvider | str | None = None,
         on_chunk: Callable[[str], None] | None = None,
+        strict: bool = False,
         **overrides: Any,
     ) -> Answer:
         """Retrieve, group and answer with citations.
@@ -383,7 +389,11 @@ class ClauseGraph:
         Extractive (offline) unless a language model is configured (``settings.llm``)
         or given as ``llm``; ``llm="none"`` forces extractive. An LLM answer is an
         ``LLMAnswer`` with ``claims`` and a ``verification`` verdict; ``on_chunk``
-        receives the model's reply as it streams.
+        receives the model's reply as it streams. When the model's reply cannot be used
+        (no usable JSON, timeout, server unavailable, prompt too long) the offline answer
+        comes back with ``mode='extractive-fallback'`` and the reason in ``warnings``;
+        ``strict=True`` raises the :class:`LLMError` instead. Settings the user must fix
+        (no key, rejected key, wrong URL or model) always raise.
         """
         results = self.evidence(question, documents, strategy, **overrides)
         settings = dict(self.retrieval_config(**overrides).model_dump(mode="json"),
@@ -402,8 +412,15 @@ class ClauseGraph:
             for doc_id in dict.fromkeys(e.doc_id for e in answer.evidence)
             for edge in self.index.graph.document_edges(doc_id)
         ]
-        return generate_answer(answer, provider, on_chunk=on_chunk,
-                               clause_lookup=self.index.clauses.clause, graph_edges=edges)
+        try:
+            return generate_answer(answer, provider, on_chunk=on_chunk,
+                                   clause_lookup=self.index.clauses.clause, graph_edges=edges)
+        except (LLMAuthError, LLMConfigError, LLMModelNotFoundError):
+            raise
+        except LLMError as exc:
+            if strict:
+                raise
+            return fallback_answer(answer, exc, provider)
 
     def report(
         self,
@@ -412,12 +429,13 @@ class ClauseGraph:
         strategy: str = "clausegraph",
         *,
         llm: LLMProvider | str | None = None,
+        strict: bool = False,
         **overrides: Any,
     ) -> Any:
         """An audit :class:`~clausegraph.report.Report` for ``question``."""
         from clausegraph.report import build_report
 
-        answer = self.ask(question, documents, strategy, llm=llm, **overrides)
+        answer = self.ask(question, documents, strategy, llm=llm, strict=strict, **overrides)
         return build_report(answer, manifest=self.index_record(),
                             index_path=self.store.location,
                             documents_filter=documents)
@@ -465,6 +483,18 @@ class ClauseGraph:
                 raise NotFoundError(f"no document {name!r} in index {self.store.location}")
             doc_ids += matches
         return list(dict.fromkeys(doc_ids))
+
+
+def fallback_answer(answer: Answer, error: Exception, provider: LLMProvider) -> Answer:
+    """The offline answer standing in for a model reply that could not be used."""
+    reason = str(error).replace("; use --llm none for the extractive answer", "")
+    notes = [n for n in provider.notes if n not in answer.warnings]
+    return answer.model_copy(update={
+        "mode": "extractive-fallback",
+        "warnings": [*answer.warnings, *notes,
+                     f"the model's answer could not be used, so this is the offline "
+                     f"extractive answer: {reason}"],
+    })
 
 
 def _embedding_text(clause: Clause) -> str:

@@ -81,18 +81,29 @@ def _page_texts(path: Path, pdf: pymupdf.Document) -> list[str]:
 
 def _page_text(page: pymupdf.Page) -> str:
     """Text of one page, its blocks in reading order, ending with a newline if not empty."""
-    blocks = [
-        _Block(*block[:5])
-        for block in page.get_text("blocks", flags=_PDF_TEXT_FLAGS)
-        if block[6] == 0
-    ]
-    text = "".join(
-        block.text for block in _reading_order(blocks, page.rect.width, page.rect.height)
-    )
+    text = "".join(block.text for _, block in blocks_in_reading_order(page))
     text = _CONTROL_CHARS.sub(" ", text)
     if text and not text.endswith("\n"):
         text += "\n"
     return text
+
+
+def page_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
+    """The page's text as ingest extracts it (same flags), to reuse across calls."""
+    return page.get_textpage(flags=_PDF_TEXT_FLAGS)
+
+
+def blocks_in_reading_order(
+    page: pymupdf.Page, textpage: pymupdf.TextPage | None = None
+) -> list[tuple[int, _Block]]:
+    """The page's text blocks as (MuPDF block number, block), in the order the page text
+    joins them; the web app's highlights map character offsets back to words through it."""
+    textpage = textpage or page_textpage(page)
+    numbered = {b[5]: _Block(*b[:5]) for b in page.get_text("blocks", textpage=textpage)
+                if b[6] == 0}
+    number = {id(block): n for n, block in numbered.items()}
+    ordered = _reading_order(list(numbered.values()), page.rect.width, page.rect.height)
+    return [(number[id(block)], block) for block in ordered]
 
 
 def _looks_scanned(pdf: pymupdf.Document, page_texts: Sequence[str]) -> bool:

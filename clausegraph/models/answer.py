@@ -81,6 +81,11 @@ class Answer(BaseModel):
         default_factory=dict, description="what the strategy produced besides the ranking "
         "(causal summary, HyDE clause, saved files)",
     )
+    warnings: list[str] = Field(
+        default_factory=list, description="what a reader should know: why a model's answer "
+        "was replaced by the offline one (mode 'extractive-fallback'), evidence left out to "
+        "fit the model's context, the model chosen when none was named",
+    )
 
     def group(self, name: str) -> list[EvidenceClause]:
         return [e for e in self.evidence if e.group == name]
