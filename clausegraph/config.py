@@ -75,6 +75,11 @@ class EntityConfig(StrictModel):
 class EmbeddingConfig(StrictModel):
     """The dense model. ``model`` is a local path or the packaged MiniLM ('minilm')."""
 
+    backend: Literal["onnx", "sentence-transformers"] = Field(
+        "onnx",
+        description="'onnx' = ONNX Runtime, no torch (BERT models with safetensors weights); "
+        "'sentence-transformers' = torch, any model it loads (pip install 'clausegraph[torch]')",
+    )
     model: str = Field(
         "minilm",
         description="'minilm' = packaged all-MiniLM-L6-v2, 'gemini[:<model>]' = Gemini "

@@ -20,7 +20,7 @@ import os
 
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from clausegraph.errors import IndexStoreError
 from clausegraph.models import Clause, Document, DocumentGraph, Edge, RelationType
 
 # Scores of clauses: parallel arrays of ids and values (no Python dict per clause on hot paths).
@@ -282,9 +283,17 @@ class IndexStore(ABC):
 
     @abstractmethod
     def commit(self, add: Sequence[tuple[str, DocumentEntry]], remove: Sequence[str],
-               embedding_model: str = "", dim: int = 0) -> None:
+               embedding_model: str = "", dim: int = 0, embedding_fingerprint: str = "") -> None:
         """Make ``add`` (staged doc ids and their entries) visible and drop ``remove``,
-        in one atomic step. Call inside ``write_lock()``."""
+        in one atomic step. Call inside ``write_lock()``. A new index records the embedding
+        model, its dimension and its fingerprint (see :mod:`clausegraph.embed.base`)."""
+
+    def replace_embeddings(self, vectors: Mapping[str, np.ndarray], embedding_model: str,
+                           dim: int, embedding_fingerprint: str) -> None:
+        """Swap every document's clause vectors for ``vectors`` (by doc id, rows in clause
+        order) and record the new model. Call inside ``write_lock()``."""
+        raise IndexStoreError(self.location, "this index backend cannot re-embed; re-ingest "
+                              "the documents into a new index")
 
     @abstractmethod
     def open_reader(self) -> IndexReader:

@@ -540,14 +540,10 @@ _REPORT_SECTIONS = (
 
 def token_counter(retriever: Retriever | None) -> tuple[Callable[[str], int], str]:
     """Count tokens with the embedder's MiniLM word-piece tokenizer when there is one
-    (``retriever.embedder._model.tokenizer``); otherwise fall back to whitespace words."""
-    model = getattr(getattr(retriever, "embedder", None), "_model", None)
-    tokenizer = getattr(model, "tokenizer", None)
-    if tokenizer is not None:
-        def count(text: str) -> int:
-            return len(tokenizer.encode(text, add_special_tokens=False, verbose=False))
-
-        return count, "minilm-wordpiece"
+    (:meth:`Embedder.count_tokens`); otherwise fall back to whitespace words."""
+    embedder = getattr(retriever, "embedder", None)
+    if embedder is not None and embedder.count_tokens("") is not None:
+        return embedder.count_tokens, "minilm-wordpiece"
     return (lambda text: len(text.split())), "whitespace"
 
 
