@@ -379,18 +379,21 @@ class ClauseIndex:
         return self._nx_cache[doc_id]
 
     def centrality(self, doc_id: str) -> dict[str, float]:
-        """Degree centrality over meaningful edges (SameSection excluded), scaled to [0, 1]."""
+        """Degree centrality over meaningful edges (see :func:`graph_centrality`)."""
         if doc_id not in self._centrality_cache:
-            degree: dict[str, int] = {}
-            for edge in self._graphs[doc_id].edges:
-                if edge.type is RelationType.SAME_SECTION:
-                    continue
-                degree[edge.source] = degree.get(edge.source, 0) + 1
-                degree[edge.target] = degree.get(edge.target, 0) + 1
-            top = max(degree.values(), default=0)
-            # log scaling: a definition used 300 times should not drown everything else
-            scale = np.log1p(top) or 1.0
-            self._centrality_cache[doc_id] = {
-                k: float(np.log1p(v) / scale) for k, v in degree.items()
-            }
+            self._centrality_cache[doc_id] = graph_centrality(self._graphs[doc_id])
         return self._centrality_cache[doc_id]
+
+
+def graph_centrality(graph: DocumentGraph) -> dict[str, float]:
+    """Degree centrality over meaningful edges (SameSection excluded), scaled to [0, 1]."""
+    degree: dict[str, int] = {}
+    for edge in graph.edges:
+        if edge.type is RelationType.SAME_SECTION:
+            continue
+        degree[edge.source] = degree.get(edge.source, 0) + 1
+        degree[edge.target] = degree.get(edge.target, 0) + 1
+    top = max(degree.values(), default=0)
+    # log scaling: a definition used 300 times should not drown everything else
+    scale = np.log1p(top) or 1.0
+    return {k: float(np.log1p(v) / scale) for k, v in degree.items()}

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from clausegraph.errors import IndexStoreError
+from clausegraph.index import graph_centrality
 from clausegraph.models import (
     Clause,
     Document,
@@ -164,25 +165,32 @@ class PostgresIndex:
         with self.transaction() as conn:
             conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))",
                          (f"{self.workspace}/{document.doc_id}",))
+            names = _DocumentNames.of(document, clauses)
             inserted = conn.execute(
                 "INSERT INTO documents (workspace, doc_id, key, title, source_path, media_type, "
-                "text, pages, excluded, summary) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) "
+                "text, pages, excluded, summary, title_tokens, name_tokens) "
+                "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) "
                 "ON CONFLICT DO NOTHING RETURNING doc_id",
                 (self.workspace, document.doc_id, document.key, document.title,
                  document.source_path, document.media_type, document.text,
                  json.dumps([p.model_dump() for p in document.pages]),
-                 json.dumps(document.excluded), json.dumps(summary)),
+                 json.dumps(document.excluded), json.dumps(summary),
+                 sorted(names.title_tokens), sorted(names.name_tokens)),
             ).fetchone()
             if inserted is None:
                 return False  # another process (or an earlier run) stored these bytes
             self._remove_in(conn, [d for d in replaces if d != document.doc_id])
-            self._insert_clauses(conn, document.doc_id, clauses, embeddings, tokens)
+            self._insert_clauses(conn, document.doc_id, clauses, embeddings, tokens,
+                                 graph_centrality(graph))
             self._insert_graph(conn, document.doc_id, graph)
-            self._add_term_stats(conn, document.doc_id, tokens)
+            self._insert_terms(conn, document.doc_id, "profile",
+                               [(document.doc_id, names.profile_tokens)])
+            self._add_term_stats(conn, document.doc_id)
         return True
 
     def _insert_clauses(self, conn: Any, doc_id: str, clauses: list[Clause],
-                        embeddings: np.ndarray, tokens: list[list[str]]) -> None:
+                        embeddings: np.ndarray, tokens: list[list[str]],
+                        centrality: dict[str, float]) -> None:
         # executemany runs in pipeline mode (one round trip per batch); COPY is not allowed
         # on tables with row-level security.
         vectors = np.asarray(embeddings, dtype=np.float32)
@@ -191,22 +199,31 @@ class PostgresIndex:
             cur.executemany(
                 "INSERT INTO clauses (workspace, clause_id, doc_id, ord, number, section_path, "
                 "heading, kind, text, span_start, span_end, segments, pages, entities, "
-                "defined_terms, n_tokens, embedding) VALUES "
-                "(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s::vector)",
+                "defined_terms, n_tokens, centrality, embedding) VALUES "
+                "(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s::vector)",
                 [(ws, c.clause_id, doc_id, c.order, c.number, c.section_path, c.heading, c.kind,
                   c.text, c.span[0], c.span[1], json.dumps(c.segments), c.pages,
                   json.dumps([e.model_dump() for e in c.entities]), c.defined_terms,
-                  sum(term_counts(words).values()), _vector_literal(vector))
+                  sum(term_counts(words).values()), centrality.get(c.clause_id, 0.0),
+                  _vector_literal(vector))
                  for c, vector, words in zip(clauses, vectors, tokens, strict=True)],
             )
-            terms = [(ws, term, c.clause_id, doc_id, tf)
-                     for c, words in zip(clauses, tokens, strict=True)
-                     for term, tf in term_counts(words).items()]
-            cur.execute(
-                "INSERT INTO clause_terms (workspace, term, clause_id, doc_id, tf) "
-                "SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::int[])",
-                [list(column) for column in zip(*terms)] if terms else [[], [], [], [], []],
-            )
+        self._insert_terms(conn, doc_id, "clause",
+                           [(c.clause_id, words) for c, words in zip(clauses, tokens)])
+
+    def _insert_terms(self, conn: Any, doc_id: str, field: str,
+                      units: list[tuple[str, list[str]]]) -> None:
+        rows = []
+        for unit_id, words in units:
+            counts = term_counts(words)
+            length = sum(counts.values())
+            rows += [(term, unit_id, tf, length) for term, tf in counts.items()]
+        terms, unit_ids, tfs, lengths = (list(c) for c in zip(*rows)) if rows else ([],) * 4
+        conn.execute(
+            "INSERT INTO terms (workspace, field, doc_id, term, unit_id, tf, unit_length) "
+            "SELECT %s, %s, %s, * FROM unnest(%s::text[], %s::text[], %s::int[], %s::int[])",
+            (self.workspace, field, doc_id, terms, unit_ids, tfs, lengths),
+        )
 
     def _insert_graph(self, conn: Any, doc_id: str, graph: DocumentGraph) -> None:
         ws = self.workspace
@@ -226,23 +243,32 @@ class PostgresIndex:
                  for n, r in enumerate(graph.unresolved)],
             )
 
-    def _add_term_stats(self, conn: Any, doc_id: str, tokens: list[list[str]]) -> None:
+    def _add_term_stats(self, conn: Any, doc_id: str, sign: int = 1) -> None:
+        """Add (``sign`` 1) or subtract (-1) one document's terms to the BM25 statistics."""
         # Terms in sorted order: two writers lock the shared term rows in the same order
         # and so wait for each other instead of deadlocking.
+        params = {"ws": self.workspace, "doc": doc_id, "sign": sign}
         conn.execute(
-            "INSERT INTO term_stats (workspace, term, df) "
-            "SELECT workspace, term, count(*) FROM clause_terms "
-            "WHERE workspace = %s AND doc_id = %s GROUP BY workspace, term ORDER BY term "
-            "ON CONFLICT (workspace, term) DO UPDATE SET df = term_stats.df + EXCLUDED.df",
-            (self.workspace, doc_id),
+            "INSERT INTO term_stats (workspace, field, term, df) "
+            "SELECT workspace, field, term, %(sign)s * count(*) FROM terms "
+            "WHERE workspace = %(ws)s AND doc_id = %(doc)s "
+            "GROUP BY workspace, field, term ORDER BY field, term "
+            "ON CONFLICT (workspace, field, term) DO UPDATE SET df = term_stats.df + EXCLUDED.df",
+            params,
         )
-        total = sum(sum(term_counts(words).values()) for words in tokens)
         conn.execute(
-            "INSERT INTO corpus_stats VALUES (%s, %s, %s) ON CONFLICT (workspace) DO UPDATE "
-            "SET n_clauses = corpus_stats.n_clauses + EXCLUDED.n_clauses, "
+            "INSERT INTO corpus_stats (workspace, field, n_units, total_tokens) "
+            "SELECT %(ws)s, field, %(sign)s * count(*), %(sign)s * coalesce(sum(len), 0) FROM "
+            "(SELECT DISTINCT field, unit_id, unit_length AS len FROM terms "
+            " WHERE workspace = %(ws)s AND doc_id = %(doc)s) units GROUP BY field ORDER BY field "
+            "ON CONFLICT (workspace, field) DO UPDATE SET "
+            "n_units = corpus_stats.n_units + EXCLUDED.n_units, "
             "total_tokens = corpus_stats.total_tokens + EXCLUDED.total_tokens",
-            (self.workspace, len(tokens), total),
+            params,
         )
+        if sign < 0:
+            conn.execute("DELETE FROM term_stats WHERE workspace = %s AND df <= 0",
+                         (self.workspace,))
 
     def remove_documents(self, doc_ids: Sequence[str]) -> None:
         """Remove documents and their clauses, edges and term counts in one transaction."""
@@ -253,21 +279,7 @@ class PostgresIndex:
         for doc_id in sorted(set(doc_ids)):
             conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))",
                          (f"{self.workspace}/{doc_id}",))
-            conn.execute(
-                "UPDATE term_stats t SET df = t.df - d.n FROM (SELECT term, count(*) AS n "
-                "FROM clause_terms WHERE workspace = %s AND doc_id = %s GROUP BY term "
-                "ORDER BY term) d WHERE t.workspace = %s AND t.term = d.term",
-                (self.workspace, doc_id, self.workspace),
-            )
-            conn.execute("DELETE FROM term_stats WHERE workspace = %s AND df <= 0",
-                         (self.workspace,))
-            conn.execute(
-                "UPDATE corpus_stats s SET n_clauses = s.n_clauses - d.n, "
-                "total_tokens = s.total_tokens - d.total FROM (SELECT count(*) AS n, "
-                "coalesce(sum(n_tokens), 0) AS total FROM clauses WHERE workspace = %s "
-                "AND doc_id = %s) d WHERE s.workspace = %s",
-                (self.workspace, doc_id, self.workspace),
-            )
+            self._add_term_stats(conn, doc_id, sign=-1)
             conn.execute("DELETE FROM documents WHERE workspace = %s AND doc_id = %s",
                          (self.workspace, doc_id))
 
@@ -316,6 +328,34 @@ class PostgresIndex:
                            "AND clause_id = ANY(%s)", (self.workspace, ids))
         return {row[0]: _clause(row) for row in rows}
 
+    def document_count(self) -> int:
+        return int(self._query("SELECT count(*) FROM documents WHERE workspace = %s",
+                               (self.workspace,))[0][0])
+
+    def clause_count(self) -> int:
+        rows = self._query("SELECT n_units FROM corpus_stats WHERE workspace = %s "
+                           "AND field = 'clause'", (self.workspace,))
+        return int(rows[0][0]) if rows else 0
+
+    def name_tokens(self, doc_id: str) -> tuple[set[str], set[str]]:
+        """(title tokens, title + party tokens) of a document, for document scoping."""
+        rows = self._query("SELECT title_tokens, name_tokens FROM documents "
+                           "WHERE workspace = %s AND doc_id = %s", (self.workspace, doc_id))
+        return (set(rows[0][0]), set(rows[0][1])) if rows else (set(), set())
+
+    def documents_named_with(self, word: str, inside_words: bool) -> int:
+        """How many documents have ``word`` among their name tokens (or, with
+        ``inside_words``, inside one: file names glue words together)."""
+        test = "strpos(t, %(w)s) > 0" if inside_words else "t = %(w)s"
+        sql = ("SELECT count(*) FROM documents WHERE workspace = %(ws)s AND EXISTS "
+               f"(SELECT 1 FROM unnest(name_tokens) AS t WHERE {test})")
+        return int(self._query(sql, {"ws": self.workspace, "w": word})[0][0])
+
+    def centrality(self, clause_ids: Iterable[str]) -> dict[str, float]:
+        rows = self._query("SELECT clause_id, centrality FROM clauses WHERE workspace = %s "
+                           "AND clause_id = ANY(%s)", (self.workspace, list(clause_ids)))
+        return {c: float(v) for c, v in rows}
+
     def graph(self, doc_id: str) -> DocumentGraph:
         edges = self._query(
             "SELECT type, source, target, confidence, rule_id, evidence, evidence_start, "
@@ -351,17 +391,20 @@ class PostgresIndex:
     # -- retrieval -------------------------------------------------------------------------
 
     def bm25_top(self, tokens: Sequence[str], doc_ids: Sequence[str] | None,
-                 k: int) -> list[tuple[str, float]]:
-        """The ``k`` best clauses by BM25 (score > 0), within ``doc_ids`` if given."""
-        return self._bm25(tokens, doc_ids, None, k)
+                 k: int, field: str = "clause") -> list[tuple[str, float]]:
+        """The ``k`` best clauses by BM25 (score > 0), within ``doc_ids`` if given.
+
+        ``field="profile"`` ranks documents by their profile (name + opening) instead.
+        """
+        return self._bm25(tokens, field, doc_ids, None, k)
 
     def bm25_scores(self, tokens: Sequence[str], clause_ids: Sequence[str]) -> dict[str, float]:
         """BM25 scores of the given clauses (0 for clauses matching no query term)."""
-        scores = dict(self._bm25(tokens, None, list(clause_ids), None))
+        scores = dict(self._bm25(tokens, "clause", None, list(clause_ids), None))
         return {c: scores.get(c, 0.0) for c in clause_ids}
 
-    def _bm25(self, tokens: Sequence[str], doc_ids: Sequence[str] | None,
-              clause_ids: Sequence[str] | None, k: int | None) -> list[tuple[str, float]]:
+    def _bm25(self, tokens: Sequence[str], field: str, doc_ids: Sequence[str] | None,
+              unit_ids: Sequence[str] | None, k: int | None) -> list[tuple[str, float]]:
         if not tokens:
             return []
         # Each query token counts once per occurrence, as in bm25s.get_scores; the idf is
@@ -369,31 +412,32 @@ class PostgresIndex:
         sql = """
             WITH q AS (SELECT term, count(*) AS qtf FROM unnest(%(tokens)s::text[]) AS term
                        GROUP BY term),
-                 s AS (SELECT n_clauses::float8 AS n, total_tokens::float8 / n_clauses AS avgdl
-                       FROM corpus_stats WHERE workspace = %(ws)s AND n_clauses > 0),
+                 s AS (SELECT n_units::float8 AS n, total_tokens::float8 / n_units AS avgdl
+                       FROM corpus_stats
+                       WHERE workspace = %(ws)s AND field = %(field)s AND n_units > 0),
                  w AS (SELECT q.term, q.qtf * ln(greatest((s.n - t.df + 0.5) / (t.df + 0.5), 1))
                               AS idf
-                       FROM q JOIN term_stats t ON t.workspace = %(ws)s AND t.term = q.term
+                       FROM q JOIN term_stats t
+                         ON t.workspace = %(ws)s AND t.field = %(field)s AND t.term = q.term
                        CROSS JOIN s)
-            SELECT ct.clause_id,
-                   sum(w.idf * ct.tf / (%(k1)s * (1 - %(b)s + %(b)s * c.n_tokens / s.avgdl)
-                                        + ct.tf)) AS score
+            SELECT x.unit_id,
+                   sum(w.idf * x.tf / (%(k1)s * (1 - %(b)s + %(b)s * x.unit_length / s.avgdl)
+                                       + x.tf)) AS score
             FROM w
-            JOIN clause_terms ct ON ct.workspace = %(ws)s AND ct.term = w.term
-            JOIN clauses c ON c.workspace = %(ws)s AND c.clause_id = ct.clause_id
+            JOIN terms x ON x.workspace = %(ws)s AND x.field = %(field)s AND x.term = w.term
             CROSS JOIN s
-            WHERE w.idf > 0 {doc_filter} {clause_filter}
-            GROUP BY ct.clause_id
-            ORDER BY score DESC, ct.clause_id
+            WHERE w.idf > 0 {doc_filter} {unit_filter}
+            GROUP BY x.unit_id
+            ORDER BY score DESC, x.unit_id
             {limit}
         """.format(
-            doc_filter="AND ct.doc_id = ANY(%(docs)s)" if doc_ids is not None else "",
-            clause_filter="AND ct.clause_id = ANY(%(ids)s)" if clause_ids is not None else "",
+            doc_filter="AND x.doc_id = ANY(%(docs)s)" if doc_ids is not None else "",
+            unit_filter="AND x.unit_id = ANY(%(ids)s)" if unit_ids is not None else "",
             limit="LIMIT %(k)s" if k is not None else "",
         )
-        params = {"tokens": list(tokens), "ws": self.workspace, "k1": BM25_K1, "b": BM25_B,
-                  "docs": list(doc_ids or []), "ids": list(clause_ids or []), "k": k}
-        return [(cid, float(score)) for cid, score in self._query(sql, params)]
+        params = {"tokens": list(tokens), "ws": self.workspace, "field": field, "k1": BM25_K1,
+                  "b": BM25_B, "docs": list(doc_ids or []), "ids": list(unit_ids or []), "k": k}
+        return [(uid, float(score)) for uid, score in self._query(sql, params)]
 
     def dense_top(self, vector: np.ndarray, doc_ids: Sequence[str] | None,
                   k: int) -> list[tuple[str, float]]:
@@ -511,6 +555,25 @@ class PostgresIndex:
             "AND type = ANY(%s) ORDER BY doc_id, edge_no",
             (self.workspace, list(clause_ids), list(types)))
         return [_edge(row) for row in rows]
+
+
+class _DocumentNames:
+    """What document scoping matches a question against (see ``clausegraph.scope``)."""
+
+    def __init__(self, profile_tokens: list[str], title_tokens: set[str],
+                 name_tokens: set[str]) -> None:
+        self.profile_tokens = profile_tokens
+        self.title_tokens = title_tokens
+        self.name_tokens = name_tokens
+
+    @classmethod
+    def of(cls, document: Document, clauses: list[Clause]) -> _DocumentNames:
+        from clausegraph.index import tokenize
+        from clausegraph.scope import document_name, document_profile, opening_parties
+
+        title = set(tokenize(document_name(document)))
+        parties = set(tokenize(opening_parties(clauses).get(document.doc_id, "")))
+        return cls(tokenize(document_profile(document)), title, title | parties)
 
 
 def _vector_literal(vector: np.ndarray) -> str:

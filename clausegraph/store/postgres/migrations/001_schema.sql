@@ -21,6 +21,8 @@ CREATE TABLE documents (
     pages        jsonb NOT NULL,           -- [{number, start, end}]
     excluded     jsonb NOT NULL,           -- [[start, end]] running headers/footers
     summary      jsonb NOT NULL,           -- counts shown by stats / ingest (manifest entry)
+    title_tokens text[] NOT NULL,          -- tokens of file name + title (document scoping)
+    name_tokens  text[] NOT NULL,          -- title tokens + parties named in the opening
     ingested_at  timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (workspace, doc_id)
 );
@@ -44,6 +46,7 @@ CREATE TABLE clauses (
     entities       jsonb NOT NULL,
     defined_terms  text[] NOT NULL,
     n_tokens       integer NOT NULL,       -- BM25 document length
+    centrality     double precision NOT NULL,  -- log-scaled degree in its document graph
     tsv            tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED,
     embedding      vector({dim}) NOT NULL,
     PRIMARY KEY (workspace, clause_id),
@@ -87,29 +90,36 @@ CREATE TABLE unresolved_references (
     FOREIGN KEY (workspace, doc_id) REFERENCES documents ON DELETE CASCADE
 );
 
--- BM25 term statistics, kept in step with the clauses by the same transactions.
-CREATE TABLE clause_terms (
-    workspace  text NOT NULL,
-    term       text NOT NULL,
-    clause_id  text NOT NULL,
-    doc_id     text NOT NULL,
-    tf         integer NOT NULL,
-    PRIMARY KEY (workspace, term, clause_id),
+-- BM25 term statistics, kept in step with the clauses by the same transactions. Two
+-- fields share the tables: 'clause' (clause search) and 'profile' (a document's name and
+-- opening text, for finding the document a question names).
+CREATE TABLE terms (
+    workspace    text NOT NULL,
+    field        text NOT NULL,
+    term         text NOT NULL,
+    unit_id      text NOT NULL,            -- clause id, or doc id for 'profile'
+    doc_id       text NOT NULL,
+    tf           integer NOT NULL,
+    unit_length  integer NOT NULL,         -- tokens in the unit (BM25 document length)
+    PRIMARY KEY (workspace, field, term, unit_id),
     FOREIGN KEY (workspace, doc_id) REFERENCES documents ON DELETE CASCADE
 );
-CREATE INDEX clause_terms_doc ON clause_terms (workspace, doc_id);
+CREATE INDEX terms_doc ON terms (workspace, doc_id);
 
 CREATE TABLE term_stats (
     workspace  text NOT NULL,
+    field      text NOT NULL,
     term       text NOT NULL,
-    df         integer NOT NULL,           -- clauses containing the term
-    PRIMARY KEY (workspace, term)
+    df         integer NOT NULL,           -- units containing the term
+    PRIMARY KEY (workspace, field, term)
 );
 
 CREATE TABLE corpus_stats (
-    workspace     text PRIMARY KEY,
-    n_clauses     bigint NOT NULL,
-    total_tokens  bigint NOT NULL
+    workspace     text NOT NULL,
+    field         text NOT NULL,
+    n_units       bigint NOT NULL,
+    total_tokens  bigint NOT NULL,
+    PRIMARY KEY (workspace, field)
 );
 
 DO $$
@@ -117,7 +127,7 @@ DECLARE
     t text;
 BEGIN
     FOREACH t IN ARRAY ARRAY['documents', 'clauses', 'edges', 'unresolved_references',
-                             'clause_terms', 'term_stats', 'corpus_stats'] LOOP
+                             'terms', 'term_stats', 'corpus_stats'] LOOP
         EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
         EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
         EXECUTE format(
