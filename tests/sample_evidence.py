@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pymupdf
 
-from clausegraph.answer import Answer, ChainLink, EvidenceClause, Quote, render
+from clausegraph.answer.extractive import Answer, ChainLink, EvidenceClause, Quote, render
 from clausegraph.models import RelationType
 
 DATASET = Path(__file__).resolve().parents[1] / "docs" / "dataset"

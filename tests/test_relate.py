@@ -13,7 +13,7 @@ import pytest
 
 from clausegraph.models import Clause, Document, DocumentGraph, Edge, Page, RelationType
 from clausegraph.relate import TermFinder, cue_counts, relate, term_forms
-from clausegraph.rules import RuleSet
+from clausegraph.relate.rules import RuleSet
 
 RULES = RuleSet.load()
 DEFINES = RelationType.DEFINES

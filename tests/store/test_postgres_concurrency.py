@@ -14,7 +14,7 @@ import bm25s
 import numpy as np
 import pytest
 
-from clausegraph.index import tokenize
+from clausegraph.text.tokenize import tokenize
 from clausegraph.store.postgres.store import PostgresIndex
 
 WRITER = Path(__file__).with_name("pg_writer.py")

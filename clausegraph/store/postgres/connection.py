@@ -164,6 +164,16 @@ def migrate(url: IndexURL, dim: int, embedding_model: str) -> None:
         conn.close()
 
 
+def check_vector(url: IndexURL) -> None:
+    """Connect, and create the vector extension if it is missing (one-line errors)."""
+    conn = _connect_plain(url)
+    try:
+        with conn.transaction():
+            _ensure_vector(conn, url)
+    finally:
+        conn.close()
+
+
 def schema_version(url: IndexURL) -> int:
     conn = _connect_plain(url)
     try:
@@ -222,3 +232,4 @@ def _grant_rls_role(conn: Any) -> None:
     conn.execute(f"GRANT USAGE ON SCHEMA public TO {RLS_ROLE}")
     conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public "
                  f"TO {RLS_ROLE}")
+    conn.execute(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {RLS_ROLE}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from clausegraph.errors import IndexStoreError
-from clausegraph.index import graph_centrality
+from clausegraph.store.base import degree_centrality
 from clausegraph.models import (
     Clause,
     Document,
@@ -28,6 +29,7 @@ from clausegraph.models import (
     Edge,
     Entity,
     Page,
+    RelationType,
     UnresolvedReference,
 )
 from clausegraph.store.postgres.connection import (
@@ -64,10 +66,14 @@ class PostgresIndex:
     >>> index.bm25_top(["indemnif"], doc_ids=None, k=10)  # doctest: +SKIP
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, snapshot_seconds: float | None = None) -> None:
         self.url = IndexURL.parse(url)
         self._local = threading.local()
         self._settings: dict[str, str] | None = None
+        # A reader keeps one REPEATABLE READ snapshot (all its queries see the same
+        # documents) and renews it when older than this, so that a long-lived reader
+        # (a server) sees documents added since. None: one transaction per call.
+        self.snapshot_seconds = snapshot_seconds
 
     @property
     def workspace(self) -> str:
@@ -96,6 +102,10 @@ class PostgresIndex:
 
     @contextmanager
     def transaction(self) -> Iterator[Any]:
+        if self.snapshot_seconds is not None:
+            with self._snapshot() as conn:
+                yield conn
+            return
         conn = self.conn
         try:
             with conn.transaction():
@@ -103,6 +113,27 @@ class PostgresIndex:
         finally:
             if not conn.closed and conn.info.transaction_status != 0:  # idle
                 conn.rollback()
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[Any]:
+        import psycopg
+
+        conn = self.conn
+        started = getattr(self._local, "snapshot_started", None)
+        idle = conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+        if started is None or idle or time.monotonic() - started > self.snapshot_seconds:
+            if not idle:
+                conn.rollback()
+            conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+            conn.read_only = True
+            self._local.snapshot_started = time.monotonic()
+        try:
+            yield conn
+        except BaseException:
+            self._local.snapshot_started = None
+            if not conn.closed:
+                conn.rollback()
+            raise
 
     def _query(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[tuple]:
         with self.transaction() as conn:
@@ -121,6 +152,30 @@ class PostgresIndex:
         if int(settings["dim"]) != dim:
             raise IndexStoreError(self.display, f"stores {settings['dim']}-dimensional vectors "
                                   f"({settings['embedding_model']}), not {dim}")
+
+    def record_model(self, embedding_model: str, dim: int) -> None:
+        """Record the embedding model on first use; refuse vectors of another model."""
+        with self.transaction() as conn:
+            stored = conn.execute("SELECT value FROM store_settings WHERE name = "
+                                  "'embedding_model' FOR UPDATE").fetchone()
+            if stored and stored[0] and embedding_model and stored[0] != embedding_model:
+                raise IndexStoreError(self.display, f"holds vectors of {stored[0]!r}, not "
+                                      f"{embedding_model!r}; use one model per database")
+            if embedding_model and (not stored or not stored[0]):
+                conn.execute("UPDATE store_settings SET value = %s WHERE name = "
+                             "'embedding_model'", (embedding_model,))
+        self._settings = None
+        if dim and self.dim != dim:
+            raise IndexStoreError(self.display, f"stores {self.dim}-dimensional vectors, "
+                                  f"not {dim}")
+
+    def commit_entries(self, entries: dict[str, dict[str, Any]], remove: Sequence[str]) -> None:
+        """Update stored documents' entries and remove others, in one transaction."""
+        with self.transaction() as conn:
+            for doc_id, entry in entries.items():
+                conn.execute("UPDATE documents SET summary = %s WHERE workspace = %s AND "
+                             "doc_id = %s", (json.dumps(entry), self.workspace, doc_id))
+            self._remove_in(conn, remove)
 
     def check_schema(self) -> None:
         version = schema_version(self.url)
@@ -181,7 +236,7 @@ class PostgresIndex:
                 return False  # another process (or an earlier run) stored these bytes
             self._remove_in(conn, [d for d in replaces if d != document.doc_id])
             self._insert_clauses(conn, document.doc_id, clauses, embeddings, tokens,
-                                 graph_centrality(graph))
+                                 degree_centrality(graph.edges))
             self._insert_graph(conn, document.doc_id, graph)
             self._insert_terms(conn, document.doc_id, "profile",
                                [(document.doc_id, names.profile_tokens)])
@@ -289,7 +344,7 @@ class PostgresIndex:
         """doc id -> summary (key, source_path, title, counts): the local manifest's entries."""
         rows = self._query(
             "SELECT doc_id, key, source_path, title, media_type, summary, ingested_at "
-            "FROM documents WHERE workspace = %s ORDER BY ingested_at, doc_id",
+            "FROM documents WHERE workspace = %s ORDER BY seq",
             (self.workspace,),
         )
         entries = {}
@@ -327,6 +382,11 @@ class PostgresIndex:
         rows = self._query(f"SELECT {_CLAUSE_COLUMNS} FROM clauses WHERE workspace = %s "
                            "AND clause_id = ANY(%s)", (self.workspace, ids))
         return {row[0]: _clause(row) for row in rows}
+
+    def info(self) -> dict[str, Any]:
+        return {"format": "clausegraph-postgres", "version": schema_version(self.url),
+                "workspace": self.workspace, "embedding_model": self.embedding_model,
+                "dim": self.dim, "documents": self.document_count()}
 
     def document_count(self) -> int:
         return int(self._query("SELECT count(*) FROM documents WHERE workspace = %s",
@@ -373,7 +433,7 @@ class PostgresIndex:
     def embeddings(self, clause_ids: Sequence[str]) -> np.ndarray:
         rows = dict(self._query("SELECT clause_id, embedding FROM clauses WHERE workspace = %s "
                                 "AND clause_id = ANY(%s)", (self.workspace, list(clause_ids))))
-        return np.array([rows[c] for c in clause_ids], dtype=np.float32).reshape(
+        return np.array([_as_array(rows[c]) for c in clause_ids], dtype=np.float32).reshape(
             len(clause_ids), self.dim)
 
     def counts(self) -> dict[str, Any]:
@@ -450,15 +510,16 @@ class PostgresIndex:
         query = _vector_literal(np.asarray(vector, dtype=np.float32))
         with self.transaction() as conn:
             exact = doc_ids is not None and self._filtered_size(conn, doc_ids) < EXACT_SCAN_LIMIT
-            conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(max(40, 2 * k)),))
-            conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            if exact:
-                conn.execute("SET LOCAL enable_indexscan = off")
+            conn.execute("SELECT set_config('hnsw.ef_search', %s, true), "
+                         "set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+                         (str(min(1000, max(100, 2 * k))),))
+            # "+ 0" hides the ordering from the HNSW index: an exact scan of the filter
             rows = conn.execute(
                 "SELECT clause_id, -(embedding <#> %(q)s::vector) AS ip FROM clauses "
-                "WHERE workspace = %(ws)s {filter} ORDER BY embedding <#> %(q)s::vector "
+                "WHERE workspace = %(ws)s {filter} ORDER BY (embedding <#> %(q)s::vector){exact} "
                 "LIMIT %(k)s".format(
-                    filter="AND doc_id = ANY(%(docs)s)" if doc_ids is not None else ""),
+                    filter="AND doc_id = ANY(%(docs)s)" if doc_ids is not None else "",
+                    exact=" + 0" if exact else ""),
                 {"q": query, "ws": self.workspace, "docs": list(doc_ids or []), "k": k},
             ).fetchall()
         # relaxed_order may return near-ties out of order: sort exactly on the client
@@ -486,13 +547,15 @@ class PostgresIndex:
         min_confidence: float,
         decay: float,
     ) -> list[tuple[str, str, float, list[Edge]]]:
-        """Typed k-hop walk from ``seeds`` (clause id -> strength) as one recursive query.
+        """Typed k-hop walks from ``seeds`` (clause id -> strength) as one recursive query.
 
         ``walk`` maps an edge type to the directions it is followed in ("out": source to
         target, "in": target to source). Returns (seed, reached clause, strength, edge
-        path) for each clause's shortest path from each seed (the strongest among equally
-        short ones); the strength is the seed's times the edge confidences, times ``decay``
-        for every hop after the first, as in the local walk.
+        path) exactly as the breadth-first walk of ``clausegraph.retrieve.hybrid.walk``
+        yields them, seed by seed: each clause once, by the path a BFS meets first
+        (shortest; among equals, the first by out-then-in edges in stored order), and
+        the strength is the seed's times the edge confidences, times ``decay`` for every
+        hop after the first.
         """
         if not seeds or hops <= 0:
             return []
@@ -500,32 +563,26 @@ class PostgresIndex:
         in_types = [t for t, dirs in walk.items() if "in" in dirs]
         sql = """
             WITH RECURSIVE
-            walk (seed, node, hop, strength, visited, path) AS (
-                SELECT s.seed, s.seed, 0, s.strength, ARRAY[s.seed], ARRAY[]::text[]
+            walk (seed_no, seed, node, hop, strength, visited, path, bfs) AS (
+                SELECT s.seed_no, s.seed, s.seed, 0, s.strength, ARRAY[s.seed],
+                       ARRAY[]::text[], ARRAY[]::bigint[]
                 FROM unnest(%(seed_ids)s::text[], %(seed_strengths)s::float8[])
-                     AS s(seed, strength)
+                     WITH ORDINALITY AS s(seed, strength, seed_no)
                 UNION ALL
-                SELECT w.seed, st.node_to, w.hop + 1, w.strength * st.confidence,
-                       w.visited || st.node_to, w.path || (st.doc_id || '#' || st.edge_no)
+                SELECT w.seed_no, w.seed, st.node_to, w.hop + 1, w.strength * st.confidence,
+                       w.visited || st.node_to, w.path || (st.doc_id || '#' || st.edge_no),
+                       w.bfs || st.step
                 FROM walk w
-                CROSS JOIN LATERAL (
-                    SELECT e.target AS node_to, e.doc_id, e.edge_no, e.confidence
-                    FROM edges e WHERE e.workspace = %(ws)s AND e.source = w.node
-                      AND e.type = ANY(%(out)s) AND e.confidence >= %(min)s
-                    UNION ALL
-                    SELECT e.source, e.doc_id, e.edge_no, e.confidence
-                    FROM edges e WHERE e.workspace = %(ws)s AND e.target = w.node
-                      AND e.type = ANY(%(in)s) AND e.confidence >= %(min)s
-                ) st
+                CROSS JOIN LATERAL ({neighbours}) st
                 WHERE w.hop < %(hops)s AND NOT st.node_to = ANY(w.visited)
-            ),
-            best AS (
-                SELECT DISTINCT ON (seed, node) seed, node, hop, strength, path
-                FROM walk WHERE hop > 0
-                ORDER BY seed, node, hop, strength DESC
             )
-            SELECT seed, node, hop, strength, path FROM best
-        """
+            SELECT seed, node, hop, strength, path FROM (
+                SELECT DISTINCT ON (seed_no, node) seed_no, seed, node, hop, strength, path, bfs
+                FROM walk WHERE hop > 0
+                ORDER BY seed_no, node, hop, bfs
+            ) first_met
+            ORDER BY seed_no, hop, bfs
+        """.format(neighbours=_NEIGHBOURS.format(node="w.node"))
         params = {"ws": self.workspace, "out": out_types, "in": in_types, "min": min_confidence,
                   "seed_ids": list(seeds), "seed_strengths": [float(v) for v in seeds.values()],
                   "hops": hops}
@@ -548,6 +605,17 @@ class PostgresIndex:
             ([p[0] for p in pairs], [int(p[1]) for p in pairs], self.workspace))
         return {row[0]: _edge(row[1:]) for row in rows}
 
+    def incident_edges(self, clause_id: str, direction: str) -> list[Edge]:
+        """Edges leaving (``out``) or entering (``in``) a clause, in walk order."""
+        types = [t.value for t in RelationType]
+        rows = self._query(
+            "SELECT x.doc_id, x.edge_no FROM ({}) x ORDER BY x.step".format(
+                _NEIGHBOURS.format(node="%(node)s")),
+            {"ws": self.workspace, "node": clause_id, "min": -1.0,
+             "out": types if direction == "out" else [], "in": types if direction == "in" else []})
+        edges = self._edges_by_ref({f"{d}#{n}" for d, n in rows})
+        return [edges[f"{d}#{n}"] for d, n in rows]
+
     def edges_into(self, clause_ids: Sequence[str], types: Sequence[str]) -> list[Edge]:
         rows = self._query(
             "SELECT type, source, target, confidence, rule_id, evidence, evidence_start, "
@@ -558,7 +626,7 @@ class PostgresIndex:
 
 
 class _DocumentNames:
-    """What document scoping matches a question against (see ``clausegraph.scope``)."""
+    """What document scoping matches a question against (see ``clausegraph.retrieve.scope``)."""
 
     def __init__(self, profile_tokens: list[str], title_tokens: set[str],
                  name_tokens: set[str]) -> None:
@@ -568,12 +636,39 @@ class _DocumentNames:
 
     @classmethod
     def of(cls, document: Document, clauses: list[Clause]) -> _DocumentNames:
-        from clausegraph.index import tokenize
-        from clausegraph.scope import document_name, document_profile, opening_parties
+        from clausegraph.text.tokenize import tokenize
+        from clausegraph.retrieve.scope import document_name, document_profile, opening_parties
 
         title = set(tokenize(document_name(document)))
         parties = set(tokenize(opening_parties(clauses).get(document.doc_id, "")))
         return cls(tokenize(document_profile(document)), title, title | parties)
+
+
+# The typed neighbours of one clause, one row per walkable edge, ``step`` ordering them as
+# the local backend does: out-edges before in-edges; neighbours in the order their first
+# edge was stored, then edge types in the order first stored; of several edges with the
+# same neighbour and type, the last stored (the local adjacency keeps one per type).
+_NEIGHBOURS = """
+    SELECT node_to, doc_id, edge_no, confidence, step FROM (
+        SELECT e.target AS node_to, e.doc_id, e.edge_no, e.confidence, e.type,
+               row_number() OVER (PARTITION BY e.target, e.type ORDER BY e.seq DESC) AS last,
+               ARRAY[0, min(e.seq) OVER (PARTITION BY e.target),
+                     min(e.seq) OVER (PARTITION BY e.target, e.type)] AS step
+        FROM edges e WHERE e.workspace = %(ws)s AND e.source = {node}
+    ) typed WHERE last = 1 AND type = ANY(%(out)s) AND confidence >= %(min)s
+    UNION ALL
+    SELECT node_to, doc_id, edge_no, confidence, step FROM (
+        SELECT e.source AS node_to, e.doc_id, e.edge_no, e.confidence, e.type,
+               row_number() OVER (PARTITION BY e.source, e.type ORDER BY e.seq DESC) AS last,
+               ARRAY[1, min(e.seq) OVER (PARTITION BY e.source),
+                     min(e.seq) OVER (PARTITION BY e.source, e.type)] AS step
+        FROM edges e WHERE e.workspace = %(ws)s AND e.target = {node}
+    ) typed WHERE last = 1 AND type = ANY(%(in)s) AND confidence >= %(min)s
+"""
+
+
+def _as_array(value: Any) -> np.ndarray:
+    return value.to_numpy() if hasattr(value, "to_numpy") else np.asarray(value)
 
 
 def _vector_literal(vector: np.ndarray) -> str:

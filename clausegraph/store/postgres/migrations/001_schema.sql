@@ -24,6 +24,7 @@ CREATE TABLE documents (
     title_tokens text[] NOT NULL,          -- tokens of file name + title (document scoping)
     name_tokens  text[] NOT NULL,          -- title tokens + parties named in the opening
     ingested_at  timestamptz NOT NULL DEFAULT now(),
+    seq          bigserial,                -- order of addition (document order)
     PRIMARY KEY (workspace, doc_id)
 );
 CREATE INDEX documents_key ON documents (workspace, key);
@@ -71,6 +72,7 @@ CREATE TABLE edges (
     evidence_start  integer NOT NULL,
     evidence_end    integer NOT NULL,
     term            text,
+    seq             bigserial,             -- stored order (breadth-first walk order)
     PRIMARY KEY (workspace, doc_id, edge_no),
     FOREIGN KEY (workspace, doc_id) REFERENCES documents ON DELETE CASCADE
 );

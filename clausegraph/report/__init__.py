@@ -31,9 +31,9 @@ import jinja2
 from markupsafe import Markup, escape
 from pydantic import BaseModel, Field
 
-from clausegraph.answer import GROUP_TITLES, GROUPS, Answer, template_hash
+from clausegraph.answer.extractive import GROUP_TITLES, GROUPS, Answer, template_hash
 from clausegraph.config import PROMPTS_DIR
-from clausegraph.verify import INLINE_CITATION, Claim, Verification, locate, verify
+from clausegraph.answer.verify import INLINE_CITATION, Claim, Verification, locate, verify
 
 REPORT_VERSION = 1
 Format = Literal["md", "html", "pdf", "json"]
@@ -272,17 +272,17 @@ def build_report(
     return report
 
 
-def _root_of(graph: Any) -> Path | None:
-    root = getattr(getattr(graph, "store", None), "root", None)
-    return Path(root).resolve() if root else None
+def _root_of(graph: Any) -> str | None:
+    store = getattr(graph, "store", None)
+    location = getattr(store, "location", None)
+    if location is None:
+        return None
+    return location if "://" in location else str(Path(location).resolve())
 
 
 def _manifest_of(graph: Any) -> dict[str, Any] | None:
-    """The manifest the graph's loaded index was read from (else the current one)."""
-    index = getattr(graph, "_index", None)
-    if isinstance(getattr(index, "manifest", None), dict):
-        return index.manifest
-    return graph.store.read_manifest() if hasattr(graph, "store") else None
+    """What the graph's loaded index records: its facts and its documents' entries."""
+    return graph._report_manifest() if hasattr(graph, "_report_manifest") else None
 
 
 def _index_info(manifest: dict[str, Any] | None, path: str | Path | None) -> IndexInfo:
@@ -302,13 +302,12 @@ def report_for(graph: Any, question: str, *, provider: Any = None,
     answer = graph.ask(question, documents=documents, **overrides)
     edges: list[Any] = []
     if provider is not None and answer.mode == "extractive":
-        from clausegraph.generate import generate_answer
+        from clausegraph.answer.generate import generate_answer
 
-        index = getattr(graph, "index", None)
-        lookup = index.clause if index is not None and hasattr(index, "clause") else None
-        if index is not None and hasattr(index, "graph_data"):
-            for doc_id in dict.fromkeys(e.doc_id for e in answer.evidence):
-                edges += index.graph_data(doc_id).edges
+        index = graph.index
+        lookup = index.clauses.clause
+        for doc_id in dict.fromkeys(e.doc_id for e in answer.evidence):
+            edges += index.graph.document_edges(doc_id)
         answer = generate_answer(answer, provider, clause_lookup=lookup, graph_edges=edges)
     return build_report(answer, manifest=_manifest_of(graph), index_path=_root_of(graph),
                         documents_filter=documents, graph_edges=edges)
@@ -934,7 +933,8 @@ def rederive_check(report: Report | str | Path | dict[str, Any], graph: Any) -> 
     parameters; compare clause ids, clause text hashes and scores with the report."""
     report = report if isinstance(report, Report) else load_report(report)
     problems: list[str] = []
-    manifest = graph.store.read_manifest() if hasattr(graph, "store") else None
+    manifest = ({**graph.store.info(), "documents": graph.store.entries()}
+                if hasattr(graph, "store") else None)
     if manifest is not None:
         missing = [d.doc_id for d in report.documents if d.doc_id not in manifest["documents"]]
         if missing:

@@ -32,12 +32,12 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from clausegraph.answer import render, template_hash
+from clausegraph.answer.extractive import render, template_hash
 from clausegraph.llm.base import LLMError, LLMOutputError, LLMProvider, read_json_reply
 from clausegraph.models import Clause, Document, Edge, RelationType
-from clausegraph.verify import locate
+from clausegraph.answer.verify import locate
 
-log = logging.getLogger("clausegraph.llm_relations")
+log = logging.getLogger("clausegraph.relate.llm")
 
 SYSTEM_TEMPLATE = "relations_system.md.j2"
 USER_TEMPLATE = "relations_user.md.j2"

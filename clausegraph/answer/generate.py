@@ -22,10 +22,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from clausegraph.answer import Answer, Quote, render, template_hash, template_values
+from clausegraph.answer.extractive import Answer, Quote, render, template_hash, template_values
 from clausegraph.llm.base import LLMOutputError, LLMProvider, LLMResponse, read_json_reply
 from clausegraph.models import Clause
-from clausegraph.verify import Claim, Verification, locate, verify
+from clausegraph.answer.verify import Claim, Verification, locate, verify
 
 SYSTEM_TEMPLATE = "answer_system.md.j2"
 USER_TEMPLATE = "answer_user.md.j2"

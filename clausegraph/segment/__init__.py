@@ -65,7 +65,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from clausegraph import nlp
+from clausegraph.text import nlp
 from clausegraph.config import SegmentConfig
 from clausegraph.models import Clause, Document, Span
 

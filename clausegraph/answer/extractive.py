@@ -18,9 +18,10 @@ import jinja2
 from pydantic import BaseModel, Field
 
 from clausegraph.config import PROMPTS_DIR
-from clausegraph.index import ClauseIndex, tokenize
+from clausegraph.store.base import IndexReader
+from clausegraph.text.tokenize import tokenize
 from clausegraph.models import Clause, Edge, RelationType, Span
-from clausegraph.retrieve import RetrievedClause
+from clausegraph.retrieve.hybrid import RetrievedClause
 
 GROUPS = ("definition", "base_rule", "exception")
 GROUP_TITLES = {"definition": "Definitions", "base_rule": "Base rules", "exception": "Exceptions"}
@@ -143,7 +144,7 @@ def assign_groups(results: list[RetrievedClause], edges: list[Edge]) -> dict[str
     return groups
 
 
-def chain_edges(index: ClauseIndex, results: list[RetrievedClause]) -> list[Edge]:
+def chain_edges(index: IndexReader, results: list[RetrievedClause]) -> list[Edge]:
     """Typed edges (not SameSection) whose both ends are retrieved, plus walked paths."""
     ids = {r.clause_id for r in results}
     seen: set[tuple[str, str, str]] = set()
@@ -151,7 +152,7 @@ def chain_edges(index: ClauseIndex, results: list[RetrievedClause]) -> list[Edge
     candidates = [edge for result in results for edge in result.via]
     for doc_id in dict.fromkeys(r.clause.doc_id for r in results):
         candidates += [
-            e for e in index.graph_data(doc_id).edges if e.source in ids and e.target in ids
+            e for e in index.graph.document_edges(doc_id) if e.source in ids and e.target in ids
         ]
     for edge in candidates:
         key = (edge.type.value, edge.source, edge.target)
@@ -227,7 +228,7 @@ def render(name: str, **values: object) -> str:
 
 
 def build_answer(
-    index: ClauseIndex,
+    index: IndexReader,
     question: str,
     results: list[RetrievedClause],
     retrieval_settings: dict,
@@ -259,7 +260,7 @@ def build_answer(
 
 def template_values(answer: Answer) -> dict:
     """The values every answer template renders: the extractive answer, the context
-    block and the LLM prompts (clausegraph.generate) all see the same evidence."""
+    block and the LLM prompts (clausegraph.answer.generate) all see the same evidence."""
     return {
         "question": answer.question,
         "groups": [(GROUP_TITLES[g], answer.group(g)) for g in GROUPS],
@@ -268,9 +269,9 @@ def template_values(answer: Answer) -> dict:
     }
 
 
-def _evidence(index: ClauseIndex, result: RetrievedClause, group: str) -> EvidenceClause:
+def _evidence(index: IndexReader, result: RetrievedClause, group: str) -> EvidenceClause:
     clause = result.clause
-    document = index.document_of(clause)
+    document = index.clauses.document(clause.doc_id)
     return EvidenceClause(
         clause_id=clause.clause_id,
         group=group,

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from clausegraph.config import RetrievalConfig
-from clausegraph.retrieve import RetrievedClause, Retriever
+from clausegraph.retrieve.hybrid import RetrievedClause, Retriever
 
 # Baselines search the whole corpus with one signal, as plain RAG does; ablations switch off
 # one part of the full retriever each, so the difference is that part's contribution.
@@ -102,4 +102,4 @@ def create_strategy(name: str) -> Strategy:
     if name not in _REGISTRY:
         raise ValueError(f"unknown strategy {name!r}; choose one of: {', '.join(strategy_names())}")
     return _REGISTRY[name]()
-from clausegraph import strategies_seed  # noqa: F401  (registers the seed-paper strategies)
+from clausegraph.strategies import seed as strategies_seed  # noqa: F401  (registers the seed-paper strategies)

@@ -35,10 +35,10 @@ from typing import Any
 import numpy as np
 
 from clausegraph.config import RetrievalConfig
-from clausegraph.index import tokenize
+from clausegraph.text.tokenize import tokenize
 from clausegraph.models import Clause, Edge, RelationType
-from clausegraph.retrieve import RetrievedClause, Retriever
-from clausegraph.strategies import Strategy, register
+from clausegraph.retrieve.hybrid import RetrievedClause, Retriever
+from clausegraph.strategies.factory import Strategy, register
 
 __all__ = [
     "CausalSearchStrategy",
@@ -90,6 +90,22 @@ class _Query:
         return bm25_weight * b + (1.0 - bm25_weight) * d
 
 
+def _allowed_mask(index: Any, doc_ids: list[str] | None) -> np.ndarray | None:
+    """1.0 for the clauses of ``doc_ids`` by row position (None: every clause)."""
+    positions = index.clauses.positions(doc_ids)
+    if positions is None:
+        return None
+    mask = np.zeros(index.clauses.count(), dtype=np.float32)
+    mask[positions] = 1.0
+    return mask
+
+
+def _bm25_scores(retriever: Retriever, query: str, allowed: np.ndarray | None) -> np.ndarray:
+    """BM25 of every clause by row position, zero outside ``allowed``."""
+    scores = retriever.index.lexical.all_scores(retriever.query_tokens(query))
+    return scores * allowed if allowed is not None else scores
+
+
 def _prepare(
     retriever: Retriever, query: str, config: RetrievalConfig, doc_ids: list[str] | None
 ) -> _Query | None:
@@ -99,14 +115,14 @@ def _prepare(
         return None
     original = query
     doc_ids, query = retriever.resolve_scope(query, config, doc_ids)
-    allowed = retriever._allowed_mask(doc_ids)
+    allowed = _allowed_mask(index, doc_ids)
     n = len(index.clauses)
     positions = np.arange(n) if allowed is None else np.flatnonzero(allowed)
-    bm25 = retriever._bm25_scores(query, allowed)
+    bm25 = _bm25_scores(retriever, query, allowed)
     vector = retriever.embedder.encode_query(query)
     dense = np.zeros(n, dtype=np.float32)
     if len(positions):
-        dense[positions] = index.embeddings(positions) @ vector
+        dense[positions] = index.vectors.at(positions) @ vector
     prepared = _Query(query, positions, bm25, dense, vector, original=original)
     if len(positions):
         prepared.bm25_max = max(float(bm25[positions].max()), 1e-9)
@@ -165,7 +181,7 @@ def _result(
         sim=q.sim(position, bm25_weight),
         bm25=float(q.bm25[position]),
         dense=float(q.dense[position]),
-        centrality=retriever.index.centrality(clause.doc_id).get(clause.clause_id, 0.0),
+        centrality=retriever.index.graph.centrality(clause.doc_id).get(clause.clause_id, 0.0),
         path_support=float(min(max(path_support, 0.0), 1.0)),
         origin=origin,
         seed_rank=seed_rank,
@@ -207,7 +223,7 @@ def _stage_notes(name: str, value: str, failure: str, error: str | None) -> dict
 
 def _causal_cue_patterns() -> tuple[tuple[str, re.Pattern[str], float], ...]:
     """Every pattern of ``rules/causes.yaml`` (named-reference rules and target-less cues)."""
-    from clausegraph.rules import RuleSet
+    from clausegraph.relate.rules import RuleSet
 
     rules = RuleSet.load(check_examples=False)
     return tuple((r.id, r.regex, r.confidence) for r in rules.for_type(RelationType.CAUSES))
@@ -284,9 +300,9 @@ class CausalStrategy(_ScoredStrategy):
             nxt: list[int] = []
             for position in frontier:
                 clause = index.clauses[position]
-                graph = index.graph(clause.doc_id)
+                graph = index.nx_graph(clause.doc_id)
                 for neighbour, edge in _incident(graph, clause.clause_id, _NO_SAME_SECTION):
-                    npos = index.position[neighbour]
+                    npos = index.clauses.position[neighbour]
                     if npos in hops or len(hops) >= _MAX_COLLECTED:
                         continue
                     hops[npos] = step
@@ -381,10 +397,10 @@ class CausalStrategy(_ScoredStrategy):
             for _ in range(self.s):
                 nxt_best = []
                 for position, value, path in best:
-                    graph = index.graph(index.clauses[position].doc_id)
+                    graph = index.nx_graph(index.clauses[position].doc_id)
                     node = index.clauses[position].clause_id
                     for neighbour, edge in _incident(graph, node, _NO_SAME_SECTION):
-                        npos = index.position[neighbour]
+                        npos = index.clauses.position[neighbour]
                         if npos not in collected:
                             continue
                         weight = _CAUSAL_EDGE_WEIGHT.get(edge.type, 0.0) * edge.confidence
@@ -412,7 +428,7 @@ class CausalStrategy(_ScoredStrategy):
     ) -> tuple[dict[int, float], dict[int, tuple[int, tuple[Edge, ...]]], dict[int, str], str] | None:
         """The LLM's causal paths among the collected clauses, or None (offline fallback)
         when it fails or names no collected clause. Returns strength, via, why, summary."""
-        from clausegraph.answer import render
+        from clausegraph.answer.extractive import render
         from clausegraph.llm.base import LLMError, read_json_reply
 
         shown = sorted(collected, key=lambda p: (-float(cosine[p]), p))[:_LLM_MAX_CLAUSES]
@@ -421,8 +437,8 @@ class CausalStrategy(_ScoredStrategy):
         links = []
         for p in shown:
             clause = index.clauses[p]
-            for neighbour, edge in _incident(index.graph(clause.doc_id), clause.clause_id):
-                if edge.source == clause.clause_id and index.position[neighbour] in shown_set:
+            for neighbour, edge in _incident(index.nx_graph(clause.doc_id), clause.clause_id):
+                if edge.source == clause.clause_id and index.clauses.position[neighbour] in shown_set:
                     links.append(_edge_text(edge))
         prompt = render(
             "causal_paths.md.j2", query=query, max_paths=5, links=sorted(set(links)),
@@ -635,7 +651,7 @@ class CausalSearchStrategy(_ScoredStrategy):
         edges: dict[tuple[str, str, str], Edge] = {}
         for p in nodes:
             clause = index.clauses[p]
-            graph = index.graph(clause.doc_id)
+            graph = index.nx_graph(clause.doc_id)
             for _, edge in _incident(graph, clause.clause_id):
                 edges[(edge.type.value, edge.source, edge.target)] = edge
         for edge in edges.values():
@@ -687,7 +703,7 @@ class CausalSearchStrategy(_ScoredStrategy):
         """Stage 1: the five-section causal report (LLM when configured, else offline)."""
         graph_data = json.dumps(data, ensure_ascii=False, indent=1)
         if self.llm is not None:
-            from clausegraph.answer import render
+            from clausegraph.answer.extractive import render
 
             prompt = render("causal_discovery.md.j2", graph_data=graph_data, query=query)
             return self.llm.generate("You are a careful legal causal analyst.", prompt).text
@@ -696,7 +712,7 @@ class CausalSearchStrategy(_ScoredStrategy):
     def causal_answer(self, query: str, report: str, data: dict[str, Any]) -> str:
         """Stage 2: the answer from the report (LLM when configured, else offline)."""
         if self.llm is not None:
-            from clausegraph.answer import render
+            from clausegraph.answer.extractive import render
 
             prompt = render("causal_summary.md.j2", causal_summary=report, query=query,
                             response_type="Multiple Paragraphs")
@@ -744,7 +760,7 @@ class CausalSearchStrategy(_ScoredStrategy):
                                                          for p in nodes],
                          "data": data, "tokens_used": used, "tokenizer": tokenizer_name,
                          "report": report, "answer": answer, "files": files}
-        position = retriever.index.position
+        position = retriever.index.clauses.position
         in_context = [position[u["id"]] for u in data["text_units"]]
         rest = [p for p in nodes if p not in set(in_context)]
         results = []
@@ -854,11 +870,11 @@ def build_bipartite(index: Any, doc_id: str) -> Bipartite:
     cache = _BIPARTITE_CACHE.setdefault(index, {})
     if doc_id in cache:
         return cache[doc_id]
-    start, end = index.doc_ranges[doc_id]
+    start, end = index.clauses.doc_ranges[doc_id]
     clauses: list[Clause] = index.clauses[start:end]
     part = Bipartite()
     defined_in_use: dict[str, set[str]] = {}
-    for edge in index.graph_data(doc_id).edges:
+    for edge in index.graph.document_edges(doc_id):
         if edge.type is RelationType.DEFINES and edge.term:
             defined_in_use.setdefault(edge.target, set()).add(edge.term)
     for offset, clause in enumerate(clauses):
@@ -937,7 +953,7 @@ class E2RAGStrategy(_ScoredStrategy):
         The model writes the clause (``prompts/hyde.md.j2``); its embedding is added to the
         query's and the dense scores are recomputed. On a model failure the query is used
         alone (``last_llm_error`` says why)."""
-        from clausegraph.answer import render
+        from clausegraph.answer.extractive import render
         from clausegraph.llm.base import LLMError
 
         self.last_hypothetical, self.last_llm_error = "", None
@@ -955,7 +971,7 @@ class E2RAGStrategy(_ScoredStrategy):
         q.vector = (vector / max(float(np.linalg.norm(vector)), 1e-9)).astype(np.float32)
         q.dense = np.zeros_like(q.dense)
         if len(q.positions):
-            q.dense[q.positions] = retriever.index.embeddings(q.positions) @ q.vector
+            q.dense[q.positions] = retriever.index.vectors.at(q.positions) @ q.vector
             q.dense_max = max(float(q.dense[q.positions].max()), 1e-9)
 
     def _rank(
@@ -1112,18 +1128,18 @@ class LeSeGRStrategy(_ScoredStrategy):
         strongest: dict[int, Edge] = {}
         for p in pool:
             clause = index.clauses[p]
-            graph = index.graph(clause.doc_id)
+            graph = index.nx_graph(clause.doc_id)
             for neighbour, edge in _incident(graph, clause.clause_id):
-                j = index.position[neighbour]
+                j = index.clauses.position[neighbour]
                 if allowed is not None and j not in allowed:
                     continue
                 nodes.add(j)
         for p in nodes:
             clause = index.clauses[p]
-            graph = index.graph(clause.doc_id)
+            graph = index.nx_graph(clause.doc_id)
             best = 0.0
             for neighbour, edge in _incident(graph, clause.clause_id):
-                j = index.position[neighbour]
+                j = index.clauses.position[neighbour]
                 if j not in nodes:
                     continue
                 weight = type_weights.get(edge.type.value, 0.5) * edge.confidence

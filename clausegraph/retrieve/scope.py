@@ -19,8 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from clausegraph.index import ClauseIndex, tokenize
 from clausegraph.models import Clause, Document
+from clausegraph.store.base import IndexReader
+from clausegraph.text.tokenize import tokenize
 
 _PROFILE_CHARS = 3000
 # The name is short and decisive, the opening text long and generic: weigh the name up.
@@ -85,12 +86,12 @@ def _leader(scores: np.ndarray) -> tuple[int, float, float]:
 class DocumentScoper:
     """Finds the document a query refers to, if the query clearly refers to one."""
 
-    def __init__(self, index: ClauseIndex, min_margin: float = 1.3) -> None:
-        self.doc_ids = list(index.documents)
+    def __init__(self, index: IndexReader, min_margin: float = 1.3) -> None:
+        self.doc_ids = index.clauses.document_ids()
         self.min_margin = min_margin
-        documents = [index.documents[d] for d in self.doc_ids]
+        documents = [index.clauses.document(d) for d in self.doc_ids]
         self.profiles = _bm25_over([document_profile(d) for d in documents])
-        parties = opening_parties(index.clauses)
+        parties = _opening_parties(index)
         self.title_tokens = [set(tokenize(document_name(d))) for d in documents]
         self.party_tokens = [set(tokenize(parties.get(d.doc_id, ""))) for d in documents]
         self.name_tokens = [t | p for t, p in zip(self.title_tokens, self.party_tokens)]
@@ -155,6 +156,11 @@ class DocumentScoper:
         """Id of the document ``text`` names, if it names exactly one."""
         named = self.names_document(text)
         return None if named is None else self.doc_ids[named]
+
+
+def _opening_parties(index: IndexReader) -> dict[str, str]:
+    return opening_parties(clause for doc_id in index.clauses.document_ids()
+                           for clause in index.clauses.document_clauses(doc_id))
 
 
 def opening_parties(clauses: Iterable[Clause]) -> dict[str, str]:

@@ -142,15 +142,14 @@ DEFAULT_GRID: dict[str, list[float]] = {
 # From api.py only the functions that build a document's artifacts count (api.py changes for
 # many other reasons).
 _PIPELINE_SOURCES = (
-    "ingest.py",
-    "segment.py",
-    "relate.py",
+    "ingest",
+    "segment",
+    "relate",
     "entities.py",
-    "nlp.py",
-    "rules.py",
-    "embed.py",
-    "index.py",
-    "models.py",
+    "text",
+    "embed",
+    "store",
+    "models",
 )
 _API_BUILD_FUNCTIONS = ("build_artifacts", "_embedding_text", "_manifest_entry")
 
@@ -794,9 +793,11 @@ def pipeline_fingerprint() -> str:
     digest = hashlib.sha256()
     digest.update(_api_build_source().encode())
     for name in _PIPELINE_SOURCES:
-        path = PACKAGE_DIR / name
-        if path.is_file():
-            digest.update(name.encode() + b"\0" + path.read_bytes())
+        root = PACKAGE_DIR / name
+        paths = sorted(root.rglob("*.py")) if root.is_dir() else [root]
+        for path in (p for p in paths if p.is_file()):
+            relative = str(path.relative_to(PACKAGE_DIR))
+            digest.update(relative.encode() + b"\0" + path.read_bytes())
     if RULES_DIR.is_dir():
         for path in sorted(p for p in RULES_DIR.rglob("*") if p.is_file()):
             digest.update(str(path.relative_to(RULES_DIR)).encode() + b"\0" + path.read_bytes())
@@ -874,10 +875,10 @@ def build_index(
     started = time.perf_counter()
     embedder = graph.embedder  # load the model outside the timed region
     model_load = time.perf_counter() - started
-    root = Path(graph.store.root)
-    record_path = root / BUILD_RECORD
+    root = graph.store.cache_dir()  # None for a database: the record is then not kept
+    record_path = Path(root) / BUILD_RECORD if root is not None else None
     record: dict[str, dict[str, float]] = {}
-    if record_path.is_file():
+    if record_path is not None and record_path.is_file():
         try:
             record = json.loads(record_path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError):
@@ -915,7 +916,7 @@ def build_index(
                         "seconds": outcome.seconds,
                         "embed_seconds": embed_by_file.get(Path(outcome.path).name, 0.0),
                     }
-            if ingested_now:
+            if ingested_now and record_path is not None:
                 record_path.write_text(json.dumps(record, indent=1), encoding="utf-8")
     wall = time.perf_counter() - wall_started
     if task is not None:
@@ -931,10 +932,10 @@ def _indexing_stats(
     wall: float,
     model_load: float,
 ) -> IndexingStats:
-    manifest = graph.store.read_manifest() if graph.store.exists() else {"documents": {}}
-    documents = manifest["documents"]
+    documents = ({k: e.model_dump() for k, e in graph.store.entries().items()}
+                 if graph.store.exists() else {})
     stats = IndexingStats(
-        index_dir=str(graph.store.root),
+        index_dir=graph.store.location,
         documents=len(documents),
         clauses=sum(int(e.get("clauses", 0)) for e in documents.values()),
         chars=sum(int(e.get("chars", 0)) for e in documents.values()),
@@ -990,7 +991,7 @@ class Hit:
 
 
 def default_variants(strategies: Sequence[str] | None = None) -> list[Variant]:
-    from clausegraph.strategies import strategy_names
+    from clausegraph.strategies.factory import strategy_names
 
     return [Variant(strategy=s) for s in (strategies or strategy_names())]
 
@@ -1111,7 +1112,7 @@ def _retrieve(
 
 def _check_strategies(variants: Sequence[Variant]) -> None:
     """Fail before indexing if a strategy is unknown or cannot be made (e.g. a missing file)."""
-    from clausegraph.strategies import create_strategy
+    from clausegraph.strategies.factory import create_strategy
 
     for name in sorted({v.strategy for v in variants} - {ORACLE}):
         create_strategy(name)  # raises ValueError naming the problem and the known strategies
@@ -1119,7 +1120,7 @@ def _check_strategies(variants: Sequence[Variant]) -> None:
 
 def causal_grid_variants(values: Sequence[int] = range(1, 6)) -> list[Variant]:
     """CausalRAG's parameter study: ``causal-k{k}-s{s}`` for every k and s in ``values``."""
-    from clausegraph.strategies_seed import causal_grid
+    from clausegraph.strategies.seed import causal_grid
 
     return [Variant(strategy=name) for name in causal_grid(values, values)]
 
@@ -1145,10 +1146,9 @@ def relevant_clauses(graph: Any, query: BenchmarkQuery, doc_of: dict[str, str]) 
     found: list[str] = []
     for snippet in query.snippets:
         doc_id = doc_of.get(snippet.file_path)
-        if doc_id is None or doc_id not in index.doc_ranges:
+        if doc_id is None or doc_id not in index.entries():
             continue
-        start, end = index.doc_ranges[doc_id]
-        for clause in index.clauses[start:end]:
+        for clause in index.clauses.document_clauses(doc_id):
             if _overlaps(clause.span, snippet.span) and clause.clause_id not in found:
                 found.append(clause.clause_id)
     return found
@@ -1176,7 +1176,7 @@ def fit_lesegr(
     settings: Settings,
 ) -> dict[str, Any]:
     """Fit LeSeGR's weights on the labelled queries and save them to ``path``."""
-    from clausegraph.strategies_seed import fit_weights
+    from clausegraph.strategies.seed import fit_weights
 
     doc_of = {key: doc_id for doc_id, key in key_of.items()}
     pairs = [
@@ -1252,7 +1252,7 @@ def evaluate_legalbench(
         runs: list[LegalBenchRun] = []
         retrieval_peak = _rss_mb()
         # The lesegr-fitted strategy reads the fitted weights for this run only.
-        from clausegraph.strategies_seed import LESEGR_WEIGHTS_ENV
+        from clausegraph.strategies.seed import LESEGR_WEIGHTS_ENV
 
         weights = _environ(LESEGR_WEIGHTS_ENV, str(fit_lesegr_to)) if fit_lesegr_to else None
         with weights or nullcontext(), (
@@ -1401,10 +1401,10 @@ def evaluate_dataset(
         n_relevant: dict[str, int] = {}
         for document, qs in by_doc.items():
             doc_id = doc_of[document]
-            if doc_id not in index.documents:
+            if doc_id not in index.entries():
                 unlocated += [f"{q.id}: document was not indexed" for q in qs]
                 continue
-            text = index.documents[doc_id].text
+            text = index.clauses.document(doc_id).text
             cache: dict[int, Any] = {}
             for q in qs:
                 spans = []
@@ -1416,10 +1416,9 @@ def evaluate_dataset(
                         spans.append(span)
                 if spans:
                     located[q.id] = spans
-                    start, end = index.doc_ranges[doc_id]
                     n_relevant[q.id] = sum(
                         1
-                        for c in index.clauses[start:end]
+                        for c in index.clauses.document_clauses(doc_id)
                         if any(_overlaps(c.span, e) for e in spans)
                     )
         if unlocated:
@@ -1508,8 +1507,8 @@ def evaluate_dataset(
 
 
 def _oracle_hits(index: Any, doc_id: str, document: str, expected: list[Span]) -> list[Hit]:
-    start, end = index.doc_ranges[doc_id]
-    clauses = [c for c in index.clauses[start:end] if any(_overlaps(c.span, e) for e in expected)]
+    clauses = [c for c in index.clauses.document_clauses(doc_id)
+               if any(_overlaps(c.span, e) for e in expected)]
     return [Hit(document, c.span[0], c.span[1], 1.0, c.clause_id, doc_id) for c in clauses]
 
 

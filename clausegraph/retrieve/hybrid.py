@@ -19,9 +19,10 @@ from pydantic import BaseModel, Field
 
 from clausegraph.config import RetrievalConfig
 from clausegraph.embed import Embedder
-from clausegraph.index import ClauseIndex, tokenize
 from clausegraph.models import Clause, Edge, RelationType
-from clausegraph.scope import DocumentScope
+from clausegraph.retrieve.scope import DocumentScope, DocumentScoper
+from clausegraph.store.base import GraphStore, IndexReader
+from clausegraph.text.tokenize import tokenize
 
 # Which way each edge type is walked from a clause already in the pool. Defines edges
 # point from a definition to every clause using the term: walking them forwards from a
@@ -74,7 +75,7 @@ class RetrievedClause(BaseModel):
 
 @dataclass
 class _Candidate:
-    position: int
+    clause_id: str
     bm25: float = 0.0
     dense: float = 0.0
     sim: float = 0.0
@@ -84,16 +85,18 @@ class _Candidate:
 
 
 class Retriever:
-    """Runs hybrid retrieval against a loaded :class:`ClauseIndex`.
+    """Runs hybrid retrieval against an :class:`~clausegraph.store.base.IndexReader`.
 
     >>> retriever = Retriever(index, embedder)  # doctest: +SKIP
     >>> hits = retriever.retrieve("Is cataract surgery covered?", RetrievalConfig(top_k=5))
     """
 
-    def __init__(self, index: ClauseIndex, embedder: Embedder) -> None:
+    def __init__(self, index: IndexReader, embedder: Embedder) -> None:
         self.index = index
         self.embedder = embedder
         self.last_scope: DocumentScope | None = None
+        self._scopers: dict[float, DocumentScoper] = {}
+        self._doc_rank = {d: i for i, d in enumerate(index.clauses.document_ids())}
 
     def retrieve(
         self,
@@ -103,17 +106,20 @@ class Retriever:
     ) -> list[RetrievedClause]:
         """The ``config.top_k`` best clauses for ``query``, optionally within ``doc_ids``."""
         config = config or RetrievalConfig()
-        if not self.index.clauses:
+        if not self.index.clauses.count():
             return []
         doc_ids, query = self.resolve_scope(query, config, doc_ids)
-        allowed = self._allowed_mask(doc_ids)
-        bm25_all = self._bm25_scores(query, allowed)
+        tokens = self.query_tokens(query)
         query_vector = self.embedder.encode_query(query)
-        pool = self._seed_pool(bm25_all, query_vector, allowed, config)
+        pool = self._seed_pool(tokens, query_vector, doc_ids, config)
         seeds = sorted(pool.values(), key=lambda c: -c.sim)[: config.seed_k]
         self._add_graph_support(pool, seeds, config)
-        self._score_new(pool, bm25_all, query_vector, config)
+        self._score_new(pool, tokens, query_vector, config)
         return self._rank(pool, seeds, config)
+
+    def query_tokens(self, query: str) -> list[str]:
+        """The query's BM25 tokens that occur in the index."""
+        return [t for t in tokenize(query) if self.index.lexical.vocabulary_has(t)]
 
     def resolve_scope(
         self, query: str, config: RetrievalConfig, doc_ids: list[str] | None
@@ -128,10 +134,17 @@ class Retriever:
             return self.last_scope.doc_ids, self.last_scope.question
         return doc_ids, query
 
+    def scoper(self, margin: float) -> DocumentScoper:
+        """The document scoper for this index (built on first use, per margin)."""
+        if margin not in self._scopers:
+            scoper = self.index.document_scoper(margin)
+            self._scopers[margin] = scoper or DocumentScoper(self.index, margin)
+        return self._scopers[margin]
+
     def _scope(self, query: str, config: RetrievalConfig) -> DocumentScope | None:
-        if not config.scope_documents or len(self.index.documents) < 2:
+        if not config.scope_documents or len(self._doc_rank) < 2:
             return None
-        return self.index.scoper(config.scope_margin).scope(query)
+        return self.scoper(config.scope_margin).scope(query)
 
     def governing(
         self, results: list[RetrievedClause], config: RetrievalConfig
@@ -145,9 +158,8 @@ class Retriever:
         have = {r.clause_id for r in results}
         found: dict[str, tuple[float, Edge, RetrievedClause]] = {}
         for result in results:
-            graph = self.index.graph(result.clause.doc_id)
-            for source, _, data in graph.in_edges(result.clause_id, data=True):
-                edge: Edge = data["edge"]
+            for edge in self.index.graph.in_edges(result.clause_id):
+                source = edge.source
                 governs = edge.type in (RelationType.OVERRIDES, RelationType.DEFINES)
                 if not governs or source in have or edge.confidence < config.min_edge_confidence:
                     continue
@@ -166,63 +178,45 @@ class Retriever:
     def _governing_result(
         self, source: str, strength: float, edge: Edge, governed: RetrievedClause
     ) -> RetrievedClause:
-        clause = self.index.clause(source)
+        clause = self.index.clauses.clause(source)
         return RetrievedClause(
             clause=clause, score=strength, sim=0.0, bm25=0.0, dense=0.0,
-            centrality=self.index.centrality(clause.doc_id).get(source, 0.0),
+            centrality=self.index.graph.centrality(clause.doc_id).get(source, 0.0),
             path_support=edge.confidence, origin="governing", via=[edge],
             via_seed=governed.clause_id,
         )
 
     # -- seeds ---------------------------------------------------------------------------
 
-    def _allowed_mask(self, doc_ids: list[str] | None) -> np.ndarray | None:
-        if doc_ids is None:
-            return None
-        mask = np.zeros(len(self.index.clauses), dtype=np.float32)
-        for doc_id in doc_ids:
-            start, end = self.index.doc_ranges[doc_id]
-            mask[start:end] = 1.0
-        return mask
-
-    def _bm25_scores(self, query: str, allowed: np.ndarray | None) -> np.ndarray:
-        bm25 = self.index.bm25
-        tokens = [t for t in tokenize(query) if t in bm25.vocab_dict]
-        if not tokens:
-            return np.zeros(len(self.index.clauses), dtype=np.float32)
-        scores = np.asarray(bm25.get_scores(tokens), dtype=np.float32)
-        return scores * allowed if allowed is not None else scores
-
-    def _dense_top(
-        self, query_vector: np.ndarray, allowed: np.ndarray | None, k: int
-    ) -> tuple[np.ndarray, np.ndarray]:
-        if allowed is None:
-            scores, ids = self.index.faiss.search(query_vector[None, :], k)
-            keep = ids[0] >= 0
-            return ids[0][keep], scores[0][keep]
-        positions = np.flatnonzero(allowed)
-        scores = self.index.embeddings(positions) @ query_vector
-        order = np.argsort(-scores)[:k]
-        return positions[order], scores[order]
+    def _in_document_order(self, clause_ids: set[str]) -> list[Clause]:
+        """Clauses sorted as the index stores them (document, then position in it), so
+        that ties between equal scores break the same way on every backend."""
+        clauses = self.index.clauses.clauses(sorted(clause_ids))
+        return sorted(clauses, key=lambda c: (self._doc_rank.get(c.doc_id, 0), c.order))
 
     def _seed_pool(
         self,
-        bm25_all: np.ndarray,
+        tokens: list[str],
         query_vector: np.ndarray,
-        allowed: np.ndarray | None,
+        doc_ids: list[str] | None,
         config: RetrievalConfig,
-    ) -> dict[int, _Candidate]:
-        k = min(max(config.candidate_k, config.top_k), len(self.index.clauses))
-        bm25_top = np.argsort(-bm25_all)[:k]
-        bm25_top = bm25_top[bm25_all[bm25_top] > 0]
-        dense_ids, _ = self._dense_top(query_vector, allowed, k)
-        positions = np.unique(np.concatenate([bm25_top, dense_ids]).astype(np.int64))
-        dense = self.index.embeddings(positions) @ query_vector
+    ) -> dict[str, _Candidate]:
+        k = min(max(config.candidate_k, config.top_k), self.index.clauses.count())
+        bm25_ids, bm25_scores = self.index.lexical.top(tokens, k, doc_ids) if tokens else ([], [])
+        dense_ids, _ = self.index.vectors.search(query_vector, k, doc_ids)
+        bm25_of = dict(zip(bm25_ids, map(float, bm25_scores)))
+        clauses = self._in_document_order(set(bm25_ids) | set(dense_ids))
+        ids = [c.clause_id for c in clauses]
+        dense = self.index.vectors.vectors(ids) @ query_vector if ids else np.zeros(0)
+        # A dense-only candidate still has a BM25 score below the lexical top k.
+        missing = [i for i in ids if i not in bm25_of]
+        if missing and tokens:
+            bm25_of.update(zip(missing, map(float, self.index.lexical.scores(tokens, missing))))
         pool = {
-            int(p): _Candidate(int(p), bm25=float(bm25_all[p]), dense=float(d))
-            for p, d in zip(positions, dense)
+            cid: _Candidate(cid, bm25=bm25_of.get(cid, 0.0), dense=float(d))
+            for cid, d in zip(ids, dense)
         }
-        self._bm25_max = max(float(bm25_all[positions].max(initial=0.0)), 1e-9)
+        self._bm25_max = max(max((c.bm25 for c in pool.values()), default=0.0), 1e-9)
         self._dense_max = max(float(dense.max(initial=0.0)), 1e-9)
         for candidate in pool.values():
             candidate.sim = self._fuse(candidate, config)
@@ -236,52 +230,34 @@ class Retriever:
     # -- graph -----------------------------------------------------------------------------
 
     def _add_graph_support(
-        self, pool: dict[int, _Candidate], seeds: list[_Candidate], config: RetrievalConfig
+        self, pool: dict[str, _Candidate], seeds: list[_Candidate], config: RetrievalConfig
     ) -> None:
         """Walk ``config.hops`` typed hops from every seed; keep each clause's best path."""
-        reached: dict[int, _Candidate] = {}
-        seed_positions = {s.position for s in seeds}
-        for seed in seeds:
-            for position, strength, path in self._walk(seed, config):
-                target = pool.get(position) or reached.get(position)
-                if target is None:
-                    target = reached.setdefault(position, _Candidate(position))
-                if strength > target.support and position != seed.position:
-                    target.support = strength
-                    target.via = path
-                    target.via_seed = self.index.clauses[seed.position].clause_id
+        reached: dict[str, _Candidate] = {}
+        seed_ids = {s.clause_id for s in seeds}
+        paths = self.index.graph.walks({s.clause_id: s.sim for s in seeds}, config)
+        if paths is None:
+            paths = [(seed.clause_id, *step) for seed in seeds
+                     for step in walk(self.index.graph, seed.clause_id, seed.sim, config)]
+        for seed_id, clause_id, strength, path in paths:
+            target = pool.get(clause_id) or reached.get(clause_id)
+            if target is None:
+                target = reached.setdefault(clause_id, _Candidate(clause_id))
+            if strength > target.support and clause_id != seed_id:
+                target.support = strength
+                target.via = path
+                target.via_seed = seed_id
         new = sorted(
-            (c for p, c in reached.items() if p not in pool and p not in seed_positions),
+            (c for i, c in reached.items() if i not in pool and i not in seed_ids),
             key=lambda c: -c.support,
         )
         for candidate in new[: config.max_expanded]:
-            pool[candidate.position] = candidate
-
-    def _walk(self, seed: _Candidate, config: RetrievalConfig):
-        """Breadth-first walk from one seed: yields (position, path strength, edge path)."""
-        clause = self.index.clauses[seed.position]
-        graph = self.index.graph(clause.doc_id)
-        allowed_types = set(config.edge_types)
-        frontier = [(clause.clause_id, seed.sim, ())]
-        visited = {clause.clause_id}
-        for hop in range(config.hops):
-            next_frontier = []
-            decay = config.path_decay**hop
-            for node, strength, path in frontier:
-                for neighbour, edge in _neighbours(graph, node, allowed_types):
-                    if neighbour in visited or edge.confidence < config.min_edge_confidence:
-                        continue
-                    visited.add(neighbour)
-                    step_strength = strength * edge.confidence
-                    step_path = (*path, edge)
-                    yield self.index.position[neighbour], step_strength * decay, step_path
-                    next_frontier.append((neighbour, step_strength, step_path))
-            frontier = next_frontier
+            pool[candidate.clause_id] = candidate
 
     def _score_new(
         self,
-        pool: dict[int, _Candidate],
-        bm25_all: np.ndarray,
+        pool: dict[str, _Candidate],
+        tokens: list[str],
         query_vector: np.ndarray,
         config: RetrievalConfig,
     ) -> None:
@@ -289,27 +265,30 @@ class Retriever:
         new = [c for c in pool.values() if c.sim == 0.0 and c.bm25 == 0.0 and c.dense == 0.0]
         if not new:
             return
-        vectors = self.index.embeddings(np.array([c.position for c in new]))
-        for candidate, vector in zip(new, vectors):
-            candidate.bm25 = float(bm25_all[candidate.position])
+        ids = [c.clause_id for c in new]
+        vectors = self.index.vectors.vectors(ids)
+        bm25 = self.index.lexical.scores(tokens, ids) if tokens else np.zeros(len(ids))
+        for candidate, vector, lexical in zip(new, vectors, bm25):
+            candidate.bm25 = float(lexical)
             candidate.dense = float(vector @ query_vector)
             candidate.sim = min(self._fuse(candidate, config), 1.0)
 
     def _rank(
-        self, pool: dict[int, _Candidate], seeds: list[_Candidate], config: RetrievalConfig
+        self, pool: dict[str, _Candidate], seeds: list[_Candidate], config: RetrievalConfig
     ) -> list[RetrievedClause]:
-        seed_rank = {s.position: i + 1 for i, s in enumerate(seeds)}
+        seed_rank = {s.clause_id: i + 1 for i, s in enumerate(seeds)}
+        clauses = {c.clause_id: c for c in self.index.clauses.clauses(list(pool))}
         results = []
         for candidate in pool.values():
-            clause = self.index.clauses[candidate.position]
-            centrality = self.index.centrality(clause.doc_id).get(clause.clause_id, 0.0)
+            clause = clauses[candidate.clause_id]
+            centrality = self.index.graph.centrality(clause.doc_id).get(clause.clause_id, 0.0)
             support = min(candidate.support, 1.0)
             # A clause's support is at least its own similarity: a path passes on part of its
             # seed's relevance, so it can lift a weak neighbour towards that seed, never above
             # it (without this floor, neighbours of the best hit outranked it).
             floor = max(support, candidate.sim)
             score = config.alpha * candidate.sim + config.beta * centrality + config.gamma * floor
-            is_seed = candidate.position in seed_rank
+            is_seed = candidate.clause_id in seed_rank
             results.append(
                 RetrievedClause(
                     clause=clause,
@@ -320,7 +299,7 @@ class Retriever:
                     centrality=centrality,
                     path_support=support,
                     origin="seed" if is_seed else ("expanded" if candidate.via else "hit"),
-                    seed_rank=seed_rank.get(candidate.position),
+                    seed_rank=seed_rank.get(candidate.clause_id),
                     via=list(candidate.via),
                     via_seed=candidate.via_seed,
                 )
@@ -329,18 +308,40 @@ class Retriever:
         return results[: config.top_k]
 
 
+def walk(graph: GraphStore, start: str, strength: float, config: RetrievalConfig):
+    """Breadth-first typed walk from one clause: yields (clause id, path strength, edges).
+
+    Strength is multiplied by each edge's confidence and decays by ``path_decay`` per hop
+    after the first; each clause is reached once, by its shortest path.
+    """
+    allowed_types = set(config.edge_types)
+    frontier = [(start, strength, ())]
+    visited = {start}
+    for hop in range(config.hops):
+        next_frontier = []
+        decay = config.path_decay**hop
+        for node, node_strength, path in frontier:
+            for neighbour, edge in neighbours(graph, node, allowed_types):
+                if neighbour in visited or edge.confidence < config.min_edge_confidence:
+                    continue
+                visited.add(neighbour)
+                step_strength = node_strength * edge.confidence
+                step_path = (*path, edge)
+                yield neighbour, step_strength * decay, step_path
+                next_frontier.append((neighbour, step_strength, step_path))
+        frontier = next_frontier
+
+
 def _local(clause_id: str) -> str:
     """A clause id without its document key: paths never leave one document."""
     return clause_id.split(":", 1)[-1]
 
 
-def _neighbours(graph, node: str, allowed_types: set[RelationType]):
+def neighbours(graph: GraphStore, node: str, allowed_types: set[RelationType]):
     """(neighbour, edge) pairs of ``node`` in the walk directions of each edge type."""
-    for _, target, data in graph.out_edges(node, data=True):
-        edge: Edge = data["edge"]
+    for edge in graph.out_edges(node):
         if edge.type in allowed_types and "out" in _WALK_DIRECTIONS[edge.type]:
-            yield target, edge
-    for source, _, data in graph.in_edges(node, data=True):
-        edge = data["edge"]
+            yield edge.target, edge
+    for edge in graph.in_edges(node):
         if edge.type in allowed_types and "in" in _WALK_DIRECTIONS[edge.type]:
-            yield source, edge
+            yield edge.source, edge

@@ -20,61 +20,25 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from clausegraph.errors import IndexStoreError
-from clausegraph.models import Clause, Document, DocumentGraph, RelationType
+from clausegraph.models import Clause, Document, DocumentGraph
+from clausegraph.store.base import DocumentArtifacts, DocumentEntry, IndexStore
+
+if TYPE_CHECKING:
+    from clausegraph.store.local.reader import FolderReader
 
 MANIFEST_NAME = "clausegraph-index.json"
 INDEX_FORMAT = "clausegraph-index"
 INDEX_VERSION = 1
-
-_WORD = re.compile(r"[a-z0-9]+")
-# A short list on purpose: legal words like "not", "any", "no", "all", "shall" carry meaning.
-_STOPWORDS = frozenset(
-    "a an and are as at be by for from has have in is it its of on or that the this to was "
-    "were will with which who whom whose what when where how does do did i we you".split()
-)
-
-
-@lru_cache(maxsize=1)
-def _stemmer() -> Any:
-    import Stemmer
-
-    return Stemmer.Stemmer("english")
-
-
-def tokenize(text: str) -> list[str]:
-    """BM25 tokens: lower-cased words and numbers, stop words dropped, Snowball-stemmed.
-
-    >>> tokenize("The Insured Persons are covered")
-    ['insur', 'person', 'cover']
-    """
-    words = [w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS]
-    return _stemmer().stemWords(words)
-
-
-@dataclass
-class DocumentArtifacts:
-    """Everything the pipeline produced for one document, ready to be stored."""
-
-    document: Document
-    clauses: list[Clause]
-    graph: DocumentGraph
-    embeddings: np.ndarray
-    tokens: list[list[str]] = field(default_factory=list)
-    stage_seconds: dict[str, float] = field(default_factory=dict)  # where the build went
-
 
 def _write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
@@ -88,7 +52,7 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-class IndexStore:
+class FolderStore(IndexStore):
     """Reads and atomically rewrites one index directory.
 
     >>> store = IndexStore("my-index")  # doctest: +SKIP
@@ -97,6 +61,29 @@ class IndexStore:
 
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
+
+    @property
+    def location(self) -> str:
+        return str(self.root)
+
+    def check_readable(self) -> None:
+        self.read_manifest()
+
+    def entries(self) -> dict[str, DocumentEntry]:
+        manifest = self.read_manifest()
+        return {k: DocumentEntry.model_validate(v) for k, v in manifest["documents"].items()}
+
+    def info(self) -> dict[str, Any]:
+        manifest = self.read_manifest()
+        return {k: v for k, v in manifest.items() if k != "documents"}
+
+    def open_reader(self) -> FolderReader:
+        from clausegraph.store.local.reader import FolderReader
+
+        return FolderReader(self)
+
+    def cache_dir(self) -> Path:
+        return self.root
 
     @property
     def manifest_path(self) -> Path:
@@ -155,7 +142,7 @@ class IndexStore:
         self.root.mkdir(parents=True, exist_ok=True)
 
     @contextmanager
-    def write_lock(self) -> Iterator[None]:
+    def write_lock(self, wait_seconds: float | None = None) -> Iterator[None]:
         """One writer at a time; readers never block because they read a manifest snapshot."""
         self.root.mkdir(parents=True, exist_ok=True)
         with open(self.root / ".lock", "w") as handle:
@@ -173,7 +160,7 @@ class IndexStore:
     def doc_dir(self, doc_id: str) -> Path:
         return self.root / "docs" / doc_id
 
-    def write_document(self, artifacts: DocumentArtifacts) -> None:
+    def stage(self, artifacts: DocumentArtifacts) -> None:
         """Write one document's folder under a temporary name, then rename it into place."""
         final = self.doc_dir(artifacts.document.doc_id)
         if final.is_dir():
@@ -212,25 +199,27 @@ class IndexStore:
 
     def commit(
         self,
-        manifest: dict[str, Any],
-        add: list[tuple[str, dict[str, Any]]],
-        remove: list[str],
-    ) -> dict[str, Any]:
+        add: Sequence[tuple[str, DocumentEntry]],
+        remove: Sequence[str],
+        embedding_model: str = "",
+        dim: int = 0,
+    ) -> None:
         """Switch to a new generation: documents in ``add`` in, documents in ``remove`` out.
 
-        ``add`` pairs a doc id whose folder was already written (``write_document``) with
-        its manifest entry. Nothing is visible to readers until the manifest is replaced.
-        Call inside ``write_lock()``. Returns the new manifest.
+        ``add`` pairs a doc id whose folder was already written (``stage``) with its
+        entry. Nothing is visible to readers until the manifest is replaced.
+        Call inside ``write_lock()``.
         """
+        manifest = self.read_manifest() if self.exists() else self.empty_manifest(
+            embedding_model, dim)
         dropped = set(remove)
         documents = {k: v for k, v in manifest["documents"].items() if k not in dropped}
         for doc_id, entry in add:
-            documents[doc_id] = entry
+            documents[doc_id] = entry.model_dump(mode="json")
         new = dict(manifest, documents=documents, generation=manifest["generation"] + 1)
         new["global"] = self._write_global(list(documents), new["generation"]) if documents else None
         self._write_manifest(new)
         self.collect_garbage(new)
-        return new
 
     def _write_global(self, doc_ids: list[str], generation: int) -> str:
         import bm25s
@@ -281,119 +270,3 @@ class IndexStore:
             stale_global = path.name.startswith("global-") and path.name != manifest["global"]
             if path.is_dir() and (stale_global or path.name.startswith(".tmp-")):
                 shutil.rmtree(path, ignore_errors=True)
-
-
-
-class ClauseIndex:
-    """An index loaded for reading: clauses, vectors, BM25 and per-document graphs.
-
-    Graphs are built per document on first use: retrieval only ever walks the graphs
-    of the documents its seed hits come from, and one graph for 700 documents would
-    cost gigabytes in networkx.
-    """
-
-    def __init__(self, store: IndexStore) -> None:
-        import bm25s
-        import faiss
-
-        self.store = store
-        self.manifest = store.read_manifest()
-        self.documents: dict[str, Document] = {}
-        self.clauses: list[Clause] = []
-        self._graphs: dict[str, DocumentGraph] = {}
-        self.doc_ranges: dict[str, tuple[int, int]] = {}
-        try:
-            for doc_id in self.manifest["documents"]:
-                self.documents[doc_id] = store.read_document(doc_id)
-                start = len(self.clauses)
-                self.clauses += store.read_clauses(doc_id)
-                self.doc_ranges[doc_id] = (start, len(self.clauses))
-                self._graphs[doc_id] = store.read_graph(doc_id)
-            global_dir = store.root / self.manifest["global"] if self.manifest["global"] else None
-            self.faiss = faiss.read_index(str(global_dir / "faiss.index")) if global_dir else None
-            self.bm25 = bm25s.BM25.load(str(global_dir / "bm25")) if global_dir else None
-            stored_ids = json.loads((global_dir / "clause_ids.json").read_bytes()) if global_dir else []
-        except (OSError, ValueError, RuntimeError) as exc:
-            raise IndexStoreError(store.root, f"damaged index files ({exc})") from exc
-        if stored_ids != [c.clause_id for c in self.clauses]:
-            raise IndexStoreError(store.root, "global index does not match the stored clauses")
-        self.position = {c.clause_id: i for i, c in enumerate(self.clauses)}
-        self._nx_cache: dict[str, Any] = {}
-        self._centrality_cache: dict[str, dict[str, float]] = {}
-        self._scopers: dict[float, Any] = {}
-
-    def scoper(self, margin: float) -> Any:
-        """The document scoper for this index (built on first use, per margin)."""
-        from clausegraph.scope import DocumentScoper
-
-        if margin not in self._scopers:
-            self._scopers[margin] = DocumentScoper(self, margin)
-        return self._scopers[margin]
-
-    @classmethod
-    def open(cls, root: str | Path) -> ClauseIndex:
-        return cls(IndexStore(root))
-
-    @property
-    def embedding_model(self) -> str:
-        return str(self.manifest.get("embedding_model", ""))
-
-    @property
-    def vectors(self) -> np.ndarray:
-        """All clause vectors as a zero-copy (n, dim) view of the FAISS flat index."""
-        import faiss
-
-        if self.faiss is None:
-            return np.zeros((0, int(self.manifest.get("dim", 0))), dtype=np.float32)
-        flat = faiss.rev_swig_ptr(self.faiss.get_xb(), self.faiss.ntotal * self.faiss.d)
-        return flat.reshape(self.faiss.ntotal, self.faiss.d)
-
-    def embeddings(self, positions: np.ndarray) -> np.ndarray:
-        """Stored vectors of the clauses at ``positions``."""
-        return self.vectors[np.asarray(positions, dtype=np.int64)]
-
-    def clause(self, clause_id: str) -> Clause:
-        from clausegraph.errors import NotFoundError
-
-        if clause_id not in self.position:
-            raise NotFoundError(f"no clause {clause_id!r} in index {self.store.root}")
-        return self.clauses[self.position[clause_id]]
-
-    def document_of(self, clause: Clause) -> Document:
-        return self.documents[clause.doc_id]
-
-    def graph_data(self, doc_id: str) -> DocumentGraph:
-        return self._graphs[doc_id]
-
-    def graph(self, doc_id: str) -> Any:
-        """The document's clause graph as a networkx MultiDiGraph (built once, cached)."""
-        if doc_id not in self._nx_cache:
-            import networkx as nx
-
-            graph = nx.MultiDiGraph()
-            start, end = self.doc_ranges[doc_id]
-            graph.add_nodes_from(c.clause_id for c in self.clauses[start:end])
-            for edge in self._graphs[doc_id].edges:
-                graph.add_edge(edge.source, edge.target, key=edge.type.value, edge=edge)
-            self._nx_cache[doc_id] = graph
-        return self._nx_cache[doc_id]
-
-    def centrality(self, doc_id: str) -> dict[str, float]:
-        """Degree centrality over meaningful edges (see :func:`graph_centrality`)."""
-        if doc_id not in self._centrality_cache:
-            self._centrality_cache[doc_id] = graph_centrality(self._graphs[doc_id])
-        return self._centrality_cache[doc_id]
-
-
-def graph_centrality(graph: DocumentGraph) -> dict[str, float]:
-    """Degree centrality over meaningful edges (SameSection excluded), scaled to [0, 1]."""
-    degree: dict[str, int] = {}
-    for edge in graph.edges:
-        if edge.type is RelationType.SAME_SECTION:
-            continue
-        degree[edge.source] = degree.get(edge.source, 0) + 1
-        degree[edge.target] = degree.get(edge.target, 0) + 1
-    top = max(degree.values(), default=0)
-    # log scaling: a definition used 300 times should not drown everything else
-    scale = np.log1p(top) or 1.0
-    return {k: float(np.log1p(v) / scale) for k, v in degree.items()}

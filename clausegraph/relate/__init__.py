@@ -46,7 +46,7 @@ from clausegraph.models import (
     Span,
     UnresolvedReference,
 )
-from clausegraph.rules import Rule, RuleSet
+from clausegraph.relate.rules import Rule, RuleSet
 
 # Relation types whose rules are matched clause by clause; Defines and SameSection have passes
 # of their own. RefersTo comes first so an unresolved reference is filed under its rule.
