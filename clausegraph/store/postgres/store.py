@@ -335,6 +335,8 @@ class PostgresIndex:
             conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))",
                          (f"{self.workspace}/{doc_id}",))
             self._add_term_stats(conn, doc_id, sign=-1)
+            conn.execute("DELETE FROM terms WHERE workspace = %s AND doc_id = %s",
+                         (self.workspace, doc_id))
             conn.execute("DELETE FROM documents WHERE workspace = %s AND doc_id = %s",
                          (self.workspace, doc_id))
 
