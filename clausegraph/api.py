@@ -20,18 +20,18 @@ from pydantic import BaseModel, Field
 from clausegraph.answer.extractive import Answer, build_answer
 from clausegraph.config import RetrievalConfig, Settings
 from clausegraph.embed import Embedder, create_embedder
-from clausegraph.errors import ClauseGraphError, IndexStoreError, IngestError, NotFoundError
-from clausegraph.llm import LLMProvider, create_provider
-from clausegraph.store import DocumentArtifacts, DocumentEntry, IndexReader, create_store
-from clausegraph.text.tokenize import tokenize
-from clausegraph.ingest import document_id, iter_input_files, load_document
-from clausegraph.models import Clause, Edge
 from clausegraph.entities import annotate_entities
+from clausegraph.errors import ClauseGraphError, IndexStoreError, IngestError, NotFoundError
+from clausegraph.ingest import document_id, iter_input_files, load_document
+from clausegraph.llm import LLMProvider, create_provider
+from clausegraph.models import Clause, Edge, RetrievedClause
 from clausegraph.relate import relate
-from clausegraph.retrieve.hybrid import RetrievedClause, Retriever
 from clausegraph.relate.rules import RuleSet
+from clausegraph.retrieve.hybrid import Retriever
 from clausegraph.segment import segment
+from clausegraph.store import DocumentArtifacts, DocumentEntry, IndexReader, create_store
 from clausegraph.strategies.factory import create_strategy
+from clausegraph.text.tokenize import tokenize
 
 ProgressCallback = Callable[[str, int, int], None]
 """Called as ``progress(file_name, files_done, files_total)``."""
@@ -370,12 +370,13 @@ class ClauseGraph:
         from clausegraph.report import build_report
 
         answer = self.ask(question, documents, strategy, llm=llm, **overrides)
-        return build_report(answer, manifest=self._report_manifest(),
+        return build_report(answer, manifest=self.index_record(),
                             index_path=self.store.location,
                             documents_filter=documents)
 
-    def _report_manifest(self) -> dict[str, Any]:
-        """What a report records of the index: its facts and its documents' entries."""
+    def index_record(self) -> dict[str, Any]:
+        """What a report records of the index: its facts (format, generation, embedding
+        model) and its documents' entries, as of the loaded snapshot."""
         entries = {k: e.model_dump(mode="json") for k, e in self.index.entries().items()}
         return dict(self.index.info(), documents=entries)
 

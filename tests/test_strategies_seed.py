@@ -434,8 +434,9 @@ def test_reports_record_the_strategy_notes(graph):
 
 @pytest.mark.parametrize("kind", ["gemini", "openai"])
 def test_causal_llm_stage_through_the_real_clients(graph, monkeypatch, kind):
-    from clausegraph.llm import LLMConfig, create_provider
     from stub_servers import ModelStub, StubServer
+
+    from clausegraph.llm import LLMConfig, create_provider
 
     shown: list[str] = []
 

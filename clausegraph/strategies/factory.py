@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from clausegraph.config import RetrievalConfig
-from clausegraph.retrieve.hybrid import RetrievedClause, Retriever
+from clausegraph.models import RetrievedClause
+from clausegraph.retrieve.hybrid import Retriever
 
 # Baselines search the whole corpus with one signal, as plain RAG does; ablations switch off
 # one part of the full retriever each, so the difference is that part's contribution.

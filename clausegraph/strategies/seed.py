@@ -35,10 +35,10 @@ from typing import Any
 import numpy as np
 
 from clausegraph.config import RetrievalConfig
-from clausegraph.text.tokenize import tokenize
-from clausegraph.models import Clause, Edge, RelationType
-from clausegraph.retrieve.hybrid import RetrievedClause, Retriever
+from clausegraph.models import Clause, Edge, RelationType, RetrievedClause
+from clausegraph.retrieve.hybrid import Retriever
 from clausegraph.strategies.factory import Strategy, register
+from clausegraph.text.tokenize import tokenize
 
 __all__ = [
     "CausalSearchStrategy",
@@ -428,8 +428,8 @@ class CausalStrategy(_ScoredStrategy):
     ) -> tuple[dict[int, float], dict[int, tuple[int, tuple[Edge, ...]]], dict[int, str], str] | None:
         """The LLM's causal paths among the collected clauses, or None (offline fallback)
         when it fails or names no collected clause. Returns strength, via, why, summary."""
-        from clausegraph.answer.extractive import render
         from clausegraph.llm.base import LLMError, read_json_reply
+        from clausegraph.text.templates import render
 
         shown = sorted(collected, key=lambda p: (-float(cosine[p]), p))[:_LLM_MAX_CLAUSES]
         by_local = {_local(index.clauses[p].clause_id): p for p in shown}
@@ -703,7 +703,7 @@ class CausalSearchStrategy(_ScoredStrategy):
         """Stage 1: the five-section causal report (LLM when configured, else offline)."""
         graph_data = json.dumps(data, ensure_ascii=False, indent=1)
         if self.llm is not None:
-            from clausegraph.answer.extractive import render
+            from clausegraph.text.templates import render
 
             prompt = render("causal_discovery.md.j2", graph_data=graph_data, query=query)
             return self.llm.generate("You are a careful legal causal analyst.", prompt).text
@@ -712,7 +712,7 @@ class CausalSearchStrategy(_ScoredStrategy):
     def causal_answer(self, query: str, report: str, data: dict[str, Any]) -> str:
         """Stage 2: the answer from the report (LLM when configured, else offline)."""
         if self.llm is not None:
-            from clausegraph.answer.extractive import render
+            from clausegraph.text.templates import render
 
             prompt = render("causal_summary.md.j2", causal_summary=report, query=query,
                             response_type="Multiple Paragraphs")
@@ -953,8 +953,8 @@ class E2RAGStrategy(_ScoredStrategy):
         The model writes the clause (``prompts/hyde.md.j2``); its embedding is added to the
         query's and the dense scores are recomputed. On a model failure the query is used
         alone (``last_llm_error`` says why)."""
-        from clausegraph.answer.extractive import render
         from clausegraph.llm.base import LLMError
+        from clausegraph.text.templates import render
 
         self.last_hypothetical, self.last_llm_error = "", None
         try:
