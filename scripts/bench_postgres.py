@@ -35,7 +35,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from clausegraph.eval import (  # noqa: E402
+from clausegraph.eval import (
     K_VALUES,
     default_benchmarks,
     default_legalbench_dir,
@@ -43,8 +43,8 @@ from clausegraph.eval import (  # noqa: E402
     precision_recall_at_k,
     sample_evenly,
 )
-from clausegraph.store.base import DocumentArtifacts, DocumentEntry  # noqa: E402
-from clausegraph.store.local.folder import FolderStore  # noqa: E402
+from clausegraph.store.base import DocumentArtifacts, DocumentEntry
+from clausegraph.store.local.folder import FolderStore
 
 
 def stored_documents(folder: Path, doc_ids: list[str] | None = None):
@@ -188,7 +188,7 @@ def latency_client(url: str, clients: list[int], per_level: int) -> dict[str, An
         lock = threading.Lock()
         work = list(questions)
 
-        def client() -> None:
+        def client(lock=lock, work=work, times=times) -> None:
             graph = ClauseGraph.open(url)  # one reader, one connection per client
             while True:
                 with lock:

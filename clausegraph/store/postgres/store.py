@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 
 from clausegraph.errors import IndexStoreError
-from clausegraph.store.base import degree_centrality
 from clausegraph.models import (
     Clause,
     Document,
@@ -32,6 +31,7 @@ from clausegraph.models import (
     RelationType,
     UnresolvedReference,
 )
+from clausegraph.store.base import degree_centrality
 from clausegraph.store.postgres.connection import (
     IndexURL,
     connect,
@@ -386,9 +386,14 @@ class PostgresIndex:
         return {row[0]: _clause(row) for row in rows}
 
     def info(self) -> dict[str, Any]:
+        # "generation": the sequence number of the newest stored document, which changes
+        # whenever a document is added (a report records which state it read).
+        generation = self._query("SELECT coalesce(max(seq), 0) FROM documents "
+                                 "WHERE workspace = %s", (self.workspace,))[0][0]
         return {"format": "clausegraph-postgres", "version": schema_version(self.url),
-                "workspace": self.workspace, "embedding_model": self.embedding_model,
-                "dim": self.dim, "documents": self.document_count()}
+                "generation": int(generation), "workspace": self.workspace,
+                "embedding_model": self.embedding_model, "dim": self.dim,
+                "documents": self.document_count()}
 
     def document_count(self) -> int:
         return int(self._query("SELECT count(*) FROM documents WHERE workspace = %s",
@@ -412,11 +417,6 @@ class PostgresIndex:
         sql = ("SELECT count(*) FROM documents WHERE workspace = %(ws)s AND EXISTS "
                f"(SELECT 1 FROM unnest(name_tokens) AS t WHERE {test})")
         return int(self._query(sql, {"ws": self.workspace, "w": word})[0][0])
-
-    def centrality(self, clause_ids: Iterable[str]) -> dict[str, float]:
-        rows = self._query("SELECT clause_id, centrality FROM clauses WHERE workspace = %s "
-                           "AND clause_id = ANY(%s)", (self.workspace, list(clause_ids)))
-        return {c: float(v) for c, v in rows}
 
     def graph(self, doc_id: str) -> DocumentGraph:
         edges = self._query(
@@ -527,13 +527,6 @@ class PostgresIndex:
         # relaxed_order may return near-ties out of order: sort exactly on the client
         return sorted(((c, float(s)) for c, s in rows), key=lambda item: -item[1])
 
-    def dense_scores(self, vector: np.ndarray, clause_ids: Sequence[str]) -> dict[str, float]:
-        query = _vector_literal(np.asarray(vector, dtype=np.float32))
-        rows = dict(self._query(
-            "SELECT clause_id, -(embedding <#> %s::vector) FROM clauses WHERE workspace = %s "
-            "AND clause_id = ANY(%s)", (query, self.workspace, list(clause_ids))))
-        return {c: float(rows[c]) for c in clause_ids if c in rows}
-
     def _filtered_size(self, conn: Any, doc_ids: Sequence[str]) -> int:
         row = conn.execute(
             "SELECT coalesce(sum((summary->>'clauses')::int), 0) FROM documents "
@@ -618,15 +611,6 @@ class PostgresIndex:
         edges = self._edges_by_ref({f"{d}#{n}" for d, n in rows})
         return [edges[f"{d}#{n}"] for d, n in rows]
 
-    def edges_into(self, clause_ids: Sequence[str], types: Sequence[str]) -> list[Edge]:
-        rows = self._query(
-            "SELECT type, source, target, confidence, rule_id, evidence, evidence_start, "
-            "evidence_end, term FROM edges WHERE workspace = %s AND target = ANY(%s) "
-            "AND type = ANY(%s) ORDER BY doc_id, edge_no",
-            (self.workspace, list(clause_ids), list(types)))
-        return [_edge(row) for row in rows]
-
-
 class _DocumentNames:
     """What document scoping matches a question against (see ``clausegraph.retrieve.scope``)."""
 
@@ -638,8 +622,8 @@ class _DocumentNames:
 
     @classmethod
     def of(cls, document: Document, clauses: list[Clause]) -> _DocumentNames:
-        from clausegraph.text.tokenize import tokenize
         from clausegraph.retrieve.scope import document_name, document_profile, opening_parties
+        from clausegraph.text.tokenize import tokenize
 
         title = set(tokenize(document_name(document)))
         parties = set(tokenize(opening_parties(clauses).get(document.doc_id, "")))
