@@ -23,7 +23,14 @@ from clausegraph.embed import Embedder, create_embedder
 from clausegraph.entities import annotate_entities
 from clausegraph.errors import ClauseGraphError, IndexStoreError, IngestError, NotFoundError
 from clausegraph.ingest import document_id, iter_input_files, load_document
-from clausegraph.llm import LLMProvider, create_provider
+from clausegraph.llm import (
+    LLMAuthError,
+    LLMConfigError,
+    LLMError,
+    LLMModelNotFoundError,
+    LLMProvider,
+    create_provider,
+)
 from clausegraph.models import Clause, Edge, RetrievedClause
 from clausegraph.relate import relate
 from clausegraph.relate.rules import RuleSet
@@ -52,6 +59,9 @@ class IngestOutcome(BaseModel):
     error: str | None = None
     same_as: str | None = Field(
         None, description="an unchanged file's twin: the file indexed with the same content"
+    )
+    warnings: list[str] = Field(
+        default_factory=list, description="what reading changed: OCR'd pages, tracked changes"
     )
 
 
@@ -219,6 +229,7 @@ class ClauseGraph:
             path=str(path), status=status, doc_id=artifacts.document.doc_id,
             key=artifacts.document.key, pages=entry.pages, clauses=entry.clauses,
             edges=entry.edges_by_type, unresolved=entry.unresolved, seconds=seconds,
+            warnings=artifacts.document.warnings,
         )
         return outcome, entry
 
@@ -236,7 +247,7 @@ class ClauseGraph:
             seconds[stage] = seconds.get(stage, 0.0) + time.perf_counter() - started
             return result
 
-        document = timed("load", lambda: load_document(path))
+        document = timed("load", lambda: load_document(path, ocr=self.settings.ingest.ocr))
         clauses = timed("segment", lambda: segment(document, self.settings.segment))
         if not clauses:
             raise IngestError(path, "no clauses could be segmented from the text")
@@ -330,6 +341,7 @@ class ClauseGraph:
         *,
         llm: LLMProvider | str | None = None,
         on_chunk: Callable[[str], None] | None = None,
+        strict: bool = False,
         **overrides: Any,
     ) -> Answer:
         """Retrieve, group and answer with citations.
@@ -337,7 +349,11 @@ class ClauseGraph:
         Extractive (offline) unless a language model is configured (``settings.llm``)
         or given as ``llm``; ``llm="none"`` forces extractive. An LLM answer is an
         ``LLMAnswer`` with ``claims`` and a ``verification`` verdict; ``on_chunk``
-        receives the model's reply as it streams.
+        receives the model's reply as it streams. When the model's reply cannot be used
+        (no usable JSON, timeout, server unavailable, prompt too long) the offline answer
+        comes back with ``mode='extractive-fallback'`` and the reason in ``warnings``;
+        ``strict=True`` raises the :class:`LLMError` instead. Settings the user must fix
+        (no key, rejected key, wrong URL or model) always raise.
         """
         results = self.evidence(question, documents, strategy, **overrides)
         settings = dict(self.retrieval_config(**overrides).model_dump(mode="json"),
@@ -354,8 +370,15 @@ class ClauseGraph:
             for doc_id in dict.fromkeys(e.doc_id for e in answer.evidence)
             for edge in self.index.graph.document_edges(doc_id)
         ]
-        return generate_answer(answer, provider, on_chunk=on_chunk,
-                               clause_lookup=self.index.clauses.clause, graph_edges=edges)
+        try:
+            return generate_answer(answer, provider, on_chunk=on_chunk,
+                                   clause_lookup=self.index.clauses.clause, graph_edges=edges)
+        except (LLMAuthError, LLMConfigError, LLMModelNotFoundError):
+            raise
+        except LLMError as exc:
+            if strict:
+                raise
+            return fallback_answer(answer, exc, provider)
 
     def report(
         self,
@@ -364,12 +387,13 @@ class ClauseGraph:
         strategy: str = "clausegraph",
         *,
         llm: LLMProvider | str | None = None,
+        strict: bool = False,
         **overrides: Any,
     ) -> Any:
         """An audit :class:`~clausegraph.report.Report` for ``question``."""
         from clausegraph.report import build_report
 
-        answer = self.ask(question, documents, strategy, llm=llm, **overrides)
+        answer = self.ask(question, documents, strategy, llm=llm, strict=strict, **overrides)
         return build_report(answer, manifest=self.index_record(),
                             index_path=self.store.location,
                             documents_filter=documents)
@@ -417,6 +441,18 @@ class ClauseGraph:
                 raise NotFoundError(f"no document {name!r} in index {self.store.location}")
             doc_ids += matches
         return list(dict.fromkeys(doc_ids))
+
+
+def fallback_answer(answer: Answer, error: Exception, provider: LLMProvider) -> Answer:
+    """The offline answer standing in for a model reply that could not be used."""
+    reason = str(error).replace("; use --llm none for the extractive answer", "")
+    notes = [n for n in provider.notes if n not in answer.warnings]
+    return answer.model_copy(update={
+        "mode": "extractive-fallback",
+        "warnings": [*answer.warnings, *notes,
+                     f"the model's answer could not be used, so this is the offline "
+                     f"extractive answer: {reason}"],
+    })
 
 
 def _embedding_text(clause: Clause) -> str:

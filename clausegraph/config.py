@@ -33,6 +33,14 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
+class IngestConfig(StrictModel):
+    """How files are read (see clausegraph/ingest.py and docs/formats.md)."""
+
+    ocr: bool = Field(
+        True, description="OCR PDF pages without a text layer (needs Tesseract installed)"
+    )
+
+
 class SegmentConfig(StrictModel):
     """How documents are cut into clauses."""
 
@@ -121,6 +129,7 @@ class RetrievalConfig(StrictModel):
 class Settings(StrictModel):
     """The full configuration of a ClauseGraph instance."""
 
+    ingest: IngestConfig = Field(default_factory=IngestConfig)
     segment: SegmentConfig = Field(default_factory=SegmentConfig)
     entities: EntityConfig = Field(default_factory=EntityConfig)
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from typing import Annotated, Any, Optional
 
 import typer
@@ -19,6 +21,8 @@ from clausegraph.cli.common import (
     ModelOption,
     SetOption,
     StrategyOption,
+    StrictOption,
+    TimeoutOption,
     TopKOption,
     _fail,
     _first_error,
@@ -47,40 +51,51 @@ def ask(
     llm: LLMOption = None,
     model: ModelOption = None,
     base_url: BaseUrlOption = None,
+    timeout: TimeoutOption = None,
+    strict: StrictOption = False,
     stream: Annotated[
-        bool, typer.Option("--stream", help="print the LLM's claims as they are written")
+        bool, typer.Option("--stream", help="print the model's answer as it is written (on "
+                           "stderr); with --json, print JSON Lines instead: one "
+                           '{"event": "chunk", "text": ...} per piece of the raw reply, then '
+                           '{"event": "answer", "answer": {...}}')
     ] = False,
 ) -> None:
     """Answer a question with cited clauses: definitions, base rules, exceptions, chain."""
-    on_chunk = None
-    if stream and not json_output:
-        from clausegraph.answer.generate import ClaimStream
-
-        claims = ClaimStream()
-
-        def on_chunk(chunk: str) -> None:
-            for text in claims.feed(chunk):
-                err_console.print(f"  ... {text}", highlight=False, markup=False)
+    from clausegraph.cli.llm_output import exit_code, print_warnings, reply_printer, waiting
 
     try:
-        graph = _open(index, set_, llm={"provider": llm, "model": model, "base_url": base_url})
-        answer = graph.ask(question, documents=document, strategy=strategy, top_k=top_k,
-                           hops=hops, edge_types=edge_types, on_chunk=on_chunk)
+        graph = _open(index, set_, llm={"provider": llm, "model": model, "base_url": base_url,
+                                        "timeout": timeout})
+        with waiting(err_console, graph.llm, quiet=json_output) as status:
+            on_chunk = reply_printer(err_console, status, as_json=json_output) if stream \
+                else None
+            answer = graph.ask(question, documents=document, strategy=strategy, top_k=top_k,
+                               hops=hops, edge_types=edge_types, on_chunk=on_chunk,
+                               strict=strict)
     except (ClauseGraphError, ValueError) as exc:
         _fail(_first_error(exc) if isinstance(exc, ValueError) else str(exc))
         return
     if json_output:
-        _print_json(answer.model_dump(mode="json"))
-        return
-    print_answer(answer)
+        data = answer.model_dump(mode="json")
+        if stream:  # JSON Lines: the answer is the last line
+            sys.stdout.write(json.dumps({"event": "answer", "answer": data},
+                                        ensure_ascii=False) + "\n")
+        else:
+            _print_json(data)
+    else:
+        if stream:
+            err_console.out("")  # end the streamed line
+        print_answer(answer)
+        print_warnings(err_console, answer)
+    raise typer.Exit(exit_code(answer, strict))
 
 
 def print_answer(answer: Any) -> None:
     console.print(Markdown(answer.answer))
     verification = getattr(answer, "verification", None)
     if verification is not None:
-        colour = {"verified": "green", "warnings": "yellow", "failed": "red"}.get(
-            verification.verdict, "white")
+        colour = {"verified": "green", "warnings": "yellow", "failed": "red",
+                  "unanswered": "yellow"}.get(verification.verdict, "white")
         console.print(f"[bold {colour}]{verification.summary()}[/]  ({answer.model})",
                       highlight=False)
         for issue in verification.issues:

@@ -51,11 +51,22 @@ LLMOption = Annotated[
 ]
 ModelOption = Annotated[
     Optional[str],
-    typer.Option("--model", help="LLM model (default gemini-2.5-flash / gpt-4.1-mini)"),
+    typer.Option("--model", help="LLM model (default: gemini-2.5-flash / gpt-4.1-mini; with "
+                 "--base-url, the model the server lists in /v1/models)"),
 ]
 BaseUrlOption = Annotated[
     Optional[str],
     typer.Option("--base-url", help="LLM endpoint, e.g. http://localhost:11434/v1 (Ollama)"),
+]
+TimeoutOption = Annotated[
+    Optional[float],
+    typer.Option("--timeout", help="seconds to wait for the model's reply (llm.timeout, "
+                 "default 300: CPU-hosted models read long prompts slowly); not retried"),
+]
+StrictOption = Annotated[
+    bool,
+    typer.Option("--strict", help="exit 2 when the model's answer cannot be used (instead of "
+                 "the offline answer with a warning) and 1 when its verification fails"),
 ]
 
 
@@ -88,7 +99,7 @@ def _open(index: str | Path, overrides: list[str] | None, create: bool = False,
 
 
 def _with_llm(settings: Settings, flags: dict[str, str | None]) -> Settings:
-    """``settings`` with --llm/--model/--base-url applied (validated)."""
+    """``settings`` with --llm/--model/--base-url/--timeout applied (validated)."""
     updates = {k: v for k, v in flags.items() if v is not None}
     if not updates:
         return settings

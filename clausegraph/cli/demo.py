@@ -45,5 +45,7 @@ def demo(
     print_ingest_table(result)
     console.print(f"\n[bold]Question:[/] {question}\n", highlight=False)
     print_answer(answer)
+    console.print(f"\nAsk more in the web app: clausegraph serve --index {index}  "
+                  "(needs: pip install -e '.[web]')", highlight=False, soft_wrap=True)
 
 

@@ -29,18 +29,25 @@ from clausegraph.errors import ClauseGraphError
 
 @app.command()
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="PDF, .txt or .md files or folders")],
+    paths: Annotated[
+        list[Path], typer.Argument(help="PDF, Word (.docx), HTML, .txt or .md files or folders")
+    ],
     index: IndexOption = DEFAULT_INDEX,
     json_output: JsonOption = False,
     set_: SetOption = None,
     llm_relations: Annotated[
         bool, typer.Option("--llm-relations", help="also ask the LLM for typed edges (cached)")
     ] = False,
+    no_ocr: Annotated[
+        bool, typer.Option("--no-ocr", help="do not OCR scanned PDF pages (ingest.ocr=false)")
+    ] = False,
     llm: LLMOption = None,
     model: ModelOption = None,
     base_url: BaseUrlOption = None,
 ) -> None:
     """Add documents to the index (unchanged files are skipped)."""
+    if no_ocr:
+        set_ = [*(set_ or []), "ingest.ocr=false"]
     try:
         graph = _open(index, set_, create=True,
                       llm={"provider": llm, "model": model, "base_url": base_url})
@@ -63,6 +70,9 @@ def ingest(
         _print_json([o.model_dump() for o in result.outcomes])
     else:
         print_ingest_table(result)
+    for outcome in result.outcomes:
+        for warning in outcome.warnings:
+            err_console.print(f"[yellow]warning:[/] {outcome.path}: {warning}", highlight=False)
     for outcome in result.failed:
         err_console.print(f"[bold red]error:[/] {outcome.error}", highlight=False)
     if result.failed:

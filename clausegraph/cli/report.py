@@ -17,6 +17,8 @@ from clausegraph.cli.common import (
     ModelOption,
     SetOption,
     StrategyOption,
+    StrictOption,
+    TimeoutOption,
     TopKOption,
     _fail,
     _first_error,
@@ -57,12 +59,16 @@ def report(
     llm: LLMOption = None,
     model: ModelOption = None,
     base_url: BaseUrlOption = None,
+    timeout: TimeoutOption = None,
+    strict: StrictOption = False,
 ) -> None:
     """Write an audit report (Markdown, HTML, PDF or JSON) for a question or a list of them."""
     from clausegraph import report as reports
+    from clausegraph.cli.llm_output import exit_code, print_warnings, waiting
 
     try:
-        graph = _open(index, set_, llm={"provider": llm, "model": model, "base_url": base_url})
+        graph = _open(index, set_, llm={"provider": llm, "model": model, "base_url": base_url,
+                                        "timeout": timeout})
         if check is not None:
             result = reports.rederive_check(check, graph)
             if result.same:
@@ -89,12 +95,15 @@ def report(
             _fail("give a QUESTION, --questions FILE or --check REPORT.json")
         chosen = (fmt or (output.suffix.lstrip(".") if output else "html")).lower()
         target = output or Path(f"report.{chosen}")
-        result = graph.report(question, documents=document, strategy=strategy, top_k=top_k,
-                              hops=hops)
+        with waiting(err_console, graph.llm, quiet=False):
+            result = graph.report(question, documents=document, strategy=strategy, top_k=top_k,
+                                  hops=hops, strict=strict)
         written = reports.write_report(result, target, chosen)
     except (ClauseGraphError, ValueError, OSError) as exc:
         _fail(_first_error(exc) if isinstance(exc, ValueError) else str(exc))
         return
     console.print(f"{written}  ({result.verification.summary()})", highlight=False)
+    print_warnings(err_console, result)
+    raise typer.Exit(exit_code(result, strict))
 
 

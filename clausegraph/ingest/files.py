@@ -7,7 +7,7 @@ from pathlib import Path
 
 from clausegraph.errors import IngestError
 
-SUPPORTED_SUFFIXES: tuple[str, ...] = (".pdf", ".txt", ".md")
+SUPPORTED_SUFFIXES: tuple[str, ...] = (".pdf", ".txt", ".md", ".docx", ".html", ".htm")
 
 # ------------------------------------------------------------------------ file handling
 
@@ -42,6 +42,7 @@ def _supported_files_under(folder: Path) -> list[Path]:
         for path in folder.rglob("*")
         if path.is_file()
         and path.suffix.lower() in SUPPORTED_SUFFIXES
+        and not path.name.startswith("~$")  # Word's lock file beside an open document
         and not any(part.startswith(".") for part in path.relative_to(folder).parts)
     ]
     return sorted(files)

@@ -12,6 +12,7 @@ import numpy as np
 import pymupdf
 
 from clausegraph.errors import IngestError
+from clausegraph.ingest.ocr import PdfOcr, describe_pages, ocr_scanned_pages
 from clausegraph.models import Page
 
 PAGE_SEPARATOR = "\n"
@@ -27,20 +28,35 @@ _SCANNED_MAX_CHARS_PER_PAGE = 25
 # ---------------------------------------------------------------------------------- PDFs
 
 
-def pdf_text(path: Path, data: bytes) -> tuple[str, list[Page], str | None]:
-    """Canonical text, pages and metadata title of a PDF, or an ``IngestError``."""
+def pdf_text(
+    path: Path, data: bytes, ocr: bool = True
+) -> tuple[str, list[Page], str | None, PdfOcr, list[str]]:
+    """Canonical text, pages, metadata title, OCR'd pages and warnings of a PDF."""
     pdf = _open_pdf(path, data)
+    pdf_ocr, warnings = PdfOcr(), []
     try:
         page_texts = _page_texts(path, pdf)
-        if _looks_scanned(pdf, page_texts):
-            raise IngestError(path, "no text layer (scanned PDF?); run OCR first")
+        if ocr:
+            page_texts, pdf_ocr = ocr_scanned_pages(
+                path, pdf, page_texts, _SCANNED_MAX_CHARS_PER_PAGE
+            )
+            if pdf_ocr.pages and not any(text.strip() for text in page_texts):
+                raise IngestError(
+                    path, f"no text: OCR found no words on the scanned {describe_pages(pdf_ocr.pages)}"
+                )
+        elif _looks_scanned(pdf, page_texts):
+            raise IngestError(
+                path, "no text layer (scanned PDF?) and OCR is off (--no-ocr / ingest.ocr=false)"
+            )
         if not any(page_text.strip() for page_text in page_texts):
             raise IngestError(path, "no text (the PDF's pages hold no text or images)")
+        if pdf_ocr.pages:
+            warnings.append(f"text of {describe_pages(pdf_ocr.pages)} read by OCR")
         metadata_title = (pdf.metadata or {}).get("title") or None
     finally:
         pdf.close()
     text, pages = _join_pages(page_texts)
-    return text, pages, metadata_title
+    return text, pages, metadata_title, pdf_ocr, warnings
 
 
 def _open_pdf(path: Path, data: bytes) -> pymupdf.Document:
@@ -81,18 +97,29 @@ def _page_texts(path: Path, pdf: pymupdf.Document) -> list[str]:
 
 def _page_text(page: pymupdf.Page) -> str:
     """Text of one page, its blocks in reading order, ending with a newline if not empty."""
-    blocks = [
-        _Block(*block[:5])
-        for block in page.get_text("blocks", flags=_PDF_TEXT_FLAGS)
-        if block[6] == 0
-    ]
-    text = "".join(
-        block.text for block in _reading_order(blocks, page.rect.width, page.rect.height)
-    )
+    text = "".join(block.text for _, block in blocks_in_reading_order(page))
     text = _CONTROL_CHARS.sub(" ", text)
     if text and not text.endswith("\n"):
         text += "\n"
     return text
+
+
+def page_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
+    """The page's text as ingest extracts it (same flags), to reuse across calls."""
+    return page.get_textpage(flags=_PDF_TEXT_FLAGS)
+
+
+def blocks_in_reading_order(
+    page: pymupdf.Page, textpage: pymupdf.TextPage | None = None
+) -> list[tuple[int, _Block]]:
+    """The page's text blocks as (MuPDF block number, block), in the order the page text
+    joins them; the web app's highlights map character offsets back to words through it."""
+    textpage = textpage or page_textpage(page)
+    numbered = {b[5]: _Block(*b[:5]) for b in page.get_text("blocks", textpage=textpage)
+                if b[6] == 0}
+    number = {id(block): n for n, block in numbered.items()}
+    ordered = _reading_order(list(numbered.values()), page.rect.width, page.rect.height)
+    return [(number[id(block)], block) for block in ordered]
 
 
 def _looks_scanned(pdf: pymupdf.Document, page_texts: Sequence[str]) -> bool:

@@ -18,6 +18,7 @@ from clausegraph.report.models import Report, anchor
 
 VERDICT_TEXT = {
     "verified": "VERIFIED", "warnings": "WARNINGS", "failed": "FAILED",
+    "unanswered": "NOT ANSWERED",
 }
 
 
