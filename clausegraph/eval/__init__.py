@@ -1080,7 +1080,14 @@ def peak_rss_mb() -> float:
     return peak / 2**20 if sys.platform == "darwin" else peak / 1024.0
 
 
-def _open_graph(index_dir: Path, settings: Settings) -> Any:
+def _location(index: str | Path) -> str | Path:
+    """An index folder as a Path; a database URL as is (a Path would mangle its '//')."""
+    from clausegraph.store import is_url
+
+    return str(index) if is_url(index) else Path(index)
+
+
+def _open_graph(index_dir: str | Path, settings: Settings) -> Any:
     from clausegraph.api import ClauseGraph
 
     return ClauseGraph.open(index_dir, settings, create=True)
@@ -1234,7 +1241,7 @@ def evaluate_legalbench(
 
     files = sorted({f for b in loaded for f in b.files})
     file_paths = [corpus / f for f in files]
-    root = Path(index_dir) if index_dir else index_cache_dir(file_paths, settings, cache_dir)
+    root = _location(index_dir) if index_dir else index_cache_dir(file_paths, settings, cache_dir)
     graph = _open_graph(root, settings)
     selected = {b.dataset: sample_evenly(b.queries, limit) for b in loaded}
 
@@ -1389,7 +1396,7 @@ def evaluate_dataset(
     console = _console(console)
 
     file_paths = [dataset / d for d in documents]
-    root = Path(index_dir) if index_dir else index_cache_dir(file_paths, settings, cache_dir)
+    root = _location(index_dir) if index_dir else index_cache_dir(file_paths, settings, cache_dir)
     graph = _open_graph(root, settings)
     with _progress(progress, console) as bar:
         indexing = build_index(graph, file_paths, progress=bar)
@@ -1965,7 +1972,8 @@ def build_parser(prog: str = "batch_evaluate.py") -> argparse.ArgumentParser:
     )
     common.add_argument("--no-plots", action="store_true", help="skip the plots")
     common.add_argument("--results-json", type=Path, help="also write the full result as JSON")
-    common.add_argument("--index-dir", type=Path, help="use this index folder instead of the cache")
+    common.add_argument("--index-dir", type=_location,
+                        help="use this index (a folder or a postgresql:// URL) instead of the cache")
     common.add_argument(
         "--cache-dir",
         type=Path,

@@ -185,6 +185,13 @@ class GraphStore(ABC):
         """References that name no clause (e.g. "Section 99"), if the backend keeps them."""
         return []
 
+    def walks(self, starts: dict[str, float], config: Any) -> list[Any] | None:
+        """All typed walks from ``starts`` (clause id -> strength) in one call, as
+        (start, clause id, strength, edges) in the order the breadth-first walk of
+        :func:`clausegraph.retrieve.hybrid.walk` yields them; None (the default): the
+        retriever walks edge by edge through ``out_edges``/``in_edges``."""
+        return None
+
 
 def degree_centrality(edges: Sequence[Edge]) -> dict[str, float]:
     """Degree over meaningful edges (SameSection excluded), log-scaled to [0, 1].
@@ -228,6 +235,11 @@ class IndexReader(ABC):
     @abstractmethod
     def info(self) -> dict[str, Any]:
         """Index-wide facts recorded with reports (format, version, generation, model ...)."""
+
+    def document_scoper(self, min_margin: float) -> Any:
+        """A scoper that finds named documents without loading them (a database does it
+        in queries); None (the default): the retriever builds the in-memory one."""
+        return None
 
     def close(self) -> None:
         """Release connections or files (no-op for in-memory readers)."""
