@@ -116,9 +116,11 @@ class ClauseStore(ABC):
         """Number of clauses."""
 
     def has_clause(self, clause_id: str) -> bool:
+        from clausegraph.errors import NotFoundError
+
         try:
             self.clause(clause_id)
-        except LookupError:
+        except NotFoundError:
             return False
         return True
 
