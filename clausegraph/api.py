@@ -31,6 +31,7 @@ from clausegraph.relate import relate
 from clausegraph.retrieve.hybrid import RetrievedClause, Retriever
 from clausegraph.relate.rules import RuleSet
 from clausegraph.segment import segment
+from clausegraph.strategies.base import Strategy, StrategyResult
 from clausegraph.strategies.factory import create_strategy
 
 ProgressCallback = Callable[[str, int, int], None]
@@ -94,7 +95,6 @@ class ClauseGraph:
         self._llm: LLMProvider | None = None
         self._llm_ready = False
         self._llm_relations = False
-        self.last_strategy_notes: dict[str, str] = {}
         self._retriever: Retriever | None = None
 
     @classmethod
@@ -278,42 +278,59 @@ class ClauseGraph:
         data.update({k: v for k, v in overrides.items() if v is not None})
         return RetrievalConfig.model_validate(data)
 
+    def make_strategy(self, name: str, **params: Any) -> Strategy:
+        """The strategy called ``name`` (``params``: fields of its config), with this
+        graph's strategy settings and, for a strategy with an LLM stage, its model."""
+        try:
+            chosen = create_strategy(name, self.settings.strategies, **params)
+        except ValueError as exc:
+            raise ClauseGraphError(str(exc).splitlines()[0]) from exc
+        if chosen.uses_llm and chosen.llm is None:
+            chosen.llm = self.llm  # the paper's LLM stage when a model is configured
+        return chosen
+
+    def search(
+        self,
+        question: str,
+        documents: Sequence[str] | None = None,
+        strategy: str | Strategy = "clausegraph",
+        **overrides: Any,
+    ) -> StrategyResult:
+        """The ranked clauses for ``question`` and the strategy's notes (a causal summary,
+        saved files ...); ``overrides`` are RetrievalConfig fields."""
+        if not question.strip():
+            raise ClauseGraphError("the question is empty")
+        chosen = strategy if isinstance(strategy, Strategy) else self.make_strategy(strategy)
+        config = self.retrieval_config(**overrides)
+        doc_ids = self._resolve_documents(documents) if documents else None
+        return chosen.retrieve(self.retriever, question, config, doc_ids)
+
     def retrieve(
         self,
         question: str,
         documents: Sequence[str] | None = None,
-        strategy: str = "clausegraph",
+        strategy: str | Strategy = "clausegraph",
         **overrides: Any,
     ) -> list[RetrievedClause]:
         """The best clauses for ``question``; ``overrides`` are RetrievalConfig fields.
 
         ``documents`` limits the search to documents named by id, key, path or file name.
         """
-        if not question.strip():
-            raise ClauseGraphError("the question is empty")
-        try:
-            chosen = create_strategy(strategy)
-        except ValueError as exc:
-            raise ClauseGraphError(str(exc)) from exc
-        if chosen.uses_llm and chosen.llm is None:
-            chosen.llm = self.llm  # the paper's LLM stage when a model is configured
-        config = self.retrieval_config(**overrides)
-        doc_ids = self._resolve_documents(documents) if documents else None
-        results = chosen.retrieve(self.retriever, question, config, doc_ids)
-        self.last_strategy_notes = chosen.notes()
-        return results
+        return self.search(question, documents, strategy, **overrides).hits
 
     def evidence(
         self,
         question: str,
         documents: Sequence[str] | None = None,
-        strategy: str = "clausegraph",
+        strategy: str | Strategy = "clausegraph",
         **overrides: Any,
     ) -> list[RetrievedClause]:
         """What an answer is built from: the ranked clauses, then the definitions and
         exceptions that govern them (``complete_k``), in that order."""
-        results = self.retrieve(question, documents, strategy, **overrides)
-        return results + self.retriever.governing(results, self.retrieval_config(**overrides))
+        return self._evidence(self.search(question, documents, strategy, **overrides), overrides)
+
+    def _evidence(self, found: StrategyResult, overrides: dict[str, Any]) -> list[RetrievedClause]:
+        return found.hits + self.retriever.governing(found.hits, self.retrieval_config(**overrides))
 
     @property
     def retriever(self) -> Retriever:
@@ -326,7 +343,7 @@ class ClauseGraph:
         self,
         question: str,
         documents: Sequence[str] | None = None,
-        strategy: str = "clausegraph",
+        strategy: str | Strategy = "clausegraph",
         *,
         llm: LLMProvider | str | None = None,
         on_chunk: Callable[[str], None] | None = None,
@@ -339,11 +356,13 @@ class ClauseGraph:
         ``LLMAnswer`` with ``claims`` and a ``verification`` verdict; ``on_chunk``
         receives the model's reply as it streams.
         """
-        results = self.evidence(question, documents, strategy, **overrides)
+        found = self.search(question, documents, strategy, **overrides)
+        results = self._evidence(found, overrides)
+        name = strategy.name if isinstance(strategy, Strategy) else strategy
         settings = dict(self.retrieval_config(**overrides).model_dump(mode="json"),
-                        strategy=strategy)
+                        strategy=name)
         answer = build_answer(self.index, question, results, settings)
-        answer.strategy_notes = dict(self.last_strategy_notes)
+        answer.strategy_notes = dict(found.notes)
         provider = None if llm == "none" else (llm if llm is not None else self.llm)
         if provider is None or not answer.evidence:
             return answer
