@@ -20,19 +20,19 @@ from pydantic import BaseModel, Field
 from clausegraph.answer.extractive import Answer, build_answer
 from clausegraph.config import RetrievalConfig, Settings
 from clausegraph.embed import Embedder, create_embedder
-from clausegraph.errors import ClauseGraphError, IndexStoreError, IngestError, NotFoundError
-from clausegraph.llm import LLMProvider, create_provider
-from clausegraph.store import DocumentArtifacts, DocumentEntry, IndexReader, create_store
-from clausegraph.text.tokenize import tokenize
-from clausegraph.ingest import document_id, iter_input_files, load_document
-from clausegraph.models import Clause, Edge
 from clausegraph.entities import annotate_entities
+from clausegraph.errors import ClauseGraphError, IndexStoreError, IngestError, NotFoundError
+from clausegraph.ingest import document_id, iter_input_files, load_document
+from clausegraph.llm import LLMProvider, create_provider
+from clausegraph.models import Clause, Edge, RetrievedClause
 from clausegraph.relate import relate
-from clausegraph.retrieve.hybrid import RetrievedClause, Retriever
 from clausegraph.relate.rules import RuleSet
+from clausegraph.retrieve.hybrid import Retriever
 from clausegraph.segment import segment
+from clausegraph.store import DocumentArtifacts, DocumentEntry, IndexReader, create_store
 from clausegraph.strategies.base import Strategy, StrategyResult
 from clausegraph.strategies.factory import create_strategy
+from clausegraph.text.tokenize import tokenize
 
 ProgressCallback = Callable[[str, int, int], None]
 """Called as ``progress(file_name, files_done, files_total)``."""

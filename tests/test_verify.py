@@ -12,8 +12,8 @@ from stub_servers import ModelStub, StubServer
 from test_llm_providers import make_provider
 
 from clausegraph.answer.generate import build_prompts, generate_answer
-from clausegraph.models import Edge, RelationType
 from clausegraph.answer.verify import Claim, locate, normalize, suspicious_instructions, verify
+from clausegraph.models import Edge, RelationType
 
 
 @pytest.fixture(scope="module")

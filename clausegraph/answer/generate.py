@@ -22,10 +22,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from clausegraph.answer.extractive import Answer, Quote, render, template_hash, template_values
-from clausegraph.llm.base import LLMOutputError, LLMProvider, LLMResponse, read_json_reply
-from clausegraph.models import Clause
+from clausegraph.answer.extractive import template_values
 from clausegraph.answer.verify import Claim, Verification, locate, verify
+from clausegraph.llm.base import LLMOutputError, LLMProvider, LLMResponse, read_json_reply
+from clausegraph.models import Answer, Clause, Quote
+from clausegraph.text.templates import render, template_hash
 
 SYSTEM_TEMPLATE = "answer_system.md.j2"
 USER_TEMPLATE = "answer_user.md.j2"

@@ -1,161 +1,18 @@
 """Typed records passed between pipeline stages.
 
-Data flows one way: ``Document`` (ingest) -> ``Clause`` (segment) -> ``Edge`` (relate)
--> index -> ``RetrievedClause`` (retrieve) -> ``Answer`` (answer). Every offset is a
-Python ``str`` index into ``Document.text``, the document's canonical text.
+Data flows one way: ``Document`` and ``Clause`` (ingest, segment; ``document.py``) ->
+``Edge`` (relate; ``graph.py``) -> index -> ``RetrievedClause`` (retrieve;
+``retrieval.py``) -> ``Answer`` (answer; ``answer.py``). Every offset is a Python ``str``
+index into ``Document.text``, the document's canonical text.
 """
 
-from __future__ import annotations
+from clausegraph.models.answer import Answer, ChainLink, EvidenceClause, Quote
+from clausegraph.models.document import SEGMENT_JOINER, Clause, Document, Entity, Page, Span
+from clausegraph.models.graph import DocumentGraph, Edge, RelationType, UnresolvedReference
+from clausegraph.models.retrieval import RetrievedClause, local_label
 
-from bisect import bisect_right
-from enum import Enum
-from functools import cached_property
-
-from pydantic import BaseModel, ConfigDict, Field
-
-Span = tuple[int, int]
-SEGMENT_JOINER = "\n"
-
-
-class RelationType(str, Enum):
-    """The typed edges of the clause graph (seed 004, section 3)."""
-
-    DEFINES = "Defines"
-    REFERS_TO = "RefersTo"
-    ENTAILS = "Entails"
-    OVERRIDES = "Overrides"
-    SAME_SECTION = "SameSection"
-    CAUSES = "Causes"
-
-
-class Page(BaseModel):
-    """One page of a document: its number (1-based) and where it sits in the text."""
-
-    number: int
-    start: int
-    end: int
-
-
-class Document(BaseModel):
-    """A source file reduced to canonical text plus the facts needed to cite it.
-
-    ``text`` is the extracted text: for ``.txt``/``.md`` files the file's own text,
-    unmodified; for PDFs the pages' text joined in order. ``excluded`` lists spans of
-    running headers, footers and page numbers that segmentation skips; the offsets
-    of everything else still point into ``text``.
-    """
-
-    model_config = ConfigDict(frozen=False)
-
-    doc_id: str = Field(description="sha256 of the file bytes, first 16 hex digits")
-    key: str = Field(description="short readable handle used in clause ids")
-    source_path: str
-    title: str
-    media_type: str = Field(description="'pdf' or 'text'")
-    text: str
-    pages: list[Page]
-    excluded: list[Span] = Field(default_factory=list)
-
-    @cached_property
-    def _page_starts(self) -> list[int]:
-        # segmentation asks for the pages of every clause: build the list once
-        return [p.start for p in self.pages]
-
-    def page_of(self, offset: int) -> int:
-        """Page number holding character ``offset``."""
-        index = max(bisect_right(self._page_starts, offset) - 1, 0)
-        return self.pages[index].number
-
-    def pages_of(self, span: Span) -> list[int]:
-        """All page numbers a span touches, in order."""
-        first = self.page_of(span[0])
-        last = self.page_of(max(span[1] - 1, span[0]))
-        return list(range(first, last + 1))
-
-
-class Entity(BaseModel):
-    """A named entity found by spaCy inside a clause (offsets are document offsets)."""
-
-    label: str = Field(description="spaCy label: ORG, PERSON, MONEY, DATE, ...")
-    text: str
-    start: int
-    end: int
-
-
-class Clause(BaseModel):
-    """The retrieval unit: one numbered or headed piece of a document.
-
-    ``segments`` are the document spans that make up ``text``, joined by ``SEGMENT_JOINER``
-    (a newline, so words either side of a skipped running header/footer stay apart); a
-    clause that crosses a page break can have more than one segment. ``span`` is
-    (first segment start, last segment end). For a text file there is one segment and
-    ``text == file_text[span[0]:span[1]]``.
-    """
-
-    clause_id: str = Field(description="'<document key>:<number path>', stable across runs")
-    doc_id: str
-    number: str | None = Field(default=None, description="own label, e.g. '7.1(b)', 'IV'")
-    section_path: list[str] = Field(default_factory=list, description="labels from the root")
-    heading: str | None = None
-    text: str
-    span: Span
-    segments: list[Span]
-    pages: list[int]
-    order: int = Field(description="position of the clause in its document")
-    kind: str = Field(default="clause", description="clause | heading | definition | window")
-    entities: list[Entity] = Field(default_factory=list)
-    defined_terms: list[str] = Field(default_factory=list)
-
-    @staticmethod
-    def join_segments(text: str, segments: list[Span]) -> str:
-        """The clause text the ``segments`` of document ``text`` make."""
-        return SEGMENT_JOINER.join(text[start:end] for start, end in segments)
-
-    def document_span(self, start: int, end: int) -> Span:
-        """Document offsets of ``self.text[start:end]`` (through the segments)."""
-        return self._to_document(start), self._to_document(max(end - 1, start)) + 1
-
-    def _to_document(self, offset: int) -> int:
-        consumed = 0
-        for seg_start, seg_end in self.segments:
-            length = seg_end - seg_start
-            if offset < consumed + length:
-                return seg_start + offset - consumed
-            consumed += length + len(SEGMENT_JOINER)
-            if offset < consumed:  # the joiner itself: map to the end of this segment
-                return seg_end - 1
-        return self.span[1] - 1
-
-    @property
-    def label(self) -> str:
-        """What a reader calls this clause: its id within the document ("Schedule 1/12")."""
-        return self.clause_id.split(":", 1)[-1]
-
-
-class Edge(BaseModel):
-    """A typed, directed relation between two clauses with its provenance."""
-
-    type: RelationType
-    source: str = Field(description="clause id")
-    target: str = Field(description="clause id")
-    confidence: float = Field(ge=0.0, le=1.0)
-    rule_id: str = Field(description="id of the rule in rules/ (or 'llm:<model>')")
-    evidence: str = Field(description="the text that produced the edge")
-    evidence_span: Span = Field(description="document offsets of the evidence")
-    term: str | None = Field(default=None, description="the defined term, for Defines")
-
-
-class UnresolvedReference(BaseModel):
-    """A cross-reference the relation extractor found but could not map to a clause."""
-
-    source: str
-    text: str
-    span: Span
-    rule_id: str
-
-
-class DocumentGraph(BaseModel):
-    """Everything the relate stage produces for one document."""
-
-    edges: list[Edge] = Field(default_factory=list)
-    unresolved: list[UnresolvedReference] = Field(default_factory=list)
+__all__ = [
+    "SEGMENT_JOINER", "Answer", "ChainLink", "Clause", "Document", "DocumentGraph", "Edge",
+    "Entity", "EvidenceClause", "Page", "Quote", "RelationType", "RetrievedClause", "Span",
+    "UnresolvedReference", "local_label",
+]

@@ -32,10 +32,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from clausegraph.answer.extractive import render, template_hash
+from clausegraph.answer.verify import locate
 from clausegraph.llm.base import LLMError, LLMOutputError, LLMProvider, read_json_reply
 from clausegraph.models import Clause, Document, Edge, RelationType
-from clausegraph.answer.verify import locate
+from clausegraph.text.templates import render, template_hash
 
 log = logging.getLogger("clausegraph.relate.llm")
 

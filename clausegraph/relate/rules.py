@@ -187,13 +187,13 @@ class Rule(_Strict):
             if self.requires and not any(item in text for item in self.requires):
                 return f"match {match.group(0)!r} contains none of requires {self.requires}"
             captured = {name: _group(match, name) for name in example.expect}
-            if captured == example.expect and self._start_ok(match.start()):
+            if captured == example.expect and self.start_ok(match.start()):
                 return None
             found.append(captured)
         seen = f"captured {found}" if found else "no match"
         return f"example {example.text[:60]!r}: expected {example.expect}, {seen}"
 
-    def _start_ok(self, start: int) -> bool:
+    def start_ok(self, start: int) -> bool:
         return self.max_start is None or start <= self.max_start
 
 

@@ -31,9 +31,11 @@ import jinja2
 from markupsafe import Markup, escape
 from pydantic import BaseModel, Field
 
-from clausegraph.answer.extractive import GROUP_TITLES, GROUPS, Answer, template_hash
-from clausegraph.config import PROMPTS_DIR
+from clausegraph.answer.extractive import GROUP_TITLES, GROUPS
 from clausegraph.answer.verify import INLINE_CITATION, Claim, Verification, locate, verify
+from clausegraph.config import PROMPTS_DIR
+from clausegraph.models import Answer
+from clausegraph.text.templates import template_hash
 
 REPORT_VERSION = 1
 Format = Literal["md", "html", "pdf", "json"]

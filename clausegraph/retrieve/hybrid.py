@@ -15,11 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from pydantic import BaseModel, Field
 
 from clausegraph.config import RetrievalConfig
 from clausegraph.embed import Embedder
-from clausegraph.models import Clause, Edge, RelationType
+from clausegraph.models import Clause, Edge, RelationType, RetrievedClause
 from clausegraph.retrieve.scope import DocumentScope, DocumentScoper
 from clausegraph.store.base import GraphStore, IndexReader
 from clausegraph.text.tokenize import tokenize
@@ -35,42 +34,6 @@ _WALK_DIRECTIONS: dict[RelationType, tuple[str, ...]] = {
     RelationType.CAUSES: ("in", "out"),
     RelationType.SAME_SECTION: ("in", "out"),
 }
-
-
-class RetrievedClause(BaseModel):
-    """A clause in the result, its scores, and why it is there."""
-
-    clause: Clause
-    score: float
-    sim: float
-    bm25: float = Field(description="raw BM25 score")
-    dense: float = Field(description="cosine similarity to the query")
-    centrality: float
-    path_support: float
-    origin: str = Field(
-        description="'seed' (top fused hit, starts expansion), 'hit' (a lower BM25/dense "
-        "candidate), 'expanded' (reached through the graph) or 'governing' (a definition "
-        "or exception of a returned clause, added to an answer)"
-    )
-    seed_rank: int | None = Field(default=None, description="1-based rank among seed hits")
-    via: list[Edge] = Field(default_factory=list, description="edges walked from the seed")
-    via_seed: str | None = None
-
-    @property
-    def clause_id(self) -> str:
-        return self.clause.clause_id
-
-    def reason(self) -> str:
-        """One line saying why this clause was retrieved."""
-        scores = f"sim {self.sim:.2f}: BM25 {self.bm25:.2f}, dense {self.dense:.2f}"
-        if self.origin == "seed":
-            return f"seed hit #{self.seed_rank} ({scores})"
-        if self.origin == "hit":
-            return f"retrieval hit ({scores})"
-        steps = ", ".join(
-            f"{_local(e.source)} {e.type.value} {_local(e.target)}" for e in self.via
-        )
-        return f"reached from {_local(self.via_seed or '')} via {steps}"
 
 
 @dataclass
@@ -326,11 +289,6 @@ def walk(graph: GraphStore, start: str, strength: float, config: RetrievalConfig
                 yield neighbour, step_strength * decay, step_path
                 next_frontier.append((neighbour, step_strength, step_path))
         frontier = next_frontier
-
-
-def _local(clause_id: str) -> str:
-    """A clause id without its document key: paths never leave one document."""
-    return clause_id.split(":", 1)[-1]
 
 
 def neighbours(graph: GraphStore, node: str, allowed_types: set[RelationType]):

@@ -65,9 +65,9 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from clausegraph.text import nlp
 from clausegraph.config import SegmentConfig
 from clausegraph.models import Clause, Document, Span
+from clausegraph.text import nlp
 
 # Words a heading never ends with: a line ending in one is running text.
 _CONNECTORS = frozenset(

@@ -14,7 +14,8 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from clausegraph.config import RetrievalConfig
-from clausegraph.retrieve.hybrid import RetrievedClause, Retriever
+from clausegraph.models import RetrievedClause
+from clausegraph.retrieve.hybrid import Retriever
 
 
 class StrategyConfig(BaseModel):

@@ -8,7 +8,6 @@ from typing import Any
 
 from pydantic import Field
 
-from clausegraph.answer.extractive import render
 from clausegraph.config import RetrievalConfig
 from clausegraph.llm.base import LLMError, read_json_reply
 from clausegraph.models import Edge, RelationType
@@ -26,6 +25,7 @@ from clausegraph.strategies.common import (
     make_result,
     top_rows,
 )
+from clausegraph.text.templates import render
 
 _NO_SAME_SECTION = frozenset({RelationType.SAME_SECTION})
 # A non-causal edge (RefersTo, Defines) counts as a causal link only into a clause whose

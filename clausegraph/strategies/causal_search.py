@@ -14,7 +14,6 @@ from typing import Any
 
 from pydantic import Field
 
-from clausegraph.answer.extractive import render
 from clausegraph.config import RetrievalConfig
 from clausegraph.models import Edge, RelationType
 from clausegraph.retrieve.hybrid import Retriever
@@ -28,6 +27,7 @@ from clausegraph.strategies.common import (
     make_result,
     top_rows,
 )
+from clausegraph.text.templates import render
 
 DEFAULT_CAUSAL_DIR = ".clausegraph-causal"
 CAUSAL_DIR_ENV = "CLAUSEGRAPH_CAUSAL_DIR"  # fallback when neither config nor settings name one

@@ -17,9 +17,9 @@ from functools import lru_cache
 import numpy as np
 
 from clausegraph.config import RetrievalConfig
-from clausegraph.models import Clause, Edge, RelationType
+from clausegraph.models import Clause, Edge, RelationType, RetrievedClause
 from clausegraph.relate.rules import RuleSet
-from clausegraph.retrieve.hybrid import RetrievedClause, Retriever
+from clausegraph.retrieve.hybrid import Retriever
 from clausegraph.store.base import GraphStore, IndexReader, iter_edges
 from clausegraph.strategies.base import Strategy, StrategyResult
 

@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 from pydantic import Field
 
-from clausegraph.answer.extractive import render
 from clausegraph.config import RetrievalConfig
 from clausegraph.llm.base import LLMError
 from clausegraph.models import Clause, RelationType
@@ -26,6 +25,7 @@ from clausegraph.strategies.common import (
     make_result,
     top_rows,
 )
+from clausegraph.text.templates import render
 from clausegraph.text.tokenize import tokenize
 
 _OBLIGATION = re.compile(

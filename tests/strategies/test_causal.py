@@ -134,8 +134,9 @@ def test_answers_and_reports_carry_what_the_strategy_produced(graph):
 
 @pytest.mark.parametrize("kind", ["gemini", "openai"])
 def test_causal_llm_stage_through_the_real_clients(graph, monkeypatch, kind):
-    from clausegraph.llm import LLMConfig, create_provider
     from stub_servers import ModelStub, StubServer
+
+    from clausegraph.llm import LLMConfig, create_provider
 
     shown: list[str] = []
 
