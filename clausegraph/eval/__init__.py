@@ -81,6 +81,7 @@ from clausegraph.eval.harness import (
     edge_type_variants,
     grid_variants,
     parse_grid,
+    peak_rss_mb,
 )
 from clausegraph.eval.index import (
     DEFAULT_CACHE_DIR,
@@ -119,7 +120,7 @@ __all__ = [
     "default_benchmarks", "default_legalbench_dir", "default_variants", "document_label",
     "edge_type_variants", "evaluate_dataset", "evaluate_legalbench", "fit_lesegr",
     "grid_variants", "index_cache_dir", "load_benchmark", "load_published", "load_questions",
-    "locate_excerpt", "merge_spans", "normalise_with_offsets", "parse_grid",
+    "locate_excerpt", "merge_spans", "normalise_with_offsets", "parse_grid", "peak_rss_mb",
     "pipeline_fingerprint", "plot_dataset", "plot_latency", "plot_legalbench",
     "precision_recall", "precision_recall_at_k", "rank_metrics", "read_metrics_csv",
     "relevant_clauses", "sample_evenly", "span_overlap", "split_for_fit", "write_metrics_csv",

@@ -88,16 +88,28 @@ class CurveScores(BaseModel):
     retrieved_chars: list[float]
 
 
-class LegalBenchRun(BaseModel):
+class StrategyRun(BaseModel):
+    """One variant's run (the scores are the mode's own)."""
+
     strategy: str
     variant: str = "default"
     overrides: dict[str, Any] = Field(default_factory=dict)
-    datasets: dict[str, CurveScores] = Field(description="per dataset plus 'ALL'")
-    latency: LatencyStats
 
     @property
     def label(self) -> str:
         return self.strategy if self.variant == "default" else f"{self.strategy}[{self.variant}]"
+
+
+def find_run(runs: Sequence[StrategyRun], strategy: str, variant: str) -> Any:
+    for r in runs:
+        if r.strategy == strategy and r.variant == variant:
+            return r
+    raise KeyError(f"no run {strategy!r} / {variant!r}")
+
+
+class LegalBenchRun(StrategyRun):
+    datasets: dict[str, CurveScores] = Field(description="per dataset plus 'ALL'")
+    latency: LatencyStats
 
 
 class LegalBenchResult(BaseModel):
@@ -116,10 +128,7 @@ class LegalBenchResult(BaseModel):
     )
 
     def run(self, strategy: str, variant: str = "default") -> LegalBenchRun:
-        for r in self.runs:
-            if r.strategy == strategy and r.variant == variant:
-                return r
-        raise KeyError(f"no run {strategy!r} / {variant!r}")
+        return find_run(self.runs, strategy, variant)
 
     def value(
         self, strategy: str, dataset: str, k: int, metric: str, variant: str = "default"
@@ -157,16 +166,9 @@ class RankScores(BaseModel):
     mrr: float
 
 
-class DatasetRun(BaseModel):
-    strategy: str
-    variant: str = "default"
-    overrides: dict[str, Any] = Field(default_factory=dict)
+class DatasetRun(StrategyRun):
     documents: dict[str, RankScores] = Field(description="per document plus 'ALL'")
     latency: LatencyStats
-
-    @property
-    def label(self) -> str:
-        return self.strategy if self.variant == "default" else f"{self.strategy}[{self.variant}]"
 
 
 class DatasetResult(BaseModel):
@@ -183,10 +185,7 @@ class DatasetResult(BaseModel):
     settings_overrides: list[str] = Field(default_factory=list)
 
     def run(self, strategy: str, variant: str = "default") -> DatasetRun:
-        for r in self.runs:
-            if r.strategy == strategy and r.variant == variant:
-                return r
-        raise KeyError(f"no run {strategy!r} / {variant!r}")
+        return find_run(self.runs, strategy, variant)
 
     def rows(self) -> list[MetricRow]:
         rows: list[MetricRow] = []

@@ -25,7 +25,7 @@ CSV_COLUMNS = ("mode", "variant", "strategy", "dataset", "k", "metric", "value",
 
 
 CSV_HEADER = """\
-# ClauseGraph retrieval evaluation (clausegraph/evaluate.py; scripts/batch_evaluate.py).
+# ClauseGraph retrieval evaluation (clausegraph/eval/; clausegraph evaluate).
 # Long format, one value per row; read with pandas.read_csv(path, comment="#").
 #   mode     legalbench | dataset
 #   variant  default, grid:alpha=..,beta=..,gamma=.. or edges:<EdgeType> (ablations)

@@ -15,6 +15,7 @@ from clausegraph.eval.models import ORACLE, DatasetResult, LegalBenchResult
 
 
 def _pyplot() -> Any:
+    # Imported on first plot (slow to import); the Agg backend must be chosen before pyplot.
     import matplotlib
 
     matplotlib.use("Agg")
