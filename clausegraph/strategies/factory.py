@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
+from pydantic import ValidationError
+
 from clausegraph.config import StrategySettings
 from clausegraph.strategies.base import Strategy
 from clausegraph.strategies.causal import CausalStrategy
@@ -75,4 +77,9 @@ def create_strategy(name: str, settings: StrategySettings | None = None, **param
                          f" (or causal-k<K>-s<S>, {FITTED_LESEGR})")
     if base in PRESETS and params:
         raise ValueError(f"strategy {name!r} takes no parameters (got {', '.join(params)})")
-    return _REGISTRY[base](**{**implied, **params})
+    try:
+        return _REGISTRY[base](**{**implied, **params})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(map(str, first["loc"])) or "config"
+        raise ValueError(f"strategy {name!r}: {where}: {first['msg']}") from exc
