@@ -10,7 +10,6 @@ quoted verbatim and cited by document, section, page and character span.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from clausegraph.models import (
     Answer,
@@ -131,7 +130,6 @@ def best_quote(clause: Clause, query_tokens: set[str]) -> Quote:
 # -- rendering ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4)
 def build_answer(
     index: IndexReader,
     question: str,
