@@ -32,8 +32,9 @@ if TYPE_CHECKING:
 class LocalClauses(ClauseStore):
     """Every clause in one list, in document order; documents by id.
 
-    Positions (``position``, ``doc_ranges``, ``positions``) are this backend's own
-    and serve its lexical and vector indexes; code above the store speaks clause ids.
+    Positions (``position``, ``doc_ranges``, ``positions``) and the list protocol
+    (``len``, iteration) are this backend's own and serve its lexical and vector indexes;
+    code above the store speaks clause ids.
     """
 
     def __init__(self, location: str) -> None:
@@ -51,6 +52,12 @@ class LocalClauses(ClauseStore):
 
     def finish(self) -> None:
         self.position = {c.clause_id: i for i, c in enumerate(self.rows)}
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self):
+        return iter(self.rows)
 
     def document_ids(self) -> list[str]:
         return list(self.by_doc)
