@@ -26,6 +26,8 @@ def test_build_copies_resources_into_the_package(tmp_path):
         assert shipped and copied == shipped, name
     weights = data / "docs" / "lesegr_weights.json"  # lesegr-fitted's default weights
     assert weights.read_bytes() == (REPO / "docs" / "lesegr_weights.json").read_bytes()
+    web = tmp_path / "clausegraph" / "web"  # the web app's pages and scripts (package data)
+    assert (web / "templates" / "ask.html").is_file() and (web / "static" / "ask.js").is_file()
     # The package finds them there (it prefers _data/ over a checkout beside it).
     probe = ("import clausegraph.config as c; "
              "print(c.RULES_DIR); print(c.PROMPTS_DIR); print(c.DATASET_DIR); "

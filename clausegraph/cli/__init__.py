@@ -3,7 +3,7 @@
 One typer app (``common.app``); each module registers the commands of one group.
 """
 
-from clausegraph.cli import ask, demo, evaluate, ingest, report, show  # noqa: F401  (registers)
+from clausegraph.cli import ask, demo, evaluate, ingest, report, serve, show  # noqa: F401  (registers)
 from clausegraph.cli.common import app
 
 

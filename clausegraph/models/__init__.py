@@ -7,12 +7,21 @@ index into ``Document.text``, the document's canonical text.
 """
 
 from clausegraph.models.answer import Answer, ChainLink, EvidenceClause, Quote
-from clausegraph.models.document import SEGMENT_JOINER, Clause, Document, Entity, Page, Span
+from clausegraph.models.document import (
+    SEGMENT_JOINER,
+    Block,
+    Clause,
+    Document,
+    Entity,
+    OcrWord,
+    Page,
+    Span,
+)
 from clausegraph.models.graph import DocumentGraph, Edge, RelationType, UnresolvedReference
 from clausegraph.models.retrieval import RetrievedClause, local_label
 
 __all__ = [
-    "SEGMENT_JOINER", "Answer", "ChainLink", "Clause", "Document", "DocumentGraph", "Edge",
-    "Entity", "EvidenceClause", "Page", "Quote", "RelationType", "RetrievedClause", "Span",
+    "SEGMENT_JOINER", "Answer", "Block", "ChainLink", "Clause", "Document", "DocumentGraph",
+    "Edge", "Entity", "EvidenceClause", "OcrWord", "Page", "Quote", "RelationType", "RetrievedClause", "Span",
     "UnresolvedReference", "local_label",
 ]

@@ -18,6 +18,7 @@ from clausegraph.report.models import Report, anchor
 
 VERDICT_TEXT = {
     "verified": "VERIFIED", "warnings": "WARNINGS", "failed": "FAILED",
+    "unanswered": "NOT ANSWERED",
 }
 
 
@@ -63,6 +64,14 @@ def _md_text(text: str) -> str:
     return re.sub(r"([\\`*_\[\]#|])", r"\\\1", text)
 
 
+def _md_block(text: str) -> str:
+    """Markdown made by ClauseGraph around document text (the extractive answer, strategy
+    notes): its bold and bullets stay, but raw HTML and link syntax from the quoted
+    documents are neutralised (``<script>`` shows as text, ``[x](javascript:..)`` is no link)."""
+    text = html.escape(text, quote=False)
+    return re.sub(r"([\\`\[\]|])", r"\\\1", text)
+
+
 @lru_cache(maxsize=2)
 def _environment(prompts_dir: str = str(PROMPTS_DIR)) -> jinja2.Environment:
     env = jinja2.Environment(
@@ -75,6 +84,7 @@ def _environment(prompts_dir: str = str(PROMPTS_DIR)) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["md"] = _md_text
+    env.filters["md_block"] = _md_block
     env.filters["answer_html"] = _answer_html
     env.filters["anchor"] = anchor
     return env
