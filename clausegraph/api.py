@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from clausegraph.answer.extractive import Answer
     from clausegraph.relate.rules import RuleSet
     from clausegraph.retrieve.hybrid import Retriever
+    from clausegraph.strategies.base import Strategy, StrategyResult
 
 ProgressCallback = Callable[[str, int, int], None]
 """Called as ``progress(file_name, files_done, files_total)``."""
@@ -105,7 +106,6 @@ class ClauseGraph:
         self._llm: LLMProvider | None = None
         self._llm_ready = False
         self._llm_relations = False
-        self.last_strategy_notes: dict[str, str] = {}
         self._retriever: Retriever | None = None
 
     @classmethod
@@ -367,44 +367,63 @@ class ClauseGraph:
         data.update({k: v for k, v in overrides.items() if v is not None})
         return RetrievalConfig.model_validate(data)
 
+    def make_strategy(self, name: str, **params: Any) -> Strategy:
+        """The strategy called ``name`` (``params``: fields of its config), with this
+        graph's strategy settings and, for a strategy with an LLM stage, its model."""
+        from clausegraph.strategies.factory import create_strategy
+
+        try:
+            chosen = create_strategy(name, self.settings.strategies, **params)
+        except ValueError as exc:
+            raise ClauseGraphError(str(exc).splitlines()[0]) from exc
+        if chosen.uses_llm and chosen.llm is None:
+            chosen.llm = self.llm  # the paper's LLM stage when a model is configured
+        return chosen
+
+    def search(
+        self,
+        question: str,
+        documents: Sequence[str] | None = None,
+        strategy: str | Strategy = "clausegraph",
+        **overrides: Any,
+    ) -> StrategyResult:
+        """The ranked clauses for ``question`` and the strategy's notes (a causal summary,
+        saved files ...); ``overrides`` are RetrievalConfig fields."""
+        from clausegraph.strategies.base import Strategy
+
+        if not question.strip():
+            raise ClauseGraphError("the question is empty")
+        chosen = strategy if isinstance(strategy, Strategy) else self.make_strategy(strategy)
+        config = self.retrieval_config(**overrides)
+        doc_ids = self._resolve_documents(documents) if documents else None
+        return chosen.retrieve(self.retriever, question, config, doc_ids)
+
     def retrieve(
         self,
         question: str,
         documents: Sequence[str] | None = None,
-        strategy: str = "clausegraph",
+        strategy: str | Strategy = "clausegraph",
         **overrides: Any,
     ) -> list[RetrievedClause]:
         """The best clauses for ``question``; ``overrides`` are RetrievalConfig fields.
 
         ``documents`` limits the search to documents named by id, key, path or file name.
         """
-        from clausegraph.strategies.factory import create_strategy
-
-        if not question.strip():
-            raise ClauseGraphError("the question is empty")
-        try:
-            chosen = create_strategy(strategy)
-        except ValueError as exc:
-            raise ClauseGraphError(str(exc)) from exc
-        if chosen.uses_llm and chosen.llm is None:
-            chosen.llm = self.llm  # the paper's LLM stage when a model is configured
-        config = self.retrieval_config(**overrides)
-        doc_ids = self._resolve_documents(documents) if documents else None
-        results = chosen.retrieve(self.retriever, question, config, doc_ids)
-        self.last_strategy_notes = chosen.notes()
-        return results
+        return self.search(question, documents, strategy, **overrides).hits
 
     def evidence(
         self,
         question: str,
         documents: Sequence[str] | None = None,
-        strategy: str = "clausegraph",
+        strategy: str | Strategy = "clausegraph",
         **overrides: Any,
     ) -> list[RetrievedClause]:
         """What an answer is built from: the ranked clauses, then the definitions and
         exceptions that govern them (``complete_k``), in that order."""
-        results = self.retrieve(question, documents, strategy, **overrides)
-        return results + self.retriever.governing(results, self.retrieval_config(**overrides))
+        return self._evidence(self.search(question, documents, strategy, **overrides), overrides)
+
+    def _evidence(self, found: StrategyResult, overrides: dict[str, Any]) -> list[RetrievedClause]:
+        return found.hits + self.retriever.governing(found.hits, self.retrieval_config(**overrides))
 
     @property
     def retriever(self) -> Retriever:
@@ -420,7 +439,7 @@ class ClauseGraph:
         self,
         question: str,
         documents: Sequence[str] | None = None,
-        strategy: str = "clausegraph",
+        strategy: str | Strategy = "clausegraph",
         *,
         llm: LLMProvider | str | None = None,
         on_chunk: Callable[[str], None] | None = None,
@@ -438,13 +457,15 @@ class ClauseGraph:
         ``strict=True`` raises the :class:`LLMError` instead. Settings the user must fix
         (no key, rejected key, wrong URL or model) always raise.
         """
-        results = self.evidence(question, documents, strategy, **overrides)
+        found = self.search(question, documents, strategy, **overrides)
+        results = self._evidence(found, overrides)
+        name = strategy if isinstance(strategy, str) else strategy.name
         settings = dict(self.retrieval_config(**overrides).model_dump(mode="json"),
-                        strategy=strategy)
+                        strategy=name)
         from clausegraph.answer.extractive import build_answer
 
         answer = build_answer(self.index, question, results, settings)
-        answer.strategy_notes = dict(self.last_strategy_notes)
+        answer.strategy_notes = dict(found.notes)
         provider = None if llm == "none" else (llm if llm is not None else self.llm)
         if provider is None or not answer.evidence:
             return answer
