@@ -59,6 +59,12 @@ def term_counts(tokens: Sequence[str]) -> Counter[str]:
     return Counter(tokens or [""])
 
 
+# Document fields kept in the ``extra`` JSON column (migration 002): everything a reader
+# adds beyond the columns of version 1.
+_EXTRA_DOCUMENT_FIELDS = frozenset(Document.model_fields) - {
+    "doc_id", "key", "source_path", "title", "media_type", "text", "pages", "excluded"}
+
+
 class PostgresIndex:
     """One workspace of a ClauseGraph database.
 
@@ -185,6 +191,11 @@ class PostgresIndex:
         if version > latest_version():
             raise IndexStoreError(self.display, f"schema version {version} is newer than this "
                                   f"ClauseGraph knows ({latest_version()}); upgrade ClauseGraph")
+        if version < latest_version():
+            # An index made by an older ClauseGraph: apply the pending migrations (each is
+            # additive, and the migration lock makes concurrent upgrades safe).
+            settings = self.settings
+            migrate(self.url, int(settings["dim"]), settings.get("embedding_model", ""))
 
     @property
     def settings(self) -> dict[str, str]:
@@ -223,14 +234,15 @@ class PostgresIndex:
             names = _DocumentNames.of(document, clauses)
             inserted = conn.execute(
                 "INSERT INTO documents (workspace, doc_id, key, title, source_path, media_type, "
-                "text, pages, excluded, summary, title_tokens, name_tokens) "
-                "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) "
+                "text, pages, excluded, summary, title_tokens, name_tokens, extra) "
+                "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) "
                 "ON CONFLICT DO NOTHING RETURNING doc_id",
                 (self.workspace, document.doc_id, document.key, document.title,
                  document.source_path, document.media_type, document.text,
                  json.dumps([p.model_dump() for p in document.pages]),
                  json.dumps(document.excluded), json.dumps(summary),
-                 sorted(names.title_tokens), sorted(names.name_tokens)),
+                 sorted(names.title_tokens), sorted(names.name_tokens),
+                 json.dumps(document.model_dump(mode="json", include=_EXTRA_DOCUMENT_FIELDS))),
             ).fetchone()
             if inserted is None:
                 return False  # another process (or an earlier run) stored these bytes
@@ -363,14 +375,14 @@ class PostgresIndex:
 
     def document(self, doc_id: str) -> Document:
         rows = self._query(
-            "SELECT doc_id, key, source_path, title, media_type, text, pages, excluded "
+            "SELECT doc_id, key, source_path, title, media_type, text, pages, excluded, extra "
             "FROM documents WHERE workspace = %s AND doc_id = %s", (self.workspace, doc_id))
         if not rows:
             raise IndexStoreError(self.display, f"no document {doc_id}")
-        doc_id, key, source, title, media, text, pages, excluded = rows[0]
+        doc_id, key, source, title, media, text, pages, excluded, extra = rows[0]
         return Document(doc_id=doc_id, key=key, source_path=source, title=title,
                         media_type=media, text=text, pages=[Page(**p) for p in pages],
-                        excluded=[tuple(s) for s in excluded])
+                        excluded=[tuple(s) for s in excluded], **(extra or {}))
 
     def clauses_of(self, doc_id: str) -> list[Clause]:
         rows = self._query(f"SELECT {_CLAUSE_COLUMNS} FROM clauses WHERE workspace = %s "
