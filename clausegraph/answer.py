@@ -18,6 +18,7 @@ import jinja2
 from pydantic import BaseModel, Field
 
 from clausegraph.config import PROMPTS_DIR
+from clausegraph.direct import NOT_FOUND, DirectAnswer, direct_answer, terms_for
 from clausegraph.index import ClauseIndex, tokenize
 from clausegraph.models import Clause, Edge, RelationType, Span
 from clausegraph.retrieve import RetrievedClause
@@ -105,6 +106,18 @@ class Answer(BaseModel):
         default_factory=dict, description="what the strategy produced besides the ranking "
         "(causal summary, HyDE clause, saved files)",
     )
+    direct_answer: str | None = Field(
+        None, description="the deciding sentence(s) of the best clause; None when not found")
+    direct_answer_citations: list[str] = Field(
+        default_factory=list, description="clause ids the direct answer quotes")
+    found: bool = Field(False, description="whether the evidence supports a direct answer")
+    confidence: float = Field(0.0, description="0..1, how much of the question the "
+                              "deciding sentence covers (see clausegraph.direct)")
+    direct: DirectAnswer | None = Field(None, description="the direct answer with its "
+                                        "citations, exceptions and nearest clauses")
+    per_document: list[DirectAnswer] = Field(
+        default_factory=list, description="one direct answer per document in the evidence, "
+        "best-ranked document first")
 
     def group(self, name: str) -> list[EvidenceClause]:
         return [e for e in self.evidence if e.group == name]
@@ -231,12 +244,14 @@ def build_answer(
     question: str,
     results: list[RetrievedClause],
     retrieval_settings: dict,
+    asked: str | None = None,
 ) -> Answer:
     """Group, chain and quote the retrieved clauses into the offline extractive answer."""
     edges = chain_edges(index, results)
     groups = assign_groups(results, edges)
+    # Evidence stays in rank order (retrieved clauses best first, then the definitions and
+    # exceptions that govern them): a reader takes the first clause as the answer's source.
     evidence = [_evidence(index, r, groups[r.clause_id]) for r in results]
-    evidence.sort(key=lambda e: GROUPS.index(e.group))
     labels = {e.clause_id: e.label for e in evidence}
     chain = [_link(edge, labels) for edge in edges if edge.source in labels and edge.target in labels]
     query_tokens = set(tokenize(question))
@@ -251,10 +266,43 @@ def build_answer(
         chain=chain,
         retrieval=retrieval_settings,
     )
+    _attach_direct(answer, index, results, groups, asked or question)
+    if answer.found:
+        # the clause that decides the answer is the one to read first
+        cited = set(answer.direct_answer_citations)
+        answer.evidence.sort(key=lambda e: e.clause_id not in cited)
     values = template_values(answer)
     answer.context = render("context.md.j2", **values)
     answer.answer = render("answer_extractive.md.j2", **values).strip()
     return answer
+
+
+def _attach_direct(
+    answer: Answer, index: ClauseIndex, results: list[RetrievedClause],
+    groups: dict[str, str], asked: str,
+) -> None:
+    """One direct answer per document of the evidence; the best-ranked document's leads.
+
+    ``asked`` is the question without the document name it may contain (the scope)."""
+    ranked = [r.clause for r in results if r.origin != "governing"]
+    doc_order = list(dict.fromkeys(c.doc_id for c in ranked))
+    terms = terms_for(index)
+    for doc_id in doc_order:
+        own = [c for c in ranked if c.doc_id == doc_id]
+        exceptions = [r.clause for r in results
+                      if r.clause.doc_id == doc_id and groups[r.clause_id] == "exception"
+                      and r.clause_id != own[0].clause_id]
+        answer.per_document.append(
+            direct_answer(index, terms, asked, own, exceptions))
+    lead = next((d for d in answer.per_document if d.found), None)
+    lead = lead or (answer.per_document[0] if answer.per_document else None)
+    answer.direct = lead
+    if lead is not None and lead.found:
+        answer.found = True
+        answer.direct_answer = lead.text
+        answer.direct_answer_citations = lead.citations()
+    if lead is not None:
+        answer.confidence = lead.confidence
 
 
 def template_values(answer: Answer) -> dict:
@@ -265,6 +313,8 @@ def template_values(answer: Answer) -> dict:
         "groups": [(GROUP_TITLES[g], answer.group(g)) for g in GROUPS],
         "chain": answer.chain,
         "quotes": {q.clause_id: q for q in answer.quotes},
+        "direct": answer.direct,
+        "not_found": NOT_FOUND,
     }
 
 

@@ -73,6 +73,29 @@ class ClauseDetail(BaseModel):
     incoming: list[Edge]
 
 
+class ComparisonRow(BaseModel):
+    """One document's answer to the compared question."""
+
+    doc_id: str
+    document: str = Field(description="document title")
+    file: str = Field(description="file name")
+    found: bool
+    answer: str | None = Field(description="the direct answer, None when not found")
+    citations: list[str] = Field(default_factory=list, description="clause ids quoted")
+    labels: list[str] = Field(default_factory=list, description="clause labels, pages")
+    exceptions: list[str] = Field(default_factory=list, description="one line per exception")
+    confidence: float = 0.0
+    nearest: list[str] = Field(default_factory=list, description="nearest clause labels "
+                               "when not found")
+
+
+class Comparison(BaseModel):
+    """The same question answered for every document, side by side."""
+
+    question: str
+    rows: list[ComparisonRow]
+
+
 class IndexStats(BaseModel):
     index: str
     embedding_model: str
@@ -312,8 +335,12 @@ class ClauseGraph:
     ) -> list[RetrievedClause]:
         """What an answer is built from: the ranked clauses, then the definitions and
         exceptions that govern them (``complete_k``), in that order."""
-        results = self.retrieve(question, documents, strategy, **overrides)
-        return results + self.retriever.governing(results, self.retrieval_config(**overrides))
+        config = self.retrieval_config(**overrides)
+        pool = dict(overrides, top_k=max(config.top_k, config.focus_pool))
+        results = self.retrieve(question, documents, strategy, **pool)
+        asked = self.retriever.last_scope.question if self.retriever.last_scope else question
+        results = _focus(self.index, asked, results, config)
+        return results + self.retriever.governing(results, config)
 
     @property
     def retriever(self) -> Retriever:
@@ -342,7 +369,9 @@ class ClauseGraph:
         results = self.evidence(question, documents, strategy, **overrides)
         settings = dict(self.retrieval_config(**overrides).model_dump(mode="json"),
                         strategy=strategy)
-        answer = build_answer(self.index, question, results, settings)
+        scope = self.retriever.last_scope
+        answer = build_answer(self.index, question, results, settings,
+                              asked=scope.question if scope else question)
         answer.strategy_notes = dict(self.last_strategy_notes)
         provider = None if llm == "none" else (llm if llm is not None else self.llm)
         if provider is None or not answer.evidence:
@@ -356,6 +385,37 @@ class ClauseGraph:
         ]
         return generate_answer(answer, provider, on_chunk=on_chunk,
                                clause_lookup=self.index.clause, graph_edges=edges)
+
+    def compare(
+        self,
+        question: str,
+        documents: Sequence[str] | None = None,
+        strategy: str = "clausegraph",
+        **overrides: Any,
+    ) -> Comparison:
+        """Ask ``question`` of every document (or of ``documents``) separately.
+
+        Each row is the document's direct answer (offline, no LLM) with its citations and
+        exceptions, so a reader can compare policies or contracts on one point.
+        """
+        manifest = self.index.manifest["documents"]
+        doc_ids = self._resolve_documents(documents) if documents else list(manifest)
+        rows = []
+        for doc_id in doc_ids:
+            answer = self.ask(question, [doc_id], strategy, llm="none", **overrides)
+            direct = answer.direct
+            entry = manifest[doc_id]
+            rows.append(ComparisonRow(
+                doc_id=doc_id, document=entry["title"], file=Path(entry["source_path"]).name,
+                found=answer.found, answer=answer.direct_answer,
+                citations=answer.direct_answer_citations,
+                labels=[line.citation() for line in direct.lines] if direct else [],
+                exceptions=[f"{line.text} ({line.citation()})"
+                            for line in (direct.exceptions if direct else [])],
+                confidence=answer.confidence,
+                nearest=[line.citation() for line in (direct.nearest if direct else [])],
+            ))
+        return Comparison(question=question, rows=rows)
 
     def report(
         self,
@@ -411,6 +471,22 @@ class ClauseGraph:
                 raise NotFoundError(f"no document {name!r} in index {self.store.root}")
             doc_ids += matches
         return list(dict.fromkeys(doc_ids))
+
+
+def _focus(
+    index: ClauseIndex, question: str, results: list[RetrievedClause], config: RetrievalConfig
+) -> list[RetrievedClause]:
+    """Reorder by retrieval score blended with the best-sentence match; keep ``top_k``."""
+    if config.focus_weight <= 0 or not results:
+        return results[: config.top_k]
+    from clausegraph.direct import focus_scores
+
+    focus = focus_scores(index, question, [r.clause for r in results])
+    top = max(r.score for r in results) or 1.0
+    weight = config.focus_weight
+    blended = [((1 - weight) * r.score / top + weight * f, r) for f, r in zip(focus, results)]
+    blended.sort(key=lambda item: -item[0])
+    return [r for _, r in blended[: config.top_k]]
 
 
 def _embedding_text(clause: Clause) -> str:

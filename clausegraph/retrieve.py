@@ -21,7 +21,7 @@ from clausegraph.config import RetrievalConfig
 from clausegraph.embed import Embedder
 from clausegraph.index import ClauseIndex, tokenize
 from clausegraph.models import Clause, Edge, RelationType
-from clausegraph.scope import DocumentScope
+from clausegraph.scope import DocumentScope, without_document_name
 
 # Which way each edge type is walked from a clause already in the pool. Defines edges
 # point from a definition to every clause using the term: walking them forwards from a
@@ -126,6 +126,13 @@ class Retriever:
         self.last_scope = self._scope(query, config) if doc_ids is None else None
         if self.last_scope is not None:
             return self.last_scope.doc_ids, self.last_scope.question
+        if config.scope_documents:
+            chosen = doc_ids if doc_ids is not None else list(self.index.documents)
+            if len(chosen) == 1:  # the one document may still be named in the question
+                question = without_document_name(query, [self.index.documents[chosen[0]]])
+                if question != query:
+                    self.last_scope = DocumentScope(chosen, question, query)
+                    return chosen if doc_ids is not None else None, question
         return doc_ids, query
 
     def _scope(self, query: str, config: RetrievalConfig) -> DocumentScope | None:
