@@ -314,6 +314,7 @@ def template_values(answer: Answer) -> dict:
         "chain": answer.chain,
         "quotes": {q.clause_id: q for q in answer.quotes},
         "direct": answer.direct,
+        "per_document": answer.per_document,
         "not_found": NOT_FOUND,
     }
 

@@ -28,6 +28,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from pydantic import BaseModel, Field
 
@@ -126,6 +127,7 @@ class DirectAnswer(BaseModel):
     text: str | None = Field(description="the deciding sentence(s); None when not found")
     document: str | None = None
     doc_id: str | None = None
+    file: str | None = Field(None, description="the document's file name (titles repeat)")
     lines: list[AnswerLine] = Field(default_factory=list)
     exceptions: list[AnswerLine] = Field(default_factory=list)
     nearest: list[AnswerLine] = Field(default_factory=list,
@@ -269,6 +271,7 @@ def direct_answer(
         return DirectAnswer(found=False, text=None, kind=kind)
     doc_id = ranked[0].doc_id
     document = index.documents[doc_id].title
+    file = Path(index.documents[doc_id].source_path).name
     weights = terms.weights(doc_id, tokens)
     total = sum(weights.values()) or 1.0
     doc_coverage = sum(w for t, w in weights.items() if terms.present(doc_id, t)) / total
@@ -282,7 +285,7 @@ def direct_answer(
     if best is None or doc_coverage < MIN_DOCUMENT_COVERAGE or best.score < MIN_SENTENCE_SCORE:
         confidence = round(min(best.score if best else 0.0, 1.0) * doc_coverage, 3)
         return DirectAnswer(found=False, text=None, document=document, doc_id=doc_id,
-                            nearest=nearest, confidence=confidence, kind=kind,
+                            file=file, nearest=nearest, confidence=confidence, kind=kind,
                             document_coverage=round(doc_coverage, 3),
                             sentence_score=round(best.score if best else 0.0, 3))
     pattern = _VALUE_PATTERNS.get(kind or "")
@@ -300,7 +303,7 @@ def direct_answer(
     ][:EXCEPTION_LINES]
     return DirectAnswer(
         found=True, text=" ".join(line.text for line in lines), document=document,
-        doc_id=doc_id, lines=lines, exceptions=excepts, nearest=[],
+        doc_id=doc_id, file=file, lines=lines, exceptions=excepts, nearest=[],
         confidence=round(min(best.score, 1.0) * doc_coverage, 3), kind=kind,
         document_coverage=round(doc_coverage, 3), sentence_score=round(best.score, 3),
     )
