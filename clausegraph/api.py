@@ -12,26 +12,26 @@ from __future__ import annotations
 import time
 from collections import ChainMap, Counter
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from clausegraph.answer import Answer, build_answer
+from clausegraph.answer.extractive import Answer, build_answer
 from clausegraph.config import RetrievalConfig, Settings
 from clausegraph.embed import Embedder, create_embedder
-from clausegraph.errors import ClauseGraphError, IndexStoreError, IngestError, NotFoundError
-from clausegraph.llm import LLMProvider, create_provider
-from clausegraph.index import ClauseIndex, DocumentArtifacts, IndexStore, tokenize
-from clausegraph.ingest import document_id, iter_input_files, load_document
-from clausegraph.models import Clause, Edge
 from clausegraph.entities import annotate_entities
+from clausegraph.errors import ClauseGraphError, IndexStoreError, IngestError, NotFoundError
+from clausegraph.ingest import document_id, iter_input_files, load_document
+from clausegraph.llm import LLMProvider, create_provider
+from clausegraph.models import Clause, Edge, RetrievedClause
 from clausegraph.relate import relate
-from clausegraph.retrieve import RetrievedClause, Retriever
-from clausegraph.rules import RuleSet
+from clausegraph.relate.rules import RuleSet
+from clausegraph.retrieve.hybrid import Retriever
 from clausegraph.segment import segment
-from clausegraph.strategies import create_strategy
+from clausegraph.store import DocumentArtifacts, DocumentEntry, IndexReader, create_store
+from clausegraph.strategies.factory import create_strategy
+from clausegraph.text.tokenize import tokenize
 
 ProgressCallback = Callable[[str, int, int], None]
 """Called as ``progress(file_name, files_done, files_total)``."""
@@ -109,9 +109,9 @@ class ClauseGraph:
     """One index directory: ingest documents into it, ask questions against it."""
 
     def __init__(self, index_dir: str | Path, settings: Settings | None = None) -> None:
-        self.store = IndexStore(index_dir)
+        self.store = create_store(index_dir)
         self.settings = settings or Settings()
-        self._index: ClauseIndex | None = None
+        self._index: IndexReader | None = None
         self._embedder: Embedder | None = None
         self._rules: RuleSet | None = None
         self._llm: LLMProvider | None = None
@@ -124,12 +124,13 @@ class ClauseGraph:
     def open(
         cls, index_dir: str | Path, settings: Settings | None = None, create: bool = False
     ) -> ClauseGraph:
-        """Open an index; with ``create=True`` a missing or empty folder becomes a new one."""
+        """Open an index (a folder, or a ``postgresql://`` URL); with ``create=True`` a
+        missing or empty location becomes a new index."""
         graph = cls(index_dir, settings)
         if create:
             graph.store.ensure_writable()
         else:
-            graph.store.read_manifest()  # fails early, with a clear message, on a bad folder
+            graph.store.check_readable()  # fails early, with a clear message, on a bad index
         return graph
 
     @property
@@ -147,13 +148,13 @@ class ClauseGraph:
         return self._llm
 
     @property
-    def index(self) -> ClauseIndex:
+    def index(self) -> IndexReader:
         if self._index is None:
-            self._index = ClauseIndex(self.store)
+            self._index = self.store.open_reader()
             stored = self._index.embedding_model
             if stored and stored != self.embedder.name:
                 raise IndexStoreError(
-                    self.store.root,
+                    self.store.location,
                     f"was built with embedding model {stored!r} but {self.embedder.name!r} is "
                     "configured; re-ingest or configure the same model",
                 )
@@ -184,12 +185,12 @@ class ClauseGraph:
         self._llm_relations = llm_relations
         files = iter_input_files([Path(p) for p in paths])
         with self.store.write_lock():
-            manifest = self._current_manifest()
-            by_path = {e["source_path"]: k for k, e in manifest["documents"].items()}
+            stored = self._current_entries()
+            by_path = {e.source_path: k for k, e in stored.items()}
             outcomes, added, replaced = [], [], []
             # Files added earlier in this call count as indexed: a byte-identical copy
             # ("contract(1).txt") is then reported as unchanged, not built twice.
-            indexed = ChainMap({}, manifest["documents"])
+            indexed: ChainMap[str, DocumentEntry] = ChainMap({}, stored)
             for done, path in enumerate(files):
                 if progress:
                     progress(path.name, done, len(files))
@@ -198,35 +199,34 @@ class ClauseGraph:
                 if entry is not None:
                     added.append((outcome.doc_id, entry))
                     indexed[outcome.doc_id] = entry  # a ChainMap writes to its first map
-                    old = by_path.get(entry["source_path"])
+                    old = by_path.get(entry.source_path)
                     if old and old != outcome.doc_id:
                         replaced.append(old)
             if progress:
                 progress("", len(files), len(files))
             if added or replaced:
-                self.store.commit(manifest, added, replaced)
+                self.store.commit(added, replaced, self.embedder.name, self.embedder.dim)
                 self._index = None
         return IngestReport(outcomes=outcomes)
 
-    def _current_manifest(self) -> dict[str, Any]:
+    def _current_entries(self) -> dict[str, DocumentEntry]:
         if self.store.exists():
-            return self.store.read_manifest()
+            return self.store.entries()
         self.store.ensure_writable()
-        return self.store.empty_manifest(self.embedder.name, self.embedder.dim)
+        return {}
 
     def _ingest_one(
         self, path: Path, indexed: Mapping[str, Any], by_path: dict[str, str]
-    ) -> tuple[IngestOutcome, dict[str, Any] | None]:
+    ) -> tuple[IngestOutcome, DocumentEntry | None]:
         """Build and store one file unless a file with the same content is ``indexed``."""
         started = time.perf_counter()
         try:
             doc_id = document_id(path.read_bytes()) if path.is_file() else None
             if doc_id and doc_id in indexed:
                 entry = indexed[doc_id]
-                twin = entry["source_path"]
-                twin = twin if twin != str(path.resolve()) else None
+                twin = entry.source_path if entry.source_path != str(path.resolve()) else None
                 return IngestOutcome(path=str(path), status="unchanged", doc_id=doc_id,
-                                     key=entry["key"], same_as=twin), None
+                                     key=entry.key, same_as=twin), None
             artifacts = self.build_artifacts(path)
         except IngestError as exc:
             return IngestOutcome(path=str(path), status="failed", error=str(exc)), None
@@ -234,14 +234,14 @@ class ClauseGraph:
             # Anything else a malformed file can provoke still fails only this file.
             error = f"{path}: {type(exc).__name__}: {exc}"
             return IngestOutcome(path=str(path), status="failed", error=error), None
-        self.store.write_document(artifacts)
+        self.store.stage(artifacts)
         seconds = time.perf_counter() - started
-        entry = _manifest_entry(artifacts, seconds)
-        status = "replaced" if entry["source_path"] in by_path else "ingested"
+        entry = DocumentEntry.of(artifacts, seconds)
+        status = "replaced" if entry.source_path in by_path else "ingested"
         outcome = IngestOutcome(
             path=str(path), status=status, doc_id=artifacts.document.doc_id,
-            key=artifacts.document.key, pages=entry["pages"], clauses=entry["clauses"],
-            edges=entry["edges_by_type"], unresolved=entry["unresolved"], seconds=seconds,
+            key=artifacts.document.key, pages=entry.pages, clauses=entry.clauses,
+            edges=entry.edges_by_type, unresolved=entry.unresolved, seconds=seconds,
         )
         return outcome, entry
 
@@ -266,9 +266,9 @@ class ClauseGraph:
         timed("entities", lambda: annotate_entities(clauses, document, self.settings.entities))
         graph = timed("relate", lambda: relate(document, clauses, self.rules))
         if self._llm_relations and self.llm is not None:
-            from clausegraph.llm_relations import extract_llm_edges, merge_edges
+            from clausegraph.relate.llm import extract_llm_edges, merge_edges
 
-            cache = self.store.root / ".llm-cache" / "relations"
+            cache = (self.store.cache_dir() or Path(".")) / ".llm-cache" / "relations"
             llm_edges = timed("llm_relations",
                               lambda: extract_llm_edges(document, clauses, self.llm, cache))
             graph.edges = merge_edges(graph.edges, llm_edges)
@@ -286,11 +286,11 @@ class ClauseGraph:
     def remove(self, document: str) -> list[str]:
         """Remove a document named by doc id, key, file path or file name; returns its ids."""
         with self.store.write_lock():
-            manifest = self.store.read_manifest()
-            matches = _match_documents(manifest, document)
+            self.store.check_readable()
+            matches = _match_documents(self.store.entries(), document)
             if not matches:
-                raise NotFoundError(f"no document {document!r} in index {self.store.root}")
-            self.store.commit(manifest, [], matches)
+                raise NotFoundError(f"no document {document!r} in index {self.store.location}")
+            self.store.commit([], matches)
             self._index = None
         return matches
 
@@ -376,15 +376,15 @@ class ClauseGraph:
         provider = None if llm == "none" else (llm if llm is not None else self.llm)
         if provider is None or not answer.evidence:
             return answer
-        from clausegraph.generate import generate_answer
+        from clausegraph.answer.generate import generate_answer
 
         edges = [
             edge
             for doc_id in dict.fromkeys(e.doc_id for e in answer.evidence)
-            for edge in self.index.graph_data(doc_id).edges
+            for edge in self.index.graph.document_edges(doc_id)
         ]
         return generate_answer(answer, provider, on_chunk=on_chunk,
-                               clause_lookup=self.index.clause, graph_edges=edges)
+                               clause_lookup=self.index.clauses.clause, graph_edges=edges)
 
     def compare(
         self,
@@ -398,15 +398,15 @@ class ClauseGraph:
         Each row is the document's direct answer (offline, no LLM) with its citations and
         exceptions, so a reader can compare policies or contracts on one point.
         """
-        manifest = self.index.manifest["documents"]
-        doc_ids = self._resolve_documents(documents) if documents else list(manifest)
+        entries = self.index.entries()
+        doc_ids = self._resolve_documents(documents) if documents else list(entries)
         rows = []
         for doc_id in doc_ids:
             answer = self.ask(question, [doc_id], strategy, llm="none", **overrides)
             direct = answer.direct
-            entry = manifest[doc_id]
+            entry = entries[doc_id]
             rows.append(ComparisonRow(
-                doc_id=doc_id, document=entry["title"], file=Path(entry["source_path"]).name,
+                doc_id=doc_id, document=entry.title, file=Path(entry.source_path).name,
                 found=answer.found, answer=answer.direct_answer,
                 citations=answer.direct_answer_citations,
                 labels=[line.citation() for line in direct.lines] if direct else [],
@@ -430,32 +430,37 @@ class ClauseGraph:
         from clausegraph.report import build_report
 
         answer = self.ask(question, documents, strategy, llm=llm, **overrides)
-        return build_report(answer, manifest=self.index.manifest,
-                            index_path=self.store.root.resolve(),
+        return build_report(answer, manifest=self._report_manifest(),
+                            index_path=self.store.location,
                             documents_filter=documents)
 
+    def _report_manifest(self) -> dict[str, Any]:
+        """What a report records of the index: its facts and its documents' entries."""
+        entries = {k: e.model_dump(mode="json") for k, e in self.index.entries().items()}
+        return dict(self.index.info(), documents=entries)
+
     def show(self, clause_id: str) -> ClauseDetail:
-        clause = self.index.clause(clause_id)
-        document = self.index.document_of(clause)
-        edges = self.index.graph_data(clause.doc_id).edges
+        clause = self.index.clauses.clause(clause_id)
+        document = self.index.clauses.document(clause.doc_id)
         return ClauseDetail(
             clause=clause,
             document=document.title,
             source_path=document.source_path,
-            outgoing=[e for e in edges if e.source == clause_id],
-            incoming=[e for e in edges if e.target == clause_id],
+            outgoing=self.index.graph.out_edges(clause_id),
+            incoming=self.index.graph.in_edges(clause_id),
         )
 
     def stats(self) -> IndexStats:
-        """Counts from the manifest alone, so they are instant even on a large index."""
-        manifest = self.store.read_manifest()
-        documents = [dict(doc_id=k, **v) for k, v in manifest["documents"].items()]
+        """Counts from the stored entries alone, so they are instant even on a large index."""
+        self.store.check_readable()
+        documents = [dict(doc_id=k, **e.model_dump(mode="json"))
+                     for k, e in self.store.entries().items()]
         edges: Counter[str] = Counter()
         for entry in documents:
             edges.update(entry["edges_by_type"])
         return IndexStats(
-            index=str(self.store.root),
-            embedding_model=manifest.get("embedding_model", ""),
+            index=self.store.location,
+            embedding_model=str(self.store.info().get("embedding_model", "")),
             documents=documents,
             clauses=sum(d["clauses"] for d in documents),
             edges_by_type=dict(sorted(edges.items())),
@@ -463,23 +468,23 @@ class ClauseGraph:
         )
 
     def _resolve_documents(self, names: Sequence[str]) -> list[str]:
-        manifest = self.index.manifest
+        entries = self.index.entries()
         doc_ids: list[str] = []
         for name in names:
-            matches = _match_documents(manifest, name)
+            matches = _match_documents(entries, name)
             if not matches:
-                raise NotFoundError(f"no document {name!r} in index {self.store.root}")
+                raise NotFoundError(f"no document {name!r} in index {self.store.location}")
             doc_ids += matches
         return list(dict.fromkeys(doc_ids))
 
 
 def _focus(
-    index: ClauseIndex, question: str, results: list[RetrievedClause], config: RetrievalConfig
+    index: IndexReader, question: str, results: list[RetrievedClause], config: RetrievalConfig
 ) -> list[RetrievedClause]:
     """Reorder by retrieval score blended with the best-sentence match; keep ``top_k``."""
     if config.focus_weight <= 0 or not results:
         return results[: config.top_k]
-    from clausegraph.direct import focus_scores
+    from clausegraph.answer.direct import focus_scores
 
     focus = focus_scores(index, question, [r.clause for r in results])
     top = max(r.score for r in results) or 1.0
@@ -495,29 +500,12 @@ def _embedding_text(clause: Clause) -> str:
     return f"{context}\n{clause.text}" if context else clause.text
 
 
-def _manifest_entry(artifacts: DocumentArtifacts, seconds: float) -> dict[str, Any]:
-    document = artifacts.document
-    return {
-        "key": document.key,
-        "source_path": str(Path(document.source_path).resolve()),
-        "title": document.title,
-        "media_type": document.media_type,
-        "pages": len(document.pages),
-        "chars": len(document.text),
-        "clauses": len(artifacts.clauses),
-        "edges_by_type": dict(Counter(e.type.value for e in artifacts.graph.edges)),
-        "unresolved": len(artifacts.graph.unresolved),
-        "ingest_seconds": round(seconds, 3),
-        "ingested_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-    }
-
-
-def _match_documents(manifest: dict[str, Any], name: str) -> list[str]:
+def _match_documents(entries: Mapping[str, DocumentEntry], name: str) -> list[str]:
     """Doc ids whose id, key, resolved path or file name equals ``name``."""
     resolved = str(Path(name).resolve())
     return [
         doc_id
-        for doc_id, entry in manifest["documents"].items()
-        if name in (doc_id, entry["key"], Path(entry["source_path"]).name)
-        or resolved == entry["source_path"]
+        for doc_id, entry in entries.items()
+        if name in (doc_id, entry.key, Path(entry.source_path).name)
+        or resolved == entry.source_path
     ]

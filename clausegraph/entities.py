@@ -25,9 +25,9 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from clausegraph.config import RULES_DIR, EntityConfig
 from clausegraph.models import Clause, Document, Entity
-from clausegraph.nlp import find_entities
 from clausegraph.relate import ClauseLocator
-from clausegraph.rules import ENTITIES_FILE, RuleFileError, read_yaml
+from clausegraph.relate.rules import ENTITIES_FILE, RuleFileError, read_yaml
+from clausegraph.text.nlp import find_entities
 
 # NER labels that name something and are worth matching elsewhere in the document. Amounts,
 # dates and the like are left to the patterns: "$5,000" in the opening says nothing of later ones.

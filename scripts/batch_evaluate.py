@@ -17,7 +17,7 @@ from pathlib import Path
 # Run from a source checkout without installing: make the repo root importable.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from clausegraph.evaluate import main
+from clausegraph.eval import main
 
 if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))

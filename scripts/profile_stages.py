@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from clausegraph.api import ClauseGraph
 from clausegraph.config import Settings
-from clausegraph.evaluate import default_benchmarks, default_legalbench_dir, load_benchmark
+from clausegraph.eval import default_benchmarks, default_legalbench_dir, load_benchmark
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,7 +16,7 @@ import json
 import re
 from pathlib import Path
 
-from clausegraph.evaluate import PUBLISHED_RCTS
+from clausegraph.eval import PUBLISHED_RCTS
 
 DATASETS = ["privacy_qa", "contractnli", "maud", "cuad"]
 

@@ -28,9 +28,9 @@ def main() -> None:
     args = parser.parse_args()
     graph = ClauseGraph.open(args.index)
     index = graph.index
-    scoper = index.scoper(graph.settings.retrieval.scope_margin)
+    scoper = graph.retriever.scoper(graph.settings.retrieval.scope_margin)
     path_of = {d.doc_id: Path(d.source_path).resolve().relative_to(args.corpus.resolve()).as_posix()
-               for d in index.documents.values()}
+               for d in index.clauses.documents().values()}
     counts: Counter[tuple[str, str]] = Counter()
     for benchmark in args.benchmarks:
         name = benchmark.stem.removeprefix("mini_")

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pymupdf
 
-from clausegraph.answer import Answer, ChainLink, EvidenceClause, Quote, render
-from clausegraph.models import RelationType
+from clausegraph.models import Answer, ChainLink, EvidenceClause, Quote, RelationType
+from clausegraph.text.templates import render
 
 DATASET = Path(__file__).resolve().parents[1] / "docs" / "dataset"
 PHOTRONICS = DATASET / (

@@ -31,14 +31,14 @@ def test_every_citation_slices_back_to_the_clause(sample_graph: ClauseGraph) -> 
     answer = sample_graph.ask("What are the payment terms for invoices?")
     index = sample_graph.index
     for evidence in answer.evidence:
-        clause = index.clause(evidence.clause_id)
-        document = index.documents[clause.doc_id]
+        clause = index.clauses.clause(evidence.clause_id)
+        document = index.clauses.document(clause.doc_id)
         assert "\n".join(document.text[a:b] for a, b in clause.segments) == evidence.text
         assert evidence.span == (clause.segments[0][0], clause.segments[-1][1])
         assert evidence.pages == document.pages_of(evidence.span)
     for quote in answer.quotes:
-        clause = index.clause(quote.clause_id)
-        document = index.documents[clause.doc_id]
+        clause = index.clauses.clause(quote.clause_id)
+        document = index.clauses.document(clause.doc_id)
         # a quote never crosses a page-header gap in these contracts' quoted sentences
         assert quote.text.split()[0] in document.text[quote.span[0]:quote.span[1]]
 
@@ -82,9 +82,9 @@ def test_edge_type_filter_restricts_expansion(sample_graph: ClauseGraph) -> None
 
 
 def test_documents_can_be_scoped(sample_graph: ClauseGraph) -> None:
-    key = next(d.key for d in sample_graph.index.documents.values() if "Bellring" in d.source_path)
+    key = next(d.key for d in sample_graph.index.clauses.documents().values() if "Bellring" in d.source_path)
     results = sample_graph.retrieve(SAMPLE_QUESTION, documents=[key], top_k=10)
-    assert results and {sample_graph.index.documents[r.clause.doc_id].key for r in results} == {key}
+    assert results and {sample_graph.index.clauses.document(r.clause.doc_id).key for r in results} == {key}
 
 
 def test_text_file_spans_slice_the_file_itself(tmp_path: Path) -> None:
@@ -95,7 +95,7 @@ def test_text_file_spans_slice_the_file_itself(tmp_path: Path) -> None:
     report = graph.ingest(texts[:2])
     assert not report.failed
     for clause in graph.index.clauses:
-        path = graph.index.documents[clause.doc_id].source_path
+        path = graph.index.clauses.document(clause.doc_id).source_path
         raw = Path(path).read_text(encoding="utf-8")
         assert raw[clause.span[0]:clause.span[1]] == clause.text
 
@@ -123,8 +123,8 @@ def test_cli_stats_and_show(sample_graph: ClauseGraph) -> None:
     assert len(stats["documents"]) == 3
     assert stats["clauses"] == len(sample_graph.index.clauses)
     assert set(stats["edges_by_type"]) >= {"Defines", "RefersTo", "Overrides", "SameSection"}
-    clause_id = next(e.source for d in sample_graph.index.documents
-                     for e in sample_graph.index.graph_data(d).edges
+    clause_id = next(e.source for d in sample_graph.index.clauses.document_ids()
+                     for e in sample_graph.index.graph.document_edges(d)
                      if e.type is RelationType.OVERRIDES)
     shown = runner.invoke(app, ["show", clause_id, "--index", root, "--json"])
     assert shown.exit_code == 0

@@ -13,7 +13,7 @@ import pytest
 from clausegraph.config import RULES_DIR, EntityConfig, Settings
 from clausegraph.entities import EntityPatterns, annotate_entities
 from clausegraph.ingest import load_document
-from clausegraph.rules import RuleFileError, RuleSet
+from clausegraph.relate.rules import RuleFileError, RuleSet
 from clausegraph.segment import segment
 
 OPENING = (

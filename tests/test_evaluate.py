@@ -1,4 +1,4 @@
-"""Tests of clausegraph.evaluate: the LegalBench-RAG metric against hand-computed cases, the
+"""Tests of clausegraph.eval: the LegalBench-RAG metric against hand-computed cases, the
 ranking metrics, loaders, CSV/dump formats and the harness end to end on the bundled sample
 (tests/data/legalbench_sample: 4 excerpted documents, 8 real queries with shifted spans)."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from clausegraph.config import Settings
-from clausegraph.evaluate import (
+from clausegraph.eval import (
     CSV_COLUMNS,
     MetricRow,
     causal_grid_variants,
@@ -36,7 +36,7 @@ from clausegraph.evaluate import (
     split_for_fit,
     write_metrics_csv,
 )
-from clausegraph.strategies import create_strategy
+from clausegraph.strategies.factory import create_strategy
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "tests" / "data" / "legalbench_sample"
@@ -494,7 +494,7 @@ def test_script_runs_from_the_repo_root():
 
 @pytest.mark.slow
 def test_fit_lesegr_saves_weights_and_scores_held_out_queries(sample_run, monkeypatch):
-    from clausegraph.strategies_seed import LESEGR_WEIGHTS_ENV
+    from clausegraph.strategies.seed import LESEGR_WEIGHTS_ENV
 
     monkeypatch.delenv(LESEGR_WEIGHTS_ENV, raising=False)
     tmp = sample_run
@@ -531,13 +531,13 @@ def test_relevant_clauses_overlap_the_gold_spans(sample_run):
     found = relevant_clauses(graph, query, doc_of)
     assert found
     for clause_id in found:
-        clause = graph.index.clauses[graph.index.position[clause_id]]
+        clause = graph.index.clauses.clause(clause_id)
         assert any(clause.span[0] < s.span[1] and s.span[0] < clause.span[1]
                    for s in query.snippets)
 
 
 def test_lesegr_fitted_without_weights_is_a_clean_error(tmp_path, capsys, monkeypatch):
-    from clausegraph.strategies_seed import LESEGR_WEIGHTS_ENV
+    from clausegraph.strategies.seed import LESEGR_WEIGHTS_ENV
 
     monkeypatch.delenv(LESEGR_WEIGHTS_ENV, raising=False)
     code = main(["--strategies", "lesegr-fitted", "--benchmarks", *map(str, SAMPLE_BENCHMARKS),

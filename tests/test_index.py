@@ -11,7 +11,8 @@ from rank_bm25 import BM25Okapi
 from clausegraph.api import ClauseGraph
 from clausegraph.embed import Embedder, create_embedder
 from clausegraph.errors import IndexStoreError
-from clausegraph.index import IndexStore, tokenize
+from clausegraph.store.local.folder import FolderStore as IndexStore
+from clausegraph.text.tokenize import tokenize
 from tests.conftest import TEST_DATA, dataset_pdf
 
 PHOTRONICS = dataset_pdf("Photronics")
@@ -160,14 +161,14 @@ def test_a_damaged_manifest_is_a_clear_error(tmp_path: Path) -> None:
 def test_bm25_scores_match_rank_bm25(sample_graph: ClauseGraph) -> None:
     """bm25s (Robertson variant) must score like the rank-bm25 reference implementation."""
     store = sample_graph.store
-    corpus = [t or [""] for d in sample_graph.index.documents for t in store.read_tokens(d)]
+    corpus = [t or [""] for d in sample_graph.index.clauses.document_ids() for t in store.read_tokens(d)]
     oracle = BM25Okapi(corpus, k1=1.5, b=0.75)
     query = tokenize("termination of the agreement for breach and insolvency")
     n = len(corpus)
     # rank-bm25 floors negative idf at epsilon * mean idf; compare on terms rarer than half
     query = [t for t in query if sum(t in doc for doc in corpus) < n / 2]
     assert query
-    ours = np.asarray(sample_graph.index.bm25.get_scores(query))
+    ours = np.asarray(sample_graph.index.lexical.bm25.get_scores(query))
     expected = oracle.get_scores(query)
     # bm25s leaves out rank-bm25's constant (k1 + 1) numerator factor: same ranking
     np.testing.assert_allclose(ours * (1.5 + 1), expected, rtol=1e-4, atol=1e-4)

@@ -20,7 +20,7 @@ from stub_servers import (
     openai_body,
 )
 
-from clausegraph.generate import (
+from clausegraph.answer.generate import (
     ANSWER_SCHEMA,
     ClaimStream,
     LLMAnswer,

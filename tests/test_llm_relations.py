@@ -11,13 +11,13 @@ from sample_evidence import KEY, sample_document
 from stub_servers import ModelStub, Script, StubServer
 from test_llm_providers import make_provider
 
-from clausegraph.llm_relations import (
+from clausegraph.models import Edge, RelationType
+from clausegraph.relate.llm import (
     EDGES_SCHEMA,
     ExtractionStats,
     extract_llm_edges,
     merge_edges,
 )
-from clausegraph.models import Edge, RelationType
 
 
 def cid(number: str) -> str:

@@ -15,7 +15,7 @@ from sample_evidence import KEY, injected_clause, sample_answer
 from stub_servers import ModelStub, StubServer
 from test_llm_providers import GOOD_REPLY, make_provider
 
-from clausegraph.generate import generate_answer
+from clausegraph.answer.generate import generate_answer
 from clausegraph.report import (
     Report,
     build_report,

@@ -10,7 +10,7 @@ import yaml
 
 from clausegraph.config import RULES_DIR
 from clausegraph.models import RelationType
-from clausegraph.rules import ID_PREFIXES, MACROS_FILE, Rule, RuleFileError, RuleSet
+from clausegraph.relate.rules import ID_PREFIXES, MACROS_FILE, Rule, RuleFileError, RuleSet
 
 RULES = RuleSet.load(RULES_DIR, check_examples=False)
 ALL_RULES = RULES.all_rules()

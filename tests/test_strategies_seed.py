@@ -10,8 +10,8 @@ import pytest
 
 from clausegraph.config import RetrievalConfig
 from clausegraph.models import RelationType
-from clausegraph.strategies import create_strategy, strategy_names
-from clausegraph.strategies_seed import (
+from clausegraph.strategies.factory import create_strategy, strategy_names
+from clausegraph.strategies.seed import (
     CausalSearchStrategy,
     CausalStrategy,
     E2RAGStrategy,
@@ -45,8 +45,8 @@ def _causal_dir(tmp_path, monkeypatch):
 
 def _undirected(index, doc_id, skip=(RelationType.SAME_SECTION,)):
     undirected = nx.Graph()
-    undirected.add_nodes_from(index.graph(doc_id).nodes)
-    for edge in index.graph_data(doc_id).edges:
+    undirected.add_nodes_from(index.nx_graph(doc_id).nodes)
+    for edge in index.graph.document_edges(doc_id):
         if edge.type not in skip:
             undirected.add_edge(edge.source, edge.target)
     return undirected
@@ -65,7 +65,7 @@ def test_callable_through_the_api(graph, name):
         assert result.origin in {"seed", "hit", "expanded"}
         assert result.reason().startswith(f"[{create_strategy(name).name}]")
     # documents=... (doc_ids) is honoured: every clause comes from the named document
-    doc = next(iter(graph.index.documents.values()))
+    doc = next(iter(graph.index.clauses.documents().values()))
     scoped = graph.retrieve(QUESTION, documents=[doc.doc_id], strategy=name, top_k=3)
     assert len(scoped) == 3 and {r.clause.doc_id for r in scoped} == {doc.doc_id}
 
@@ -80,7 +80,7 @@ def test_grid_names_registered():
 
 def test_doc_ids_outside_everything_return_only_those(graph):
     retriever = graph.retriever
-    doc_id = next(iter(graph.index.documents))
+    doc_id = next(iter(graph.index.clauses.document_ids()))
     for name in SEED_STRATEGIES:
         results = create_strategy(name).retrieve(retriever, QUESTION, RetrievalConfig(top_k=4),
                                                  [doc_id])
@@ -132,7 +132,7 @@ def test_causal_seeds_are_dense_only(graph):
     strategy.retrieve(graph.retriever, QUESTION, RetrievalConfig(top_k=5))
     index = graph.index
     vector = graph.embedder.encode_query(QUESTION)
-    cosine = index.vectors @ vector
+    cosine = index.vectors.matrix @ vector
     best = [index.clauses[i].clause_id for i in sorted(range(len(cosine)),
                                                         key=lambda i: (-cosine[i], i))[:3]]
     assert strategy.last_seeds == best
@@ -211,7 +211,7 @@ def test_whitespace_token_fallback():
 
 def test_e2rag_bipartite_edges_link_mentions_to_containing_clauses(graph):
     index = graph.index
-    doc_id = next(iter(index.documents))
+    doc_id = next(iter(index.clauses.document_ids()))
     part = build_bipartite(index, doc_id)
     assert build_bipartite(index, doc_id) is part  # cached
     assert part.mentions and part.events
@@ -269,7 +269,7 @@ def test_lesegr_scores_follow_neighbour_relevance(graph):
     assert changed
     type_weights = strategy.weights["type_weights"]
     for clause_id, (before, after) in scores.items():
-        g = index.graph(index.clause(clause_id).doc_id)
+        g = index.nx_graph(index.clauses.clause(clause_id).doc_id)
         num = den = 0.0
         for _, target, data in list(g.out_edges(clause_id, data=True)) + [
             (t, s, d) for s, t, d in g.in_edges(clause_id, data=True)
@@ -434,8 +434,9 @@ def test_reports_record_the_strategy_notes(graph):
 
 @pytest.mark.parametrize("kind", ["gemini", "openai"])
 def test_causal_llm_stage_through_the_real_clients(graph, monkeypatch, kind):
-    from clausegraph.llm import LLMConfig, create_provider
     from stub_servers import ModelStub, StubServer
+
+    from clausegraph.llm import LLMConfig, create_provider
 
     shown: list[str] = []
 

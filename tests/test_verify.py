@@ -11,9 +11,9 @@ from sample_evidence import KEY, injected_clause, sample_answer
 from stub_servers import ModelStub, StubServer
 from test_llm_providers import make_provider
 
-from clausegraph.generate import build_prompts, generate_answer
+from clausegraph.answer.generate import build_prompts, generate_answer
+from clausegraph.answer.verify import Claim, locate, normalize, suspicious_instructions, verify
 from clausegraph.models import Edge, RelationType
-from clausegraph.verify import Claim, locate, normalize, suspicious_instructions, verify
 
 
 @pytest.fixture(scope="module")

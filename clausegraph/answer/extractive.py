@@ -1,0 +1,246 @@
+"""From retrieved clauses to a cited answer: roles, the reasoning chain, templates.
+
+Clauses are grouped by the role they play for the question (seed 004, 4.4 step 4):
+definitions -> base rules -> exceptions. The chain lists the typed edges that join the
+retrieved clauses ("7.1(b) OVERRIDES 4.2"). With no LLM configured the answer is
+extractive: the sentences of the governing clauses that best match the question,
+quoted verbatim and cited by document, section, page and character span.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clausegraph.answer.direct import NOT_FOUND, direct_answer, terms_for
+from clausegraph.models import (
+    Answer,
+    ChainLink,
+    Clause,
+    Edge,
+    EvidenceClause,
+    Quote,
+    RelationType,
+    RetrievedClause,
+    Span,
+)
+from clausegraph.store.base import IndexReader
+from clausegraph.text.templates import render
+from clausegraph.text.tokenize import tokenize
+
+GROUPS = ("definition", "base_rule", "exception")
+GROUP_TITLES = {"definition": "Definitions", "base_rule": "Base rules", "exception": "Exceptions"}
+_EXCEPTION_HEADING = re.compile(r"\b(exclu\w*|exception\w*|limitation\w*|not covered)\b", re.I)
+_DEFINITION_HEADING = re.compile(r"\b(definitions?|defined terms|interpretation)\b", re.I)
+# A sentence ends at . ; or : followed by space and a capital/number/bracket; the look-behind
+# skips common abbreviations so "U.S. Dollars" or "Inc. shall" do not end a sentence.
+_SENTENCE_END = re.compile(
+    r"(?<!\bInc)(?<!\bNo)(?<!\bCo)(?<!\bLtd)(?<!\bU\.S)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)"
+    r"[.;](?=\s+[A-Z(\"0-9])"
+)
+
+
+# -- roles and chain ----------------------------------------------------------------------
+
+
+def _section_text(clause: Clause) -> str:
+    return " ".join([*clause.section_path, clause.heading or ""])
+
+
+def assign_groups(results: list[RetrievedClause], edges: list[Edge]) -> dict[str, str]:
+    """Role of each retrieved clause, from its kind, its section and the edges among them."""
+    ids = {r.clause_id for r in results}
+    defines_others = {e.source for e in edges if e.type is RelationType.DEFINES and e.target in ids}
+    overrides_others = {
+        e.source for e in edges if e.type is RelationType.OVERRIDES and e.target in ids
+    }
+    groups = {}
+    for result in results:
+        clause = result.clause
+        reached_as = result.via[-1] if result.via else None
+        if clause.kind == "definition" or clause.clause_id in defines_others or (
+            reached_as and reached_as.type is RelationType.DEFINES
+            and reached_as.source == clause.clause_id
+        ) or _DEFINITION_HEADING.search(_section_text(clause)):
+            groups[clause.clause_id] = "definition"
+        elif clause.clause_id in overrides_others or (
+            reached_as and reached_as.type is RelationType.OVERRIDES
+            and reached_as.source == clause.clause_id
+        ) or _EXCEPTION_HEADING.search(_section_text(clause)):
+            groups[clause.clause_id] = "exception"
+        else:
+            groups[clause.clause_id] = "base_rule"
+    return groups
+
+
+def chain_edges(index: IndexReader, results: list[RetrievedClause]) -> list[Edge]:
+    """Typed edges (not SameSection) whose both ends are retrieved, plus walked paths."""
+    ids = {r.clause_id for r in results}
+    seen: set[tuple[str, str, str]] = set()
+    edges: list[Edge] = []
+    candidates = [edge for result in results for edge in result.via]
+    for doc_id in dict.fromkeys(r.clause.doc_id for r in results):
+        candidates += [
+            e for e in index.graph.document_edges(doc_id) if e.source in ids and e.target in ids
+        ]
+    for edge in candidates:
+        key = (edge.type.value, edge.source, edge.target)
+        if edge.type is RelationType.SAME_SECTION or key in seen:
+            continue
+        seen.add(key)
+        edges.append(edge)
+    order = {RelationType.DEFINES: 0, RelationType.REFERS_TO: 1, RelationType.ENTAILS: 2,
+             RelationType.CAUSES: 3, RelationType.OVERRIDES: 4}
+    return sorted(edges, key=lambda e: (order.get(e.type, 9), -e.confidence))
+
+
+# -- extractive answer ------------------------------------------------------------------
+
+
+def sentence_spans(text: str) -> list[Span]:
+    """Rough sentence boundaries inside a clause (good enough to pick a quote).
+
+    >>> sentence_spans("A is covered. B is not.")
+    [(0, 13), (14, 23)]
+    """
+    spans, start = [], 0
+    for match in _SENTENCE_END.finditer(text):
+        spans.append((start, match.end()))
+        start = match.end()
+        while start < len(text) and text[start].isspace():
+            start += 1
+    if start < len(text.rstrip()):
+        spans.append((start, len(text.rstrip())))
+    return [s for s in spans if text[s[0]:s[1]].strip()]
+
+
+def best_quote(clause: Clause, query_tokens: set[str]) -> Quote:
+    """The clause sentence sharing most query words (ties: the earlier sentence)."""
+    best: tuple[float, Span] | None = None
+    for start, end in sentence_spans(clause.text):
+        tokens = set(tokenize(clause.text[start:end]))
+        # a bare heading ("10.4 Company Termination.") says nothing worth quoting
+        substance = 1.0 if len(tokens) >= 6 else 0.1
+        score = substance * (0.1 + len(tokens & query_tokens)) / (1.0 + 0.02 * len(tokens))
+        if best is None or score > best[0]:
+            best = (score, (start, end))
+    start, end = best[1] if best else (0, len(clause.text))
+    text = clause.text[start:end].strip()
+    return Quote(clause_id=clause.clause_id, text=text, span=clause.document_span(start, end))
+
+
+# -- rendering ---------------------------------------------------------------------------
+
+
+def build_answer(
+    index: IndexReader,
+    question: str,
+    results: list[RetrievedClause],
+    retrieval_settings: dict,
+    asked: str | None = None,
+) -> Answer:
+    """Group, chain and quote the retrieved clauses into the offline extractive answer."""
+    edges = chain_edges(index, results)
+    groups = assign_groups(results, edges)
+    # Evidence stays in rank order (retrieved clauses best first, then the definitions and
+    # exceptions that govern them): a reader takes the first clause as the answer's source.
+    evidence = [_evidence(index, r, groups[r.clause_id]) for r in results]
+    labels = {e.clause_id: e.label for e in evidence}
+    chain = [_link(edge, labels) for edge in edges if edge.source in labels and edge.target in labels]
+    query_tokens = set(tokenize(question))
+    by_id = {r.clause_id: r.clause for r in results}
+    quotes = [best_quote(by_id[e.clause_id], query_tokens) for e in evidence]
+    answer = Answer(
+        question=question,
+        answer="",
+        mode="extractive",
+        quotes=quotes,
+        evidence=evidence,
+        chain=chain,
+        retrieval=retrieval_settings,
+    )
+    _attach_direct(answer, index, results, groups, asked or question)
+    if answer.found:
+        # the clause that decides the answer is the one to read first
+        cited = set(answer.direct_answer_citations)
+        answer.evidence.sort(key=lambda e: e.clause_id not in cited)
+    values = template_values(answer)
+    answer.context = render("context.md.j2", **values)
+    answer.answer = render("answer_extractive.md.j2", **values).strip()
+    return answer
+
+
+def _attach_direct(
+    answer: Answer, index: IndexReader, results: list[RetrievedClause],
+    groups: dict[str, str], asked: str,
+) -> None:
+    """One direct answer per document of the evidence; the best-ranked document's leads.
+
+    ``asked`` is the question without the document name it may contain (the scope)."""
+    ranked = [r.clause for r in results if r.origin != "governing"]
+    doc_order = list(dict.fromkeys(c.doc_id for c in ranked))
+    terms = terms_for(index)
+    for doc_id in doc_order:
+        own = [c for c in ranked if c.doc_id == doc_id]
+        exceptions = [r.clause for r in results
+                      if r.clause.doc_id == doc_id and groups[r.clause_id] == "exception"
+                      and r.clause_id != own[0].clause_id]
+        answer.per_document.append(
+            direct_answer(index, terms, asked, own, exceptions))
+    lead = next((d for d in answer.per_document if d.found), None)
+    lead = lead or (answer.per_document[0] if answer.per_document else None)
+    answer.direct = lead
+    if lead is not None and lead.found:
+        answer.found = True
+        answer.direct_answer = lead.text
+        answer.direct_answer_citations = lead.citations()
+    if lead is not None:
+        answer.confidence = lead.confidence
+
+
+def template_values(answer: Answer) -> dict:
+    """The values every answer template renders: the extractive answer, the context
+    block and the LLM prompts (clausegraph.answer.generate) all see the same evidence."""
+    return {
+        "question": answer.question,
+        "groups": [(GROUP_TITLES[g], answer.group(g)) for g in GROUPS],
+        "chain": answer.chain,
+        "quotes": {q.clause_id: q for q in answer.quotes},
+        "direct": answer.direct,
+        "per_document": answer.per_document,
+        "not_found": NOT_FOUND,
+    }
+
+
+def _evidence(index: IndexReader, result: RetrievedClause, group: str) -> EvidenceClause:
+    clause = result.clause
+    document = index.clauses.document(clause.doc_id)
+    return EvidenceClause(
+        clause_id=clause.clause_id,
+        group=group,
+        label=clause.label,
+        heading=clause.heading,
+        section=" > ".join(clause.section_path),
+        text=clause.text,
+        document=document.title,
+        source_path=document.source_path,
+        doc_id=document.doc_id,
+        pages=clause.pages,
+        span=clause.span,
+        score=round(result.score, 4),
+        reason=result.reason(),
+        origin=result.origin,
+    )
+
+
+def _link(edge: Edge, labels: dict[str, str]) -> ChainLink:
+    return ChainLink(
+        type=edge.type,
+        source=edge.source,
+        target=edge.target,
+        source_label=labels[edge.source],
+        target_label=labels[edge.target],
+        confidence=edge.confidence,
+        rule_id=edge.rule_id,
+        evidence=edge.evidence,
+        term=edge.term,
+    )

@@ -1,0 +1,15 @@
+"""Command line: a thin layer over :class:`clausegraph.api.ClauseGraph`.
+
+One typer app (``common.app``); each module registers the commands of one group.
+"""
+
+from clausegraph.cli import ask, compare, demo, evaluate, ingest, report, show  # noqa: F401
+from clausegraph.cli.common import app
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

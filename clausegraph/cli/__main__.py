@@ -1,0 +1,5 @@
+"""`python -m clausegraph.cli` runs the command line."""
+
+from clausegraph.cli import main
+
+main()

@@ -1,0 +1,329 @@
+"""PDFs (pymupdf): page texts in reading order joined into one canonical text."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import pymupdf
+
+from clausegraph.errors import IngestError
+from clausegraph.models import Page
+
+PAGE_SEPARATOR = "\n"
+
+
+# MuPDF's plain-text flags without TEXT_PRESERVE_LIGATURES: "ﬁ" is searchable as "fi".
+_PDF_TEXT_FLAGS = pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_PRESERVE_LIGATURES
+# C0 controls (and DEL) other than tab and newline: NUL, form feed, CR, ... -> space.
+_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+# A PDF with less text than this per page, but with images, is taken to be a scan.
+_SCANNED_MAX_CHARS_PER_PAGE = 25
+
+# ---------------------------------------------------------------------------------- PDFs
+
+
+def pdf_text(path: Path, data: bytes) -> tuple[str, list[Page], str | None]:
+    """Canonical text, pages and metadata title of a PDF, or an ``IngestError``."""
+    pdf = _open_pdf(path, data)
+    try:
+        page_texts = _page_texts(path, pdf)
+        if _looks_scanned(pdf, page_texts):
+            raise IngestError(path, "no text layer (scanned PDF?); run OCR first")
+        if not any(page_text.strip() for page_text in page_texts):
+            raise IngestError(path, "no text (the PDF's pages hold no text or images)")
+        metadata_title = (pdf.metadata or {}).get("title") or None
+    finally:
+        pdf.close()
+    text, pages = _join_pages(page_texts)
+    return text, pages, metadata_title
+
+
+def _open_pdf(path: Path, data: bytes) -> pymupdf.Document:
+    try:
+        pdf = pymupdf.open(stream=data, filetype="pdf")
+    except Exception as error:  # MuPDF raises several types for broken files
+        raise IngestError(path, f"not a readable PDF: {_reason(error)}") from error
+    if pdf.needs_pass and not pdf.authenticate(""):
+        pdf.close()
+        raise IngestError(path, "encrypted PDF: a password is required")
+    # MuPDF silently rebuilds a truncated file from the objects it still finds, so a cut
+    # file "opens" with text missing; a repaired file without an end marker is refused.
+    if pdf.is_repaired and b"%%EOF" not in data[-2048:]:
+        pdf.close()
+        raise IngestError(path, "not a readable PDF: the file is truncated (no %%EOF marker)")
+    if pdf.page_count == 0:
+        pdf.close()
+        raise IngestError(path, "not a readable PDF: it has no pages")
+    return pdf
+
+
+def _reason(error: Exception) -> str:
+    message = " ".join(str(error).split())
+    return message or type(error).__name__
+
+
+def _page_texts(path: Path, pdf: pymupdf.Document) -> list[str]:
+    texts: list[str] = []
+    for index in range(pdf.page_count):
+        try:
+            texts.append(_page_text(pdf[index]))
+        except Exception as error:  # a damaged page object or content stream
+            raise IngestError(
+                path, f"not a readable PDF: page {index + 1}: {_reason(error)}"
+            ) from error
+    return texts
+
+
+def _page_text(page: pymupdf.Page) -> str:
+    """Text of one page, its blocks in reading order, ending with a newline if not empty."""
+    blocks = [
+        _Block(*block[:5])
+        for block in page.get_text("blocks", flags=_PDF_TEXT_FLAGS)
+        if block[6] == 0
+    ]
+    text = "".join(
+        block.text for block in _reading_order(blocks, page.rect.width, page.rect.height)
+    )
+    text = _CONTROL_CHARS.sub(" ", text)
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return text
+
+
+def _looks_scanned(pdf: pymupdf.Document, page_texts: Sequence[str]) -> bool:
+    """Essentially no text, but images: a scan without OCR."""
+    visible_chars = sum(len("".join(page_text.split())) for page_text in page_texts)
+    if visible_chars >= _SCANNED_MAX_CHARS_PER_PAGE * len(page_texts):
+        return False
+    return any(pdf[index].get_image_info() for index in range(pdf.page_count))
+
+
+def _join_pages(page_texts: Sequence[str]) -> tuple[str, list[Page]]:
+    pages: list[Page] = []
+    parts: list[str] = []
+    offset = 0
+    for number, page_text in enumerate(page_texts, start=1):
+        if number > 1:
+            parts.append(PAGE_SEPARATOR)
+            offset += len(PAGE_SEPARATOR)
+        pages.append(Page(number=number, start=offset, end=offset + len(page_text)))
+        parts.append(page_text)
+        offset += len(page_text)
+    return "".join(parts), pages
+
+
+# --------------------------------------------------------------------------- reading order
+
+
+class _Block(NamedTuple):
+    """A MuPDF text block: bounding box and text (each line ending with a newline)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+
+
+_MARGIN_SHARE = 0.06  # blocks this close to the top/bottom edge (share of height): margins
+_SAME_ROW_TOLERANCE = 3.0  # points: blocks whose tops differ less are on one row
+_GUTTER_ZONE = (0.3, 0.7)  # a column gutter lies in this share of the page width
+_MIN_COLUMN_SHARE = 0.25  # each column holds at least this share of the page's characters
+_MIN_COLUMN_WIDTH = 0.25  # and spans at least this share of the page width
+_TABLE_ALIGNED_SHARE = 0.8  # side-by-side blocks this often top-aligned are table cells
+_TEXT_ALIGNED_SHARE = 0.5  # below this, side-by-side blocks are columns even if sparse
+_FOOTER_GAP = 24.0  # points between the end of a column and a footer below it
+_COLUMN_MAX_GAP = 30.0  # points: a taller gap inside a column means cells, not running text
+
+
+def _reading_order(blocks: Sequence[_Block], width: float, height: float) -> list[_Block]:
+    """Blocks in reading order: top to bottom, left to right; two-column text column-wise.
+
+    MuPDF's own order is the content-stream order, which is often right but not always
+    (some contracts write numbered recitals after the next heading; a two-column policy
+    writes its right column first). Blocks in the top and bottom page margins come
+    first and last. On pages with a gutter between two columns of running text, the
+    columns are read one after the other between full-width blocks (titles, tables);
+    everything else, tables included, is read row by row.
+    """
+    header = [b for b in blocks if b.y1 <= _MARGIN_SHARE * height]
+    footer = [b for b in blocks if b.y0 >= (1 - _MARGIN_SHARE) * height and b not in header]
+    body = [b for b in blocks if b not in header and b not in footer]
+    return [*_rows_order(header), *_body_order(body, width), *_rows_order(footer)]
+
+
+def _body_order(blocks: Sequence[_Block], width: float) -> list[_Block]:
+    gutter = _column_gutter(blocks, width)
+    if gutter is None:
+        return _rows_order(blocks)
+    ordered: list[_Block] = []
+    band: list[_Block] = []
+    for block in sorted(blocks, key=lambda b: (b.y0, b.x0)):
+        if block.text.strip() and block.x0 < gutter < block.x1:  # a full-width block
+            ordered.extend(_band_order(band, gutter))
+            ordered.append(block)
+            band = []
+        else:
+            band.append(block)
+    ordered.extend(_band_order(band, gutter))
+    return ordered
+
+
+def _rows_order(blocks: Iterable[_Block]) -> list[_Block]:
+    """Top to bottom; blocks sharing a row (table cells, a label beside its text) left to right.
+
+    A block joins the current row if it starts within a tolerance of the row's top or
+    lies mostly within the row's height (a one-line cell centred beside a taller cell).
+    """
+    ordered: list[_Block] = []
+    row: list[_Block] = []
+    row_top = row_bottom = 0.0
+    for block in sorted(blocks, key=lambda b: (b.y0, b.x0)):
+        if row and not _joins_row(block, row_top, row_bottom):
+            ordered.extend(_row_left_to_right(row))
+            row = []
+        if not row:
+            row_top, row_bottom = block.y0, block.y1
+        row.append(block)
+        row_bottom = max(row_bottom, block.y1)
+    ordered.extend(_row_left_to_right(row))
+    return ordered
+
+
+def _row_left_to_right(row: Sequence[_Block]) -> list[_Block]:
+    """Blocks of one row by horizontal cluster (x-ranges that overlap), each top-down."""
+    clusters: list[list[_Block]] = []
+    cluster_end = -math.inf
+    for block in sorted(row, key=lambda b: b.x0):
+        if clusters and block.x0 < cluster_end:
+            clusters[-1].append(block)
+            cluster_end = max(cluster_end, block.x1)
+        else:
+            clusters.append([block])
+            cluster_end = block.x1
+    return [block for cluster in clusters for block in sorted(cluster, key=lambda b: b.y0)]
+
+
+def _joins_row(block: _Block, row_top: float, row_bottom: float) -> bool:
+    if block.y0 - row_top <= _SAME_ROW_TOLERANCE:
+        return True
+    overlap = min(block.y1, row_bottom) - block.y0
+    return overlap > 0.5 * max(block.y1 - block.y0, 1.0)
+
+
+def _band_order(band: Sequence[_Block], gutter: float) -> list[_Block]:
+    """Within a band between full-width blocks: left column, then right; tables by row.
+
+    Blocks that end before the other column starts (a narrow heading) are read first;
+    blocks well below the end of the other column (a short footer) are read last.
+    """
+    left = [b for b in band if b.x1 <= gutter or (not b.text.strip() and b.x0 < gutter)]
+    right = [b for b in band if b not in left]
+    if not left or not right:
+        return _rows_order(band)
+    columns_start = max(min(b.y0 for b in left), min(b.y0 for b in right))
+    columns_end = min(max(b.y1 for b in left), max(b.y1 for b in right))
+    before = [b for b in band if b.y1 <= columns_start]
+    after = [b for b in band if b.y0 >= columns_end + _FOOTER_GAP and b not in before]
+    left = [b for b in left if b not in before and b not in after]
+    right = [b for b in right if b not in before and b not in after]
+    if _reads_as_columns(left, right):
+        middle = [*_rows_order(left), *_rows_order(right)]
+    else:
+        middle = _rows_order([*left, *right])
+    return [*_rows_order(before), *middle, *_rows_order(after)]
+
+
+def _is_column_text(blocks: Sequence[_Block]) -> bool:
+    """Running text fills its column; table cells leave tall gaps between them."""
+    filled = sorted((b for b in blocks if b.text.strip()), key=lambda b: b.y0)
+    if not filled:
+        return False
+    bottom = filled[0].y1
+    for block in filled[1:]:
+        if block.y0 - bottom > _COLUMN_MAX_GAP:
+            return False
+        bottom = max(bottom, block.y1)
+    return True
+
+
+def _reads_as_columns(left: Sequence[_Block], right: Sequence[_Block]) -> bool:
+    """Two columns of running text rather than the two halves of a table.
+
+    Table cells line up in rows; text columns do not (beyond chance). When the blocks
+    are not clearly aligned, both sides must be filled like text, or the alignment
+    must be low (a text column beside a sparse flowchart is still read as a column).
+    """
+    aligned = _aligned_share(left, right)
+    if aligned >= _TABLE_ALIGNED_SHARE:
+        return False
+    if _is_column_text(left) and _is_column_text(right):
+        return True
+    return aligned < _TEXT_ALIGNED_SHARE
+
+
+def _aligned_share(left: Sequence[_Block], right: Sequence[_Block]) -> float:
+    """Share of the blocks (on the side with fewer) whose top lines up with one opposite."""
+    left_tops = [b.y0 for b in left if b.text.strip()]
+    right_tops = [b.y0 for b in right if b.text.strip()]
+    if not left_tops or not right_tops:
+        return 0.0
+    fewer, more = sorted((left_tops, right_tops), key=len)
+    aligned = sum(
+        1 for top in fewer if any(abs(top - other) <= _SAME_ROW_TOLERANCE for other in more)
+    )
+    return aligned / len(fewer)
+
+
+def _column_gutter(blocks: Sequence[_Block], page_width: float) -> float | None:
+    """The x of a gutter between two text columns, or None for a single-column page."""
+    filled = [b for b in blocks if b.text.strip()]
+    total_chars = sum(len(b.text) for b in filled)
+    if len(filled) < 4 or total_chars == 0:
+        return None
+    low, high = (share * page_width for share in _GUTTER_ZONE)
+    edges = {round(edge) + 0.5 for b in filled for edge in (b.x0 - 1, b.x1)}
+    candidates = np.array(sorted(x for x in edges if low <= x <= high))
+    if candidates.size == 0:
+        return None
+    starts = np.array([b.x0 for b in filled])
+    ends = np.array([b.x1 for b in filled])
+    chars = np.array([len(b.text) for b in filled])
+    crosses = (starts[None, :] < candidates[:, None]) & (candidates[:, None] < ends[None, :])
+    crossing_chars = crosses.astype(np.int64) @ chars
+    gutter = float(candidates[int(np.argmin(crossing_chars))])  # first (leftmost) minimum
+    left = [b for b in filled if b.x1 <= gutter]
+    right = [b for b in filled if b.x0 >= gutter]
+    if not _is_column(left, total_chars, page_width) or not _is_column(
+        right, total_chars, page_width
+    ):
+        return None
+    return gutter if _side_by_side(left, right) else None
+
+
+def _is_column(blocks: Sequence[_Block], total_chars: int, page_width: float) -> bool:
+    if not blocks:
+        return False
+    chars = sum(len(b.text) for b in blocks)
+    width = max(b.x1 for b in blocks) - min(b.x0 for b in blocks)
+    return chars >= _MIN_COLUMN_SHARE * total_chars and width >= _MIN_COLUMN_WIDTH * page_width
+
+
+def _side_by_side(left: Sequence[_Block], right: Sequence[_Block]) -> bool:
+    """The two columns share most of their height (so they are not stacked)."""
+    overlap = min(max(b.y1 for b in left), max(b.y1 for b in right)) - max(
+        min(b.y0 for b in left), min(b.y0 for b in right)
+    )
+    shorter = min(
+        max(b.y1 for b in left) - min(b.y0 for b in left),
+        max(b.y1 for b in right) - min(b.y0 for b in right),
+    )
+    return shorter > 0 and overlap >= 0.5 * shorter
+
+
+

@@ -1,0 +1,25 @@
+"""Typed records passed between pipeline stages.
+
+Data flows one way: ``Document`` and ``Clause`` (ingest, segment; ``document.py``) ->
+``Edge`` (relate; ``graph.py``) -> index -> ``RetrievedClause`` (retrieve;
+``retrieval.py``) -> ``Answer`` (answer; ``answer.py``). Every offset is a Python ``str``
+index into ``Document.text``, the document's canonical text.
+"""
+
+from clausegraph.models.answer import (
+    Answer,
+    AnswerLine,
+    ChainLink,
+    DirectAnswer,
+    EvidenceClause,
+    Quote,
+)
+from clausegraph.models.document import SEGMENT_JOINER, Clause, Document, Entity, Page, Span
+from clausegraph.models.graph import DocumentGraph, Edge, RelationType, UnresolvedReference
+from clausegraph.models.retrieval import RetrievedClause, local_label
+
+__all__ = [
+    "SEGMENT_JOINER", "Answer", "AnswerLine", "ChainLink", "DirectAnswer", "Clause", "Document", "DocumentGraph", "Edge",
+    "Entity", "EvidenceClause", "Page", "Quote", "RelationType", "RetrievedClause", "Span",
+    "UnresolvedReference", "local_label",
+]

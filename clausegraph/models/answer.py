@@ -1,0 +1,137 @@
+"""What the answer stage produces: evidence by role, the reasoning chain, quotes, answer."""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, Field
+
+from clausegraph.models.document import Span
+from clausegraph.models.graph import RelationType
+
+
+class EvidenceClause(BaseModel):
+    """A retrieved clause as the answer presents and cites it."""
+
+    clause_id: str
+    group: str = Field(description="definition | base_rule | exception")
+    label: str = Field(description="what a reader calls it: number, heading or id")
+    heading: str | None
+    section: str = Field(description="section path joined with ' > '")
+    text: str
+    document: str = Field(description="document title")
+    source_path: str
+    doc_id: str
+    pages: list[int]
+    span: Span
+    score: float
+    reason: str
+    origin: str
+
+    def citation(self) -> str:
+        pages = ", ".join(str(p) for p in self.pages)
+        page_word = "pp." if len(self.pages) > 1 else "p."
+        return (
+            f"{self.document}, {self.label}, {page_word} {pages}, "
+            f"chars {self.span[0]}-{self.span[1]}"
+        )
+
+
+class ChainLink(BaseModel):
+    """One typed edge between two evidence clauses, as the reasoning chain shows it."""
+
+    type: RelationType
+    source: str
+    target: str
+    source_label: str
+    target_label: str
+    confidence: float
+    rule_id: str
+    evidence: str
+    term: str | None = None
+
+    def sentence(self) -> str:
+        """E.g. '2.14 DEFINES "Waiting Period" used in 4.2' or '7.1(b) OVERRIDES 4.2'."""
+        if self.type is RelationType.DEFINES and self.term:
+            return f'{self.source_label} DEFINES "{self.term}" used in {self.target_label}'
+        verb = re.sub(r"(?<!^)([A-Z])", r" \1", self.type.value).upper().replace(" ", "_")
+        return f"{self.source_label} {verb} {self.target_label}"
+
+
+class Quote(BaseModel):
+    """A verbatim sentence from an evidence clause, with its exact document span."""
+
+    clause_id: str
+    text: str
+    span: Span
+
+
+class AnswerLine(BaseModel):
+    """One quoted sentence of the direct answer, with where it comes from."""
+
+    clause_id: str
+    label: str
+    document: str
+    text: str = Field(description="the sentence, whitespace squashed")
+    span: Span = Field(description="document offsets of the sentence")
+    pages: list[int]
+
+    def citation(self) -> str:
+        pages = ", ".join(str(p) for p in self.pages)
+        return f"{self.label}, {'pp.' if len(self.pages) > 1 else 'p.'} {pages}"
+
+
+class DirectAnswer(BaseModel):
+    """The one-line answer of one document (or the not-found verdict)."""
+
+    found: bool
+    text: str | None = Field(description="the deciding sentence(s); None when not found")
+    document: str | None = None
+    doc_id: str | None = None
+    file: str | None = Field(None, description="the document's file name (titles repeat)")
+    lines: list[AnswerLine] = Field(default_factory=list)
+    exceptions: list[AnswerLine] = Field(default_factory=list)
+    nearest: list[AnswerLine] = Field(default_factory=list,
+                                      description="closest clauses when not found")
+    confidence: float = Field(0.0, description="0..1: share of the question's weight the "
+                              "deciding sentence holds, with the value bonus")
+    kind: str | None = Field(None, description="the kind of value asked: duration, amount, "
+                             "law, definition, count or None")
+    document_coverage: float = Field(0.0, description="share of the question's weight in "
+                                     "words the document uses at all")
+    sentence_score: float = Field(0.0, description="score of the best sentence")
+
+    def citations(self) -> list[str]:
+        return [line.clause_id for line in self.lines]
+
+
+class Answer(BaseModel):
+    """The result of ``ClauseGraph.ask``: answer text, evidence by role, chain, settings."""
+
+    question: str
+    answer: str
+    mode: str = Field(description="'extractive' (offline) or the LLM provider used")
+    quotes: list[Quote] = Field(default_factory=list)
+    evidence: list[EvidenceClause]
+    chain: list[ChainLink]
+    retrieval: dict = Field(default_factory=dict, description="the retrieval settings used")
+    context: str = Field(default="", description="the context block an LLM prompt receives")
+    strategy_notes: dict[str, str] = Field(
+        default_factory=dict, description="what the strategy produced besides the ranking "
+        "(causal summary, HyDE clause, saved files)",
+    )
+    direct_answer: str | None = Field(
+        None, description="the deciding sentence(s) of the best clause; None when not found")
+    direct_answer_citations: list[str] = Field(
+        default_factory=list, description="clause ids the direct answer quotes")
+    found: bool = Field(False, description="whether the evidence supports a direct answer")
+    confidence: float = Field(0.0, description="0..1, how much of the question the "
+                              "deciding sentence covers (see clausegraph.answer.direct)")
+    direct: DirectAnswer | None = Field(None, description="the direct answer with its "
+                                        "citations, exceptions and nearest clauses")
+    per_document: list[DirectAnswer] = Field(
+        default_factory=list, description="one direct answer per document in the evidence, "
+        "best-ranked document first")
+
+    def group(self, name: str) -> list[EvidenceClause]:
+        return [e for e in self.evidence if e.group == name]

@@ -1,0 +1,118 @@
+"""What ingest and segment produce: a document's canonical text, pages and clauses.
+
+Every offset is a Python ``str`` index into ``Document.text``, the document's canonical text.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from functools import cached_property
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Span = tuple[int, int]
+SEGMENT_JOINER = "\n"
+
+
+class Page(BaseModel):
+    """One page of a document: its number (1-based) and where it sits in the text."""
+
+    number: int
+    start: int
+    end: int
+
+
+class Document(BaseModel):
+    """A source file reduced to canonical text plus the facts needed to cite it.
+
+    ``text`` is the extracted text: for ``.txt``/``.md`` files the file's own text,
+    unmodified; for PDFs the pages' text joined in order. ``excluded`` lists spans of
+    running headers, footers and page numbers that segmentation skips; the offsets
+    of everything else still point into ``text``.
+    """
+
+    model_config = ConfigDict(frozen=False)
+
+    doc_id: str = Field(description="sha256 of the file bytes, first 16 hex digits")
+    key: str = Field(description="short readable handle used in clause ids")
+    source_path: str
+    title: str
+    media_type: str = Field(description="'pdf' or 'text'")
+    text: str
+    pages: list[Page]
+    excluded: list[Span] = Field(default_factory=list)
+
+    @cached_property
+    def _page_starts(self) -> list[int]:
+        # segmentation asks for the pages of every clause: build the list once
+        return [p.start for p in self.pages]
+
+    def page_of(self, offset: int) -> int:
+        """Page number holding character ``offset``."""
+        index = max(bisect_right(self._page_starts, offset) - 1, 0)
+        return self.pages[index].number
+
+    def pages_of(self, span: Span) -> list[int]:
+        """All page numbers a span touches, in order."""
+        first = self.page_of(span[0])
+        last = self.page_of(max(span[1] - 1, span[0]))
+        return list(range(first, last + 1))
+
+
+class Entity(BaseModel):
+    """A named entity found by spaCy inside a clause (offsets are document offsets)."""
+
+    label: str = Field(description="spaCy label: ORG, PERSON, MONEY, DATE, ...")
+    text: str
+    start: int
+    end: int
+
+
+class Clause(BaseModel):
+    """The retrieval unit: one numbered or headed piece of a document.
+
+    ``segments`` are the document spans that make up ``text``, joined by ``SEGMENT_JOINER``
+    (a newline, so words either side of a skipped running header/footer stay apart); a
+    clause that crosses a page break can have more than one segment. ``span`` is
+    (first segment start, last segment end). For a text file there is one segment and
+    ``text == file_text[span[0]:span[1]]``.
+    """
+
+    clause_id: str = Field(description="'<document key>:<number path>', stable across runs")
+    doc_id: str
+    number: str | None = Field(default=None, description="own label, e.g. '7.1(b)', 'IV'")
+    section_path: list[str] = Field(default_factory=list, description="labels from the root")
+    heading: str | None = None
+    text: str
+    span: Span
+    segments: list[Span]
+    pages: list[int]
+    order: int = Field(description="position of the clause in its document")
+    kind: str = Field(default="clause", description="clause | heading | definition | window")
+    entities: list[Entity] = Field(default_factory=list)
+    defined_terms: list[str] = Field(default_factory=list)
+
+    @staticmethod
+    def join_segments(text: str, segments: list[Span]) -> str:
+        """The clause text the ``segments`` of document ``text`` make."""
+        return SEGMENT_JOINER.join(text[start:end] for start, end in segments)
+
+    def document_span(self, start: int, end: int) -> Span:
+        """Document offsets of ``self.text[start:end]`` (through the segments)."""
+        return self._to_document(start), self._to_document(max(end - 1, start)) + 1
+
+    def _to_document(self, offset: int) -> int:
+        consumed = 0
+        for seg_start, seg_end in self.segments:
+            length = seg_end - seg_start
+            if offset < consumed + length:
+                return seg_start + offset - consumed
+            consumed += length + len(SEGMENT_JOINER)
+            if offset < consumed:  # the joiner itself: map to the end of this segment
+                return seg_end - 1
+        return self.span[1] - 1
+
+    @property
+    def label(self) -> str:
+        """What a reader calls this clause: its id within the document ("Schedule 1/12")."""
+        return self.clause_id.split(":", 1)[-1]

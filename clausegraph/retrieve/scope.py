@@ -1,0 +1,217 @@
+"""Query understanding: which indexed document does a question name?
+
+Analysts write "Consider the NDA between CEII and ...; does it require ...?" or "Under the
+Fiverr privacy policy, who can see ...". When one part of the query names a document, the
+clause search should run inside that document and on the rest of the query only: the
+document's name matches every clause of it equally and only adds noise.
+
+Documents are matched on a short profile (file name, title and opening text, where parties
+and the agreement's name are stated) with BM25 over profiles: names are lexical.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from clausegraph.models import Document
+from clausegraph.store.base import IndexReader
+from clausegraph.text.tokenize import tokenize
+
+_PROFILE_CHARS = 3000
+# The name is short and decisive, the opening text long and generic: weigh the name up.
+_NAME_REPEATS = 3
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|[_\-.]+")
+# Query parts are separated by ';' or a line break: "<document reference>; <question>".
+_CAPITALISED = re.compile(r"\b[A-Z][\w&'.-]*")
+_PART_BREAK = re.compile(r";\s+|\n\s*\n")
+# A name written inside a sentence: two or more capitalised words ("National Parivar
+# Mediclaim Plus Policy", "Arogya Sanjeevani Policy"), small joiners allowed inside.
+_NAME_RUN = re.compile(
+    r"(?<![\w'])(?:[A-Z][\w&'’.-]*|\d+)(?:\s+(?:of|and|for|the|&|de|[A-Z][\w&'’.-]*|\d+))*"
+    r"\s+[A-Z][\w&'’.-]*"
+)
+_LEAD_IN = re.compile(r"\s*(?:,\s*)?\b(?:under|in|of|for|from|within|per|by)\s+(?:the\s+)?$", re.I)
+
+
+@dataclass
+class DocumentScope:
+    """The documents a query names and the query text left for clause search."""
+
+    doc_ids: list[str]
+    question: str
+    reference: str
+
+
+def document_name(document: Document) -> str:
+    """The words a document is called by: its file name and its title."""
+    return f"{_CAMEL.sub(' ', Path(document.source_path).stem)}\n{document.title}"
+
+
+def document_profile(document: Document) -> str:
+    """Name, then opening text: where a document says what it is and who the parties are."""
+    return f"{(document_name(document) + chr(10)) * _NAME_REPEATS}{document.text[:_PROFILE_CHARS]}"
+
+
+def _bm25_over(texts: list[str]):
+    import bm25s
+
+    model = bm25s.BM25(method="robertson")
+    model.index([tokenize(t) or [""] for t in texts], show_progress=False)
+    return model
+
+
+def _scores(model, text: str, size: int) -> np.ndarray:
+    tokens = [t for t in tokenize(text) if t in model.vocab_dict]
+    if not tokens:
+        return np.zeros(size, dtype=np.float32)
+    return np.asarray(model.get_scores(tokens), dtype=np.float32)
+
+
+def _leader(scores: np.ndarray) -> tuple[int, float, float]:
+    """Index of the best score, the best score and the runner-up's."""
+    order = np.argsort(-scores)
+    runner_up = float(scores[order[1]]) if len(order) > 1 else 0.0
+    return int(order[0]), float(scores[order[0]]), runner_up
+
+
+class DocumentScoper:
+    """Finds the document a query refers to, if the query clearly refers to one."""
+
+    def __init__(self, index: IndexReader, min_margin: float = 1.3) -> None:
+        self.doc_ids = index.clauses.document_ids()
+        self.min_margin = min_margin
+        documents = [index.clauses.document(d) for d in self.doc_ids]
+        self.profiles = _bm25_over([document_profile(d) for d in documents])
+        parties = _opening_parties(index)
+        self.title_tokens = [set(tokenize(document_name(d))) for d in documents]
+        self.party_tokens = [set(tokenize(parties.get(d.doc_id, ""))) for d in documents]
+        self.name_tokens = [t | p for t, p in zip(self.title_tokens, self.party_tokens)]
+        self.name_frequency = Counter(t for tokens in self.name_tokens for t in tokens)
+        self.openings = [_flat(document_name(d) + " " + d.text[:_PROFILE_CHARS])
+                         for d in documents]
+        # a word names a document when at most this many document names contain it
+        self.max_name_frequency = max(1, len(documents) // 50)
+
+    def names_document(self, text: str) -> int | None:
+        """Position of the document ``text`` names, if it names exactly one.
+
+        Two tests: the text must single out one document's profile by the margin, and
+        share a distinctive word with that document's name, so that a question which
+        merely sounds like one contract ("can the agreement be terminated?") names nothing.
+        """
+        best, top, runner_up = _leader(_scores(self.profiles, text, len(self.doc_ids)))
+        if top <= 0 or top < self.min_margin * max(runner_up, 1e-9):
+            return None
+        # File and title words count as typed; party names only when written as names
+        # (capitalised), because NER also tags phrases like "Termination Date" as ORG.
+        proper = set(tokenize(" ".join(_CAPITALISED.findall(text))))
+        words = {w for w in tokenize(text) if w in self.title_tokens[best] or w in proper}
+        return best if any(self._is_distinctive_name_word(w, best) for w in words) else None
+
+    def _is_distinctive_name_word(self, word: str, position: int) -> bool:
+        """``word`` is in the name of document ``position`` and of few others.
+
+        File names often glue words ("THERAVANCEBIOPHARMA"), so a word of four or more
+        letters also counts when it is part of a name token.
+        """
+        def in_name(tokens: set[str]) -> bool:
+            return word in tokens or (len(word) >= 4 and any(word in t for t in tokens))
+
+        if len(word) < 3 or not in_name(self.name_tokens[position]):
+            return False  # "co", "s", "no": too short to name anything
+        if len(word) < 4:
+            return self.name_frequency[word] <= self.max_name_frequency
+        holders = sum(1 for tokens in self.name_tokens if in_name(tokens))
+        return holders <= self.max_name_frequency
+
+    def scope(self, query: str) -> DocumentScope | None:
+        """The named document and the question part, or None when no part names one.
+
+        Queries are split at ';' and blank lines. People name the context first and ask
+        last ("Consider the NDA between A; B; does it ...?"), so the reference is looked
+        for in the leading parts (longest first) and the last part is the question; a
+        query of one part can only name a document as a whole.
+        """
+        if len(self.doc_ids) < 2:
+            return None
+        parts = [p.strip() for p in _PART_BREAK.split(query) if p.strip()]
+        for cut in range(len(parts) - 1, 0, -1):
+            reference = "; ".join(parts[:cut])
+            named = self.names_document(reference)
+            if named is not None:
+                question = "; ".join(parts[cut:])
+                return DocumentScope([self.doc_ids[named]], question, reference)
+        if len(parts) == 1:
+            phrase = self.named_phrase(query)
+            if phrase is not None:
+                return phrase
+        named = self.names_document(query) if len(parts) == 1 else None
+        return DocumentScope([self.doc_ids[named]], query, query) if named is not None else None
+
+    def named_phrase(self, query: str) -> DocumentScope | None:
+        """A document named by a phrase inside one sentence ("... under the National Parivar
+        Mediclaim Plus Policy?"): a run of capitalised words that the name or opening of
+        exactly one document contains. The phrase (and its "under the") leaves the question.
+        """
+        for start, end in _name_candidates(query):
+            phrase = query[start:end]
+            holders = [i for i, opening in enumerate(self.openings) if _flat(phrase) in opening]
+            if len(holders) == 1:
+                question = _without(query, start, end)
+                return DocumentScope([self.doc_ids[holders[0]]], question, phrase)
+        return None
+
+
+def without_document_name(query: str, documents: list[Document]) -> str:
+    """``query`` without a phrase that names one of ``documents`` (already chosen with
+    ``--doc``): "the grace period under the National Parivar Mediclaim Plus Policy" asks
+    about the grace period; the name would only match the document's preamble."""
+    openings = [_flat(document_name(d) + " " + d.text[:_PROFILE_CHARS]) for d in documents]
+    for start, end in _name_candidates(query):
+        if any(_flat(query[start:end]) in opening for opening in openings):
+            return _without(query, start, end)
+    return query
+
+
+def _without(query: str, start: int, end: int) -> str:
+    """``query`` less ``query[start:end]`` and the "under the" that leads into it."""
+    head = _LEAD_IN.sub("", query[:start])
+    question = re.sub(r"\s+([?.!,;])", r"\1", f"{head} {query[end:].lstrip()}".strip())
+    return question or query
+
+
+def _name_candidates(query: str) -> list[tuple[int, int]]:
+    """Spans of capitalised runs and of their tails (the run may start with the sentence's
+    first word, "Does the Arogya Sanjeevani Policy"), longest first, two words or more."""
+    spans = []
+    for match in _NAME_RUN.finditer(query):
+        end = match.start() + len(match.group().rstrip(" .,;:?!"))
+        starts = [match.start()] + [m.end() for m in re.finditer(r"\S+\s+", query[match.start():end])]
+        for start in starts:
+            words = query[start:end].split()
+            if len(words) >= 2 and any(len(w) >= 4 for w in words) and words[0][0].isupper():
+                spans.append((start, end))
+    return sorted(spans, key=lambda s: s[0] - s[1])
+
+
+def _flat(text: str) -> str:
+    """Lower case, curly quotes straightened, whitespace collapsed: how names are compared."""
+    return " ".join(text.replace("’", "'").lower().split())
+
+
+def _opening_parties(index: IndexReader) -> dict[str, str]:
+    """Organisation and person names in each document's opening: contracts are called by
+    their parties ("the NDA between CEII and ...") as often as by their titles."""
+    parties: dict[str, list[str]] = {}
+    for doc_id in index.clauses.document_ids():
+        for clause in index.clauses.document_clauses(doc_id):
+            if clause.span[0] < _PROFILE_CHARS:
+                parties.setdefault(clause.doc_id, []).extend(
+                    e.text for e in clause.entities if e.label in ("ORG", "PERSON")
+                )
+    return {doc_id: " ".join(names) for doc_id, names in parties.items()}

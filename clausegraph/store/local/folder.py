@@ -1,0 +1,272 @@
+"""The persisted index: clause store, BM25, FAISS and the clause graph in one directory.
+
+Layout of an index directory::
+
+    clausegraph-index.json        manifest: format, version, generation, documents
+    docs/<doc_id>/                one immutable folder per document
+        document.json clauses.json graph.json tokens.json embeddings.npy
+    global-<generation>/          indexes over all clauses, rebuilt on every change
+        bm25/ faiss.index clause_ids.json
+
+Why this shape: a document's folder is written once and never changed, so adding or
+removing a document never re-embeds the others; the global folder is cheap to rebuild
+from the per-document files. A change becomes visible only when the manifest is
+replaced (``os.replace`` is atomic), so a crash at any earlier point leaves the
+previous index loadable; unreferenced folders are garbage-collected afterwards.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from clausegraph.errors import IndexStoreError
+from clausegraph.models import Clause, Document, DocumentGraph
+from clausegraph.store.base import DocumentArtifacts, DocumentEntry, IndexStore
+
+if TYPE_CHECKING:
+    from clausegraph.store.local.reader import FolderReader
+
+MANIFEST_NAME = "clausegraph-index.json"
+INDEX_FORMAT = "clausegraph-index"
+INDEX_VERSION = 1
+
+def _write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class FolderStore(IndexStore):
+    """Reads and atomically rewrites one index directory.
+
+    >>> store = IndexStore("my-index")  # doctest: +SKIP
+    >>> store.commit(add=[artifacts], remove=[])  # doctest: +SKIP
+    """
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+
+    @property
+    def location(self) -> str:
+        return str(self.root)
+
+    def check_readable(self) -> None:
+        self.read_manifest()
+
+    def entries(self) -> dict[str, DocumentEntry]:
+        manifest = self.read_manifest()
+        return {k: DocumentEntry.model_validate(v) for k, v in manifest["documents"].items()}
+
+    def info(self) -> dict[str, Any]:
+        manifest = self.read_manifest()
+        return {k: v for k, v in manifest.items() if k != "documents"}
+
+    def open_reader(self) -> FolderReader:
+        from clausegraph.store.local.reader import FolderReader
+
+        return FolderReader(self)
+
+    def cache_dir(self) -> Path:
+        return self.root
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.root / MANIFEST_NAME
+
+    def exists(self) -> bool:
+        return self.manifest_path.is_file()
+
+    def read_manifest(self) -> dict[str, Any]:
+        """The current manifest; a clear error if the folder is not a ClauseGraph index."""
+        if not self.root.exists():
+            raise IndexStoreError(self.root, "does not exist; create it with 'clausegraph ingest'")
+        if not self.root.is_dir():
+            raise IndexStoreError(self.root, "is not a directory")
+        if not self.manifest_path.is_file():
+            raise IndexStoreError(
+                self.root, f"is not a ClauseGraph index (no {MANIFEST_NAME}); "
+                "create one with 'clausegraph ingest PATH --index DIR'"
+            )
+        try:
+            manifest = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise IndexStoreError(self.root, f"unreadable manifest ({exc})") from exc
+        if not isinstance(manifest, dict) or manifest.get("format") != INDEX_FORMAT:
+            raise IndexStoreError(self.root, "manifest is not a ClauseGraph index manifest")
+        if manifest.get("version") != INDEX_VERSION:
+            raise IndexStoreError(
+                self.root,
+                f"index version {manifest.get('version')} is not supported "
+                f"(this ClauseGraph reads version {INDEX_VERSION}); re-ingest the documents",
+            )
+        return manifest
+
+    def empty_manifest(self, embedding_model: str, dim: int) -> dict[str, Any]:
+        return {
+            "format": INDEX_FORMAT,
+            "version": INDEX_VERSION,
+            "generation": 0,
+            "embedding_model": embedding_model,
+            "dim": dim,
+            "documents": {},
+            "global": None,
+        }
+
+    def ensure_writable(self) -> None:
+        """Create the folder for a new index; refuse a non-empty folder that is not one."""
+        if self.root.exists() and not self.root.is_dir():
+            raise IndexStoreError(self.root, "exists and is not a directory")
+        if self.root.is_dir() and not self.exists():
+            foreign = [p.name for p in self.root.iterdir() if not p.name.startswith(".")]
+            if foreign:
+                raise IndexStoreError(
+                    self.root, "is a non-empty folder that is not a ClauseGraph index; "
+                    "choose an empty or new folder"
+                )
+        self.root.mkdir(parents=True, exist_ok=True)
+
+    @contextmanager
+    def write_lock(self, wait_seconds: float | None = None) -> Iterator[None]:
+        """One writer at a time; readers never block because they read a manifest snapshot."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / ".lock", "w") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError as exc:
+                raise IndexStoreError(self.root, "another process is writing this index") from exc
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    # -- per-document folders ---------------------------------------------------------
+
+    def doc_dir(self, doc_id: str) -> Path:
+        return self.root / "docs" / doc_id
+
+    def stage(self, artifacts: DocumentArtifacts) -> None:
+        """Write one document's folder under a temporary name, then rename it into place."""
+        final = self.doc_dir(artifacts.document.doc_id)
+        if final.is_dir():
+            return  # content-addressed: the same bytes were stored before
+        final.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{final.name}-", dir=final.parent))
+        _write_json(tmp / "document.json", artifacts.document.model_dump(mode="json"))
+        _write_json(tmp / "clauses.json", [c.model_dump(mode="json") for c in artifacts.clauses])
+        _write_json(tmp / "graph.json", artifacts.graph.model_dump(mode="json"))
+        _write_json(tmp / "tokens.json", artifacts.tokens)
+        np.save(tmp / "embeddings.npy", artifacts.embeddings.astype(np.float32))
+        os.replace(tmp, final)
+
+    def read_document(self, doc_id: str) -> Document:
+        return Document.model_validate_json((self.doc_dir(doc_id) / "document.json").read_bytes())
+
+    def read_clauses(self, doc_id: str) -> list[Clause]:
+        raw = json.loads((self.doc_dir(doc_id) / "clauses.json").read_bytes())
+        return [Clause.model_validate(item) for item in raw]
+
+    def read_clause_ids(self, doc_id: str) -> list[str]:
+        """The clause ids alone, without validating whole clauses (global rebuilds need only these)."""
+        raw = json.loads((self.doc_dir(doc_id) / "clauses.json").read_bytes())
+        return [item["clause_id"] for item in raw]
+
+    def read_graph(self, doc_id: str) -> DocumentGraph:
+        return DocumentGraph.model_validate_json((self.doc_dir(doc_id) / "graph.json").read_bytes())
+
+    def read_tokens(self, doc_id: str) -> list[list[str]]:
+        return json.loads((self.doc_dir(doc_id) / "tokens.json").read_bytes())
+
+    def read_embeddings(self, doc_id: str) -> np.ndarray:
+        return np.load(self.doc_dir(doc_id) / "embeddings.npy")
+
+    # -- commit -------------------------------------------------------------------------
+
+    def commit(
+        self,
+        add: Sequence[tuple[str, DocumentEntry]],
+        remove: Sequence[str],
+        embedding_model: str = "",
+        dim: int = 0,
+    ) -> None:
+        """Switch to a new generation: documents in ``add`` in, documents in ``remove`` out.
+
+        ``add`` pairs a doc id whose folder was already written (``stage``) with its
+        entry. Nothing is visible to readers until the manifest is replaced.
+        Call inside ``write_lock()``.
+        """
+        manifest = self.read_manifest() if self.exists() else self.empty_manifest(
+            embedding_model, dim)
+        dropped = set(remove)
+        documents = {k: v for k, v in manifest["documents"].items() if k not in dropped}
+        for doc_id, entry in add:
+            documents[doc_id] = entry.model_dump(mode="json")
+        new = dict(manifest, documents=documents, generation=manifest["generation"] + 1)
+        new["global"] = self._write_global(list(documents), new["generation"]) if documents else None
+        self._write_manifest(new)
+        self.collect_garbage(new)
+
+    def _write_global(self, doc_ids: list[str], generation: int) -> str:
+        import bm25s
+        import faiss
+
+        name = f"global-{generation}"
+        tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{name}-", dir=self.root))
+        clause_ids: list[str] = []
+        tokens: list[list[str]] = []
+        vectors: list[np.ndarray] = []
+        for doc_id in doc_ids:
+            clause_ids += self.read_clause_ids(doc_id)
+            tokens += self.read_tokens(doc_id)
+            vectors.append(self.read_embeddings(doc_id))
+        matrix = np.ascontiguousarray(np.vstack(vectors), dtype=np.float32)
+        faiss_index = faiss.IndexFlatIP(matrix.shape[1])
+        faiss_index.add(matrix)
+        faiss.write_index(faiss_index, str(tmp / "faiss.index"))
+        bm25 = bm25s.BM25(method="robertson")
+        # An empty clause still needs one token so bm25s keeps rows aligned with clause ids.
+        bm25.index([t or [""] for t in tokens], show_progress=False)
+        bm25.save(str(tmp / "bm25"))
+        _write_json(tmp / "clause_ids.json", clause_ids)
+        final = self.root / name
+        if final.exists():
+            shutil.rmtree(final)
+        os.replace(tmp, final)
+        return name
+
+    def _write_manifest(self, manifest: dict[str, Any]) -> None:
+        tmp = self.root / f".{MANIFEST_NAME}.tmp"
+        with open(tmp, "w", encoding="utf-8") as handle:
+            json.dump(manifest, handle, ensure_ascii=False, indent=1)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, self.manifest_path)
+        _fsync_dir(self.root)
+
+    def collect_garbage(self, manifest: dict[str, Any]) -> None:
+        """Delete folders the manifest no longer references (and leftovers of crashes)."""
+        live_docs = set(manifest["documents"])
+        docs_dir = self.root / "docs"
+        if docs_dir.is_dir():
+            for path in docs_dir.iterdir():
+                if path.name not in live_docs:
+                    shutil.rmtree(path, ignore_errors=True)
+        for path in self.root.iterdir():
+            stale_global = path.name.startswith("global-") and path.name != manifest["global"]
+            if path.is_dir() and (stale_global or path.name.startswith(".tmp-")):
+                shutil.rmtree(path, ignore_errors=True)
