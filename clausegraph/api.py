@@ -430,12 +430,13 @@ class ClauseGraph:
         from clausegraph.report import build_report
 
         answer = self.ask(question, documents, strategy, llm=llm, **overrides)
-        return build_report(answer, manifest=self._report_manifest(),
+        return build_report(answer, manifest=self.index_record(),
                             index_path=self.store.location,
                             documents_filter=documents)
 
-    def _report_manifest(self) -> dict[str, Any]:
-        """What a report records of the index: its facts and its documents' entries."""
+    def index_record(self) -> dict[str, Any]:
+        """What a report records of the index: its facts (format, generation, embedding
+        model) and its documents' entries, as of the loaded snapshot."""
         entries = {k: e.model_dump(mode="json") for k, e in self.index.entries().items()}
         return dict(self.index.info(), documents=entries)
 

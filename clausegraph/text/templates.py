@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
@@ -10,6 +11,7 @@ import jinja2
 from clausegraph.config import PROMPTS_DIR
 
 
+@lru_cache(maxsize=4)
 def template_environment(prompts_dir: str = str(PROMPTS_DIR)) -> jinja2.Environment:
     """Jinja environment over ``prompts/``; undefined variables are errors, not blanks."""
     environment = jinja2.Environment(

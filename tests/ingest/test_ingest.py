@@ -27,7 +27,7 @@ from clausegraph.ingest import (
 )
 from clausegraph.models import Document, Span
 
-DATASET = Path(__file__).resolve().parent.parent / "docs" / "dataset"
+DATASET = Path(__file__).resolve().parents[2] / "docs" / "dataset"
 SHIPPED_PDFS = sorted(DATASET.glob("*.pdf"))
 PHOTRONICS_PDF = next(DATASET.glob("Photronics*.pdf"))
 PHOTRONICS_FOOTER = "Source: PHOTRONICS INC, 10-Q/A, 12/19/2017"

@@ -12,8 +12,8 @@ from clausegraph.ingest import load_document
 from clausegraph.models import Clause, Document, Page
 from clausegraph.segment import segment
 
-DATA = Path(__file__).parent / "data"
-DATASET = Path(__file__).parent.parent / "docs" / "dataset"
+DATA = Path(__file__).resolve().parents[1] / "data"
+DATASET = Path(__file__).resolve().parents[2] / "docs" / "dataset"
 PHOTRONICS = DATASET / (
     "PhotronicsInc_20171219_10-QA_EX-10.28_10982650_EX-10.28_Outsourcing Agreement.pdf"
 )
