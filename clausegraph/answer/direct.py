@@ -51,7 +51,8 @@ EXCEPTION_LINES = 3
 _GENERIC = frozenset(tokenize(
     "policy policies agreement contract document there any under this these such what "
     "which whose is are be there's tell me please explain describe many much long soon "
-    "often extent kind type define defined definition meaning mean"
+    "often extent kind type define defined definition meaning mean apply applies "
+    "exception exceptions conditions"
 ))
 
 # A sentence ends at . ; or : followed by a capital, a digit or an opening bracket/quote,
@@ -173,7 +174,9 @@ class DocumentTerms:
                     df[token] = df.get(token, 0) + 1
             self._df[doc_id] = (len(clause_tokens), df)
         total, df = self._df[doc_id]
-        return {t: math.log((total + 1) / (df.get(t, 0) + 0.5)) for t in tokens}
+        # square root: a word the document rarely uses should count more than a common
+        # one, but not drown it ("terminate" is everywhere in a termination question)
+        return {t: math.sqrt(math.log((total + 1) / (df.get(t, 0) + 0.5))) for t in tokens}
 
     def present(self, doc_id: str, token: str) -> bool:
         """Whether the document uses the word (or, for a long word, one of its family:
@@ -303,7 +306,7 @@ def _score_sentences(
             # asked for a period, an amount, a law: a sentence without one answers less
             fit = 0.3 if has_value else (0.0 if pattern is None else -0.25 * coverage)
             # a bare heading line ("3.1.9 Ambulance") states nothing: it is not an answer
-            substance = 1.0 if len(tokens) >= 4 else 0.4
+            substance = 1.0 if len(tokens) >= 6 else 0.4
             # a run-on "sentence" (a flattened table, a whole list) holds every word somewhere
             spread = 1.0 + max(0, len(tokens) - _PLAIN_SENTENCE_WORDS) / 80
             score = substance * (coverage + fit) / spread + prior
