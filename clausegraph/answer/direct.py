@@ -36,7 +36,7 @@ from clausegraph.text.tokenize import tokenize
 
 NOT_FOUND = "Not found in the indexed documents"
 CANDIDATE_CLAUSES = 5
-MIN_DOCUMENT_COVERAGE = 0.75
+MIN_DOCUMENT_COVERAGE = 0.7
 MIN_SENTENCE_SCORE = 0.45
 MAX_SENTENCE_CHARS = 320
 _PLAIN_SENTENCE_WORDS = 40
@@ -304,7 +304,7 @@ def _score_sentences(
                             if t in _KIND_WORDS[kind] and t not in tokens and t not in context)
             coverage = discount * held / total
             # asked for a period, an amount, a law: a sentence without one answers less
-            fit = 0.3 if has_value else (0.0 if pattern is None else -0.25 * coverage)
+            fit = 0.3 if has_value else (0.0 if pattern is None else -0.45 * coverage)
             # a bare heading line ("3.1.9 Ambulance") states nothing: it is not an answer
             substance = 1.0 if len(tokens) >= 6 else 0.4
             # a run-on "sentence" (a flattened table, a whole list) holds every word somewhere
