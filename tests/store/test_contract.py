@@ -12,85 +12,22 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from synthetic_index import DIM, TEXTS, add_documents, artifacts_for, unit_vector
+
 from clausegraph.errors import NotFoundError
-from clausegraph.models import Clause, Document, DocumentGraph, Edge, Page, RelationType
-from clausegraph.store.base import DocumentArtifacts, DocumentEntry, IndexStore
+from clausegraph.models import RelationType
+from clausegraph.store.base import IndexStore
 from clausegraph.text.tokenize import tokenize
-
-DIM = 8
-TEXTS = {
-    "lease": [
-        "Definitions. Premises means the office space on the third floor.",
-        "The Tenant shall pay rent monthly in advance for the Premises.",
-        "Notwithstanding Section 2, no rent is payable during the first month.",
-        "Either party may terminate this lease with ninety days written notice.",
-    ],
-    "policy": [
-        "Waiting Period means the time during which benefits are not payable.",
-        "Cataract surgery is covered after a waiting period of two years.",
-        "Pre-existing diseases are excluded until thirty six months of cover.",
-    ],
-    "nda": [
-        "Confidential Information means any information disclosed by a party.",
-        "The recipient shall not disclose Confidential Information to third parties.",
-        "This agreement terminates two years after the effective date.",
-    ],
-}
-
-
-def _vector(text: str) -> np.ndarray:
-    rng = np.random.default_rng(sum(map(ord, text)))
-    vector = rng.normal(size=DIM).astype(np.float32)
-    return vector / np.linalg.norm(vector)
-
-
-def _artifacts(name: str) -> DocumentArtifacts:
-    texts = TEXTS[name]
-    body = "\n".join(texts)
-    doc_id = f"{abs(hash(name)) % 16**16:016x}"
-    document = Document(doc_id=doc_id, key=name, source_path=f"/docs/{name}.txt",
-                        title=name.title(), media_type="text", text=body,
-                        pages=[Page(number=1, start=0, end=len(body))])
-    clauses, start = [], 0
-    for order, text in enumerate(texts):
-        clauses.append(Clause(clause_id=f"{name}:{order + 1}", doc_id=doc_id,
-                              number=str(order + 1), text=text, span=(start, start + len(text)),
-                              segments=[(start, start + len(text))], pages=[1], order=order))
-        start += len(text) + 1
-    first, second, last = clauses[0].clause_id, clauses[1].clause_id, clauses[-1].clause_id
-    edges = [
-        Edge(type=RelationType.DEFINES, source=first, target=second, confidence=0.9,
-             rule_id="test", evidence="means", evidence_span=(0, 5)),
-        Edge(type=RelationType.OVERRIDES, source=last, target=second, confidence=0.8,
-             rule_id="test", evidence="Notwithstanding", evidence_span=(0, 5)),
-        Edge(type=RelationType.SAME_SECTION, source=second, target=last, confidence=1.0,
-             rule_id="test", evidence="", evidence_span=(0, 0)),
-    ]
-    vectors = np.vstack([_vector(t) for t in texts])
-    return DocumentArtifacts(document, clauses, DocumentGraph(edges=edges), vectors,
-                             [tokenize(t) for t in texts])
-
-
-def _add(store: IndexStore, *names: str, remove: tuple[str, ...] = ()) -> None:
-    store.ensure_writable()
-    with store.write_lock():
-        added = []
-        for name in names:
-            artifacts = _artifacts(name)
-            store.stage(artifacts)
-            added.append((artifacts.document.doc_id, DocumentEntry.of(artifacts, 0.0)))
-        store.commit(added, list(remove), "test-model", DIM)
-
 
 @pytest.fixture
 def store(store_factory: Callable[[], IndexStore]) -> IndexStore:
     made = store_factory()
-    _add(made, "lease", "policy", "nda")
+    add_documents(made, "lease", "policy", "nda")
     return made
 
 
 def _doc_id(name: str) -> str:
-    return _artifacts(name).document.doc_id
+    return artifacts_for(name).document.doc_id
 
 
 def test_documents_and_clauses_round_trip(store: IndexStore) -> None:
@@ -160,10 +97,10 @@ def test_lexical_top_respects_document_filter(store: IndexStore) -> None:
 def test_vector_search_matches_numpy(store: IndexStore) -> None:
     reader = store.open_reader()
     everything = reader.clauses.clause_ids()
-    matrix = np.vstack([_vector(c.text) for c in reader.clauses.clauses(everything)])
+    matrix = np.vstack([unit_vector(c.text) for c in reader.clauses.clauses(everything)])
     assert reader.vectors.dim == DIM
     np.testing.assert_allclose(reader.vectors.vectors(everything), matrix, atol=1e-6)
-    query = _vector("cataract surgery waiting period")
+    query = unit_vector("cataract surgery waiting period")
     expected = [everything[i] for i in np.argsort(-(matrix @ query))]
     ids, scores = reader.vectors.search(query, 4)
     assert ids == expected[:4]
@@ -186,7 +123,7 @@ def test_graph_edges_and_centrality(store: IndexStore) -> None:
 
 def test_remove_is_atomic_and_leaves_the_others(store: IndexStore) -> None:
     before = store.open_reader()
-    _add(store, remove=(_doc_id("policy"),))
+    add_documents(store, remove=(_doc_id("policy"),))
     after = store.open_reader()
     assert _doc_id("policy") not in after.clauses.document_ids()
     assert after.clauses.count() == 7
@@ -199,8 +136,8 @@ def test_remove_is_atomic_and_leaves_the_others(store: IndexStore) -> None:
 
 def test_adding_again_replaces_nothing_else(store_factory: Callable[[], IndexStore]) -> None:
     store = store_factory()
-    _add(store, "lease")
-    _add(store, "nda")
+    add_documents(store, "lease")
+    add_documents(store, "nda")
     reader = store.open_reader()
     assert reader.clauses.document_ids() == [_doc_id("lease"), _doc_id("nda")]
     assert reader.lexical.top(tokenize("rent"), 5)[0][0] == "lease:2"

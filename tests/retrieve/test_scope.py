@@ -1,0 +1,80 @@
+"""Document scoping: a query that names one indexed document is searched inside it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from clausegraph.ingest import load_document
+from clausegraph.models import DocumentGraph
+from clausegraph.retrieve.scope import DocumentScoper
+from clausegraph.segment import segment
+from clausegraph.store.base import DocumentArtifacts, DocumentEntry
+from clausegraph.store.local.folder import FolderStore
+from clausegraph.text.tokenize import tokenize
+
+CONTRACTS = {
+    "Acme_Widget_Supply_Agreement.txt": (
+        "SUPPLY AGREEMENT\nThis Supply Agreement is made between Acme Widgets Inc. and "
+        "Borealis Retail LLC.\n1. Supply. Acme shall deliver widgets monthly.\n"
+        "2. Termination. Either party may terminate on sixty days notice.\n"
+    ),
+    "Fiverr_Privacy_Policy.txt": (
+        "FIVERR PRIVACY POLICY\nThis policy explains how Fiverr collects personal data.\n"
+        "1. Collection. We collect the data you provide when you register.\n"
+        "2. Sharing. We share data with service providers.\n"
+    ),
+    "Northwind_Lease.txt": (
+        "OFFICE LEASE\nThis lease is between Northwind Properties and Contoso Ltd.\n"
+        "1. Rent. The tenant pays rent monthly.\n2. Termination. The lease ends after five years.\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def scoping(tmp_path_factory: pytest.TempPathFactory):
+    folder = tmp_path_factory.mktemp("scope")
+    store = FolderStore(folder / "index")
+    store.ensure_writable()
+    added = []
+    with store.write_lock():
+        for name, text in CONTRACTS.items():
+            path = folder / name
+            path.write_text(text, encoding="utf-8")
+            document = load_document(path)
+            clauses = segment(document)
+            vectors = np.zeros((len(clauses), 4), dtype=np.float32)
+            artifacts = DocumentArtifacts(document, clauses, DocumentGraph(), vectors,
+                                          [tokenize(c.text) for c in clauses])
+            store.stage(artifacts)
+            added.append((document.doc_id, DocumentEntry.of(artifacts, 0.0)))
+        store.commit(added, [], "none", 4)
+    reader = store.open_reader()
+    return DocumentScoper(reader), reader
+
+
+def _named_file(scoping, query: str) -> tuple[str | None, str | None]:
+    """The file name of the document ``query`` names, and the question left to search."""
+    scoper, reader = scoping
+    scope = scoper.scope(query)
+    if scope is None:
+        return None, None
+    return Path(reader.clauses.document(scope.doc_ids[0]).source_path).name, scope.question
+
+
+def test_a_leading_reference_scopes_the_rest_of_the_query(scoping) -> None:
+    named, question = _named_file(scoping, "Consider the Fiverr privacy policy; who receives my data?")
+    assert named == "Fiverr_Privacy_Policy.txt"
+    assert question == "who receives my data?"
+
+
+def test_a_party_name_scopes_a_contract(scoping) -> None:
+    named, _ = _named_file(scoping, "Consider the agreement between Acme and Borealis; "
+                                    "can it be terminated?")
+    assert named == "Acme_Widget_Supply_Agreement.txt"
+
+
+def test_a_generic_question_names_no_document(scoping) -> None:
+    assert _named_file(scoping, "Can it be terminated on sixty days notice?") == (None, None)
