@@ -256,6 +256,17 @@ def direct_answer(
                             sentence_score=round(best.score if best else 0.0, 3))
     pattern = _VALUE_PATTERNS.get(kind or "")
     lines = [_line(index, best.clause, _focus(best.clause.text, best.span, weights, pattern))]
+    # A sentence ending in a colon ("... complies with all minimum criteria as under:")
+    # introduces the answer: the items after it are read with it.
+    if best.clause.text[best.span[0]:best.span[1]].rstrip().endswith(":"):
+        after = [(a, b) for a, b in split_sentences(best.clause.text) if a >= best.span[1]]
+        end = best.span[1]
+        for a, b in after:
+            if b - best.span[0] > 2 * MAX_SENTENCE_CHARS:
+                break
+            end = b
+        if end > best.span[1]:
+            lines.append(_line(index, best.clause, (after[0][0], end), limit=False))
     # A sentence that names the topic but not the value ("a. Cataract" in a list, the value
     # in the list's heading "iii. Two years waiting period") reads after the sentence before.
     lead = _companion(candidates, best, kind)
@@ -369,10 +380,10 @@ def _lead_span(clause: Clause) -> Span:
     return spans[0] if spans else (0, len(clause.text))
 
 
-def _line(index: IndexReader, clause: Clause, span: Span) -> AnswerLine:
+def _line(index: IndexReader, clause: Clause, span: Span, limit: bool = True) -> AnswerLine:
     start, end = span
     text = " ".join(clause.text[start:end].split())
-    if len(text) > MAX_SENTENCE_CHARS + 80:
+    if limit and len(text) > MAX_SENTENCE_CHARS + 80:
         end = start + len(clause.text[start:start + MAX_SENTENCE_CHARS].rsplit(" ", 1)[0])
         text = " ".join(clause.text[start:end].split())
     return AnswerLine(
