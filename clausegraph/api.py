@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections import ChainMap, Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -22,14 +23,23 @@ from clausegraph.config import RetrievalConfig, Settings
 from clausegraph.embed import Embedder, create_embedder
 from clausegraph.entities import annotate_entities
 from clausegraph.errors import ClauseGraphError, IndexStoreError, IngestError, NotFoundError
-from clausegraph.ingest import document_id, iter_input_files, load_document
-from clausegraph.llm import LLMProvider, create_provider
+from clausegraph.ingest import SUPPORTED_SUFFIXES, document_id, iter_input_files, load_document
+from clausegraph.ingest.files import read_regular_file
+from clausegraph.llm import (
+    LLMAuthError,
+    LLMConfigError,
+    LLMError,
+    LLMModelNotFoundError,
+    LLMProvider,
+    create_provider,
+)
 from clausegraph.models import Clause, Edge, RetrievedClause
 from clausegraph.relate import relate
 from clausegraph.relate.rules import RuleSet
 from clausegraph.retrieve.hybrid import Retriever
 from clausegraph.segment import segment
 from clausegraph.store import DocumentArtifacts, DocumentEntry, IndexReader, create_store
+from clausegraph.store.factory import is_url
 from clausegraph.strategies.factory import create_strategy
 from clausegraph.text.tokenize import tokenize
 
@@ -52,6 +62,10 @@ class IngestOutcome(BaseModel):
     error: str | None = None
     same_as: str | None = Field(
         None, description="an unchanged file's twin: the file indexed with the same content"
+    )
+    warnings: list[str] = Field(
+        default_factory=list, description="what reading changed or left out: OCR'd pages, "
+        "tracked changes, illegible pages (one line each)"
     )
 
 
@@ -151,14 +165,18 @@ class ClauseGraph:
     def index(self) -> IndexReader:
         if self._index is None:
             self._index = self.store.open_reader()
-            stored = self._index.embedding_model
-            if stored and stored != self.embedder.name:
-                raise IndexStoreError(
-                    self.store.location,
-                    f"was built with embedding model {stored!r} but {self.embedder.name!r} is "
-                    "configured; re-ingest or configure the same model",
-                )
         return self._index
+
+    def _check_embedding_model(self, index: IndexReader) -> None:
+        """Queries must be embedded by the model the index was built with (checked only
+        when a query is embedded: ``show`` and ``stats`` never load the model)."""
+        stored = index.embedding_model
+        if stored and stored != self.embedder.name:
+            raise IndexStoreError(
+                self.store.location,
+                f"was built with embedding model {stored!r} but {self.embedder.name!r} is "
+                "configured; re-ingest or configure the same model",
+            )
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -167,15 +185,20 @@ class ClauseGraph:
         paths: Sequence[str | Path],
         progress: ProgressCallback | None = None,
         llm_relations: bool = False,
+        on_wait: Callable[[str], None] | None = None,
     ) -> IngestReport:
         """Add files (folders are searched recursively); unchanged files are skipped.
 
         A file that fails is reported and skipped; the others are still committed.
-        The index changes atomically, once, at the end. With ``llm_relations`` the
-        configured LLM also proposes typed edges (validated against the clauses, merged
-        with the rule edges as ``rule_id='llm:<model>'``, cached by content hash under
-        ``<index>/.llm-cache``). Documents already in the index keep their edges: remove
-        and re-ingest one to add LLM edges to it.
+        The index changes atomically, once, at the end. If storing fails (disk full,
+        read-only), the files not yet stored are reported as failed and what was stored
+        is committed if that still works; else an ``IndexStoreError`` says nothing was.
+        A second writer waits up to ``settings.ingest.lock_wait_seconds`` (``on_wait``
+        is told). A first ingest that stores nothing leaves no index behind. With
+        ``llm_relations`` the configured LLM also proposes typed edges (validated
+        against the clauses, merged with the rule edges as ``rule_id='llm:<model>'``,
+        cached by content hash under ``<index>/.llm-cache``). Documents already in the
+        index keep their edges: remove and re-ingest one to add LLM edges to it.
         """
         if llm_relations and self.llm is None:
             raise ClauseGraphError(
@@ -183,37 +206,58 @@ class ClauseGraph:
                 "(or CLAUSEGRAPH_LLM_PROVIDER)"
             )
         self._llm_relations = llm_relations
-        files = iter_input_files([Path(p) for p in paths])
-        with self.store.write_lock():
-            stored = self._current_entries()
-            by_path = {e.source_path: k for k, e in stored.items()}
-            outcomes, added, replaced = [], [], []
-            # Files added earlier in this call count as indexed: a byte-identical copy
-            # ("contract(1).txt") is then reported as unchanged, not built twice.
-            indexed: ChainMap[str, DocumentEntry] = ChainMap({}, stored)
-            for done, path in enumerate(files):
-                if progress:
-                    progress(path.name, done, len(files))
-                outcome, entry = self._ingest_one(path, indexed, by_path)
-                outcomes.append(outcome)
-                if entry is not None:
-                    added.append((outcome.doc_id, entry))
-                    indexed[outcome.doc_id] = entry  # a ChainMap writes to its first map
-                    old = by_path.get(entry.source_path)
-                    if old and old != outcome.doc_id:
-                        replaced.append(old)
-            if progress:
-                progress("", len(files), len(files))
-            if added or replaced:
-                self.store.commit(added, replaced, self.embedder.name, self.embedder.dim)
-                self._index = None
-        return IngestReport(outcomes=outcomes)
-
-    def _current_entries(self) -> dict[str, DocumentEntry]:
-        if self.store.exists():
-            return self.store.entries()
+        skipped = None if is_url(self.store.location) else Path(self.store.location)
+        files = iter_input_files([Path(p) for p in paths], exclude=skipped)
+        if not files:
+            shown = ", ".join(str(p) for p in paths) or "(no paths given)"
+            raise ClauseGraphError(
+                f"no supported files in {shown} (supported: {', '.join(SUPPORTED_SUFFIXES)})"
+            )
         self.store.ensure_writable()
-        return {}
+        try:
+            with self.store.write_lock(self.settings.ingest.lock_wait_seconds, on_wait):
+                return self._ingest_locked(files, progress)
+        finally:
+            self.store.remove_if_unused()
+
+    def _ingest_locked(
+        self, files: Sequence[Path], progress: ProgressCallback | None
+    ) -> IngestReport:
+        stored = self.store.entries() if self.store.exists() else {}
+        by_path = {e.source_path: k for k, e in stored.items()}
+        outcomes, added, replaced = [], [], []
+        # Files added earlier in this call count as indexed: a byte-identical copy
+        # ("contract(1).txt") is then reported as unchanged, not built twice.
+        indexed: ChainMap[str, DocumentEntry] = ChainMap({}, stored)
+        storage_error: IndexStoreError | None = None
+        for done, path in enumerate(files):
+            if progress:
+                progress(path.name, done, len(files))
+            if storage_error is not None:
+                outcomes.append(IngestOutcome(
+                    path=str(path), status="failed",
+                    error=f"{path}: not stored ({storage_error.problem})"))
+                continue
+            try:
+                outcome, entry = self._ingest_one(path, indexed, by_path)
+            except IndexStoreError as exc:  # the disk, not the file: stop building
+                storage_error = exc
+                outcomes.append(IngestOutcome(path=str(path), status="failed", error=str(exc)))
+                continue
+            outcomes.append(outcome)
+            if entry is not None:
+                added.append((outcome.doc_id, entry))
+                indexed[outcome.doc_id] = entry  # a ChainMap writes to its first map
+                old = by_path.get(entry.source_path)
+                if old and old != outcome.doc_id:
+                    replaced.append(old)
+        if progress:
+            progress("", len(files), len(files))
+        if added or replaced:
+            # The model is loaded here only because something was embedded.
+            self.store.commit(added, replaced, self.embedder.name, self.embedder.dim)
+            self._index = None
+        return IngestReport(outcomes=outcomes)
 
     def _ingest_one(
         self, path: Path, indexed: Mapping[str, Any], by_path: dict[str, str]
@@ -221,10 +265,12 @@ class ClauseGraph:
         """Build and store one file unless a file with the same content is ``indexed``."""
         started = time.perf_counter()
         try:
-            doc_id = document_id(path.read_bytes()) if path.is_file() else None
+            # Read only to compare with what is indexed (a first ingest reads once).
+            doc_id = document_id(read_regular_file(path, self._max_bytes)) if indexed else None
             if doc_id and doc_id in indexed:
                 entry = indexed[doc_id]
-                twin = entry.source_path if entry.source_path != str(path.resolve()) else None
+                real = os.path.realpath(path)  # Path.resolve raises on a symlink loop
+                twin = entry.source_path if entry.source_path != real else None
                 return IngestOutcome(path=str(path), status="unchanged", doc_id=doc_id,
                                      key=entry.key, same_as=twin), None
             artifacts = self.build_artifacts(path)
@@ -242,8 +288,13 @@ class ClauseGraph:
             path=str(path), status=status, doc_id=artifacts.document.doc_id,
             key=artifacts.document.key, pages=entry.pages, clauses=entry.clauses,
             edges=entry.edges_by_type, unresolved=entry.unresolved, seconds=seconds,
+            warnings=[f"{path}: {w}" for w in artifacts.document.warnings],
         )
         return outcome, entry
+
+    @property
+    def _max_bytes(self) -> int:
+        return int(self.settings.ingest.max_file_mb * 1_000_000)
 
     def build_artifacts(self, path: Path) -> DocumentArtifacts:
         """Run ingest -> segment -> relate -> embed for one file (nothing is stored).
@@ -259,7 +310,8 @@ class ClauseGraph:
             seconds[stage] = seconds.get(stage, 0.0) + time.perf_counter() - started
             return result
 
-        document = timed("load", lambda: load_document(path))
+        document = timed("load", lambda: load_document(path, self._max_bytes,
+                                                       ocr=self.settings.ingest.ocr))
         clauses = timed("segment", lambda: segment(document, self.settings.segment))
         if not clauses:
             raise IngestError(path, "no clauses could be segmented from the text")
@@ -283,9 +335,11 @@ class ClauseGraph:
             self._rules = RuleSet.load()
         return self._rules
 
-    def remove(self, document: str) -> list[str]:
+    def remove(
+        self, document: str, on_wait: Callable[[str], None] | None = None
+    ) -> list[str]:
         """Remove a document named by doc id, key, file path or file name; returns its ids."""
-        with self.store.write_lock():
+        with self.store.write_lock(self.settings.ingest.lock_wait_seconds, on_wait):
             self.store.check_readable()
             matches = _match_documents(self.store.entries(), document)
             if not matches:
@@ -346,6 +400,7 @@ class ClauseGraph:
     def retriever(self) -> Retriever:
         index = self.index
         if self._retriever is None or self._retriever.index is not index:
+            self._check_embedding_model(index)
             self._retriever = Retriever(index, self.embedder)
         return self._retriever
 
@@ -357,6 +412,7 @@ class ClauseGraph:
         *,
         llm: LLMProvider | str | None = None,
         on_chunk: Callable[[str], None] | None = None,
+        strict: bool = False,
         **overrides: Any,
     ) -> Answer:
         """Retrieve, group and answer with citations.
@@ -364,7 +420,11 @@ class ClauseGraph:
         Extractive (offline) unless a language model is configured (``settings.llm``)
         or given as ``llm``; ``llm="none"`` forces extractive. An LLM answer is an
         ``LLMAnswer`` with ``claims`` and a ``verification`` verdict; ``on_chunk``
-        receives the model's reply as it streams.
+        receives the model's reply as it streams. When the model's reply cannot be used
+        (no usable JSON, timeout, server unavailable, prompt too long) the offline answer
+        comes back with ``mode='extractive-fallback'`` and the reason in ``warnings``;
+        ``strict=True`` raises the :class:`LLMError` instead. Settings the user must fix
+        (no key, rejected key, wrong URL or model) always raise.
         """
         results = self.evidence(question, documents, strategy, **overrides)
         settings = dict(self.retrieval_config(**overrides).model_dump(mode="json"),
@@ -383,8 +443,15 @@ class ClauseGraph:
             for doc_id in dict.fromkeys(e.doc_id for e in answer.evidence)
             for edge in self.index.graph.document_edges(doc_id)
         ]
-        return generate_answer(answer, provider, on_chunk=on_chunk,
-                               clause_lookup=self.index.clauses.clause, graph_edges=edges)
+        try:
+            return generate_answer(answer, provider, on_chunk=on_chunk,
+                                   clause_lookup=self.index.clauses.clause, graph_edges=edges)
+        except (LLMAuthError, LLMConfigError, LLMModelNotFoundError):
+            raise
+        except LLMError as exc:
+            if strict:
+                raise
+            return fallback_answer(answer, exc, provider)
 
     def compare(
         self,
@@ -424,12 +491,13 @@ class ClauseGraph:
         strategy: str = "clausegraph",
         *,
         llm: LLMProvider | str | None = None,
+        strict: bool = False,
         **overrides: Any,
     ) -> Any:
         """An audit :class:`~clausegraph.report.Report` for ``question``."""
         from clausegraph.report import build_report
 
-        answer = self.ask(question, documents, strategy, llm=llm, **overrides)
+        answer = self.ask(question, documents, strategy, llm=llm, strict=strict, **overrides)
         return build_report(answer, manifest=self.index_record(),
                             index_path=self.store.location,
                             documents_filter=documents)
@@ -495,6 +563,18 @@ def _focus(
     return [r for _, r in blended[: config.top_k]]
 
 
+def fallback_answer(answer: Answer, error: Exception, provider: LLMProvider) -> Answer:
+    """The offline answer standing in for a model reply that could not be used."""
+    reason = str(error).replace("; use --llm none for the extractive answer", "")
+    notes = [n for n in provider.notes if n not in answer.warnings]
+    return answer.model_copy(update={
+        "mode": "extractive-fallback",
+        "warnings": [*answer.warnings, *notes,
+                     f"the model's answer could not be used, so this is the offline "
+                     f"extractive answer: {reason}"],
+    })
+
+
 def _embedding_text(clause: Clause) -> str:
     """What a clause is embedded and BM25-indexed as: its heading context, then its text."""
     context = " > ".join(clause.section_path[-2:])
@@ -503,7 +583,7 @@ def _embedding_text(clause: Clause) -> str:
 
 def _match_documents(entries: Mapping[str, DocumentEntry], name: str) -> list[str]:
     """Doc ids whose id, key, resolved path or file name equals ``name``."""
-    resolved = str(Path(name).resolve())
+    resolved = os.path.realpath(name)
     return [
         doc_id
         for doc_id, entry in entries.items()

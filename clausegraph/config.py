@@ -33,6 +33,21 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
+class IngestConfig(StrictModel):
+    """How files are read: limits, OCR, and waiting for the index (docs/formats.md,
+    docs/reliability.md)."""
+
+    ocr: bool = Field(
+        True, description="OCR PDF pages without a text layer (needs Tesseract installed)"
+    )
+    max_file_mb: float = Field(
+        200, gt=0, description="larger input files are refused unread (a bounded read)"
+    )
+    lock_wait_seconds: float = Field(
+        300, ge=0, description="how long a writer waits for another writer of the same index"
+    )
+
+
 class SegmentConfig(StrictModel):
     """How documents are cut into clauses."""
 
@@ -130,6 +145,7 @@ class RetrievalConfig(StrictModel):
 class Settings(StrictModel):
     """The full configuration of a ClauseGraph instance."""
 
+    ingest: IngestConfig = Field(default_factory=IngestConfig)
     segment: SegmentConfig = Field(default_factory=SegmentConfig)
     entities: EntityConfig = Field(default_factory=EntityConfig)
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)

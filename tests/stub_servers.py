@@ -1,6 +1,7 @@
 """Local HTTP stubs that speak the Gemini and OpenAI REST APIs, for the real clients.
 
-Each stub is a ``ThreadingHTTPServer`` on 127.0.0.1 with a random free port, started
+Each stub is a ``ThreadingHTTPServer`` on 127.0.0.1 with a random free port (GET
+``.../models`` lists ``models`` when given, as llama.cpp, vLLM and Ollama do), started
 in a daemon thread and shut down when its ``with`` block ends. Replies come from a
 responder: a scripted list (``Script``; once exhausted every request gets a 500, so a
 client that loops is bounded by its own retry budget) or a fake model (``ModelStub``)
@@ -111,8 +112,9 @@ class _QuietServer(ThreadingHTTPServer):
 class StubServer:
     """``with StubServer(responder) as server: ... server.url ... server.requests``."""
 
-    def __init__(self, responder: Responder) -> None:
+    def __init__(self, responder: Responder, models: list[dict] | None = None) -> None:
         self.responder = responder
+        self.models = models  # what GET .../models lists (None: 404, as Gemini stubs do)
         self.requests: list[StubRequest] = []
         self._lock = threading.Lock()
         stub = self
@@ -122,6 +124,12 @@ class StubServer:
 
             def log_message(self, *args: Any) -> None:  # keep test output quiet
                 pass
+
+            def do_GET(self) -> None:
+                if stub.models is not None and urlsplit(self.path).path.endswith("/models"):
+                    self._send(Reply(body={"object": "list", "data": stub.models}))
+                else:
+                    self._send(Reply(404, {"error": {"code": 404, "message": "File Not Found"}}))
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)

@@ -34,6 +34,7 @@ from clausegraph.llm import (
     LLMConfigError,
     LLMModelNotFoundError,
     LLMOutputError,
+    LLMTimeoutError,
     LLMUnavailableError,
     create_provider,
 )
@@ -165,13 +166,17 @@ def test_backoff_is_exponential_without_retry_after(kind):
 
 
 @pytest.mark.parametrize("kind", PROVIDERS)
-def test_timeout_is_retried_then_reported(kind):
+def test_timeout_is_not_retried_and_names_the_setting(kind):
+    # A timed-out generation may still be running on the server: a retry would start it
+    # again from scratch, so the error comes at once and says which setting to raise.
     with StubServer(lambda r: Reply(body=body(kind, "late"), delay=0.8)) as server:
-        provider = make_provider(kind, server.url, timeout=0.2, max_retries=1)
-        with pytest.raises(LLMUnavailableError) as caught:
+        provider = make_provider(kind, server.url, timeout=0.2, max_retries=3)
+        with pytest.raises(LLMTimeoutError) as caught:
             provider.generate("sys", "user")
-    assert "no response" in str(caught.value) and "after 2 attempts" in str(caught.value)
-    assert server.count() == 2
+    message = str(caught.value)
+    assert "within 0.2 s" in message and "llm.timeout" in message and "--timeout" in message
+    assert "llm.max_output_tokens" in message and "\n" not in message
+    assert server.count() == 1 and provider.stats.retries == 0
 
 
 @pytest.mark.parametrize("kind", PROVIDERS)

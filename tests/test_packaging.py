@@ -24,6 +24,8 @@ def test_build_copies_resources_into_the_package(tmp_path):
                          if p.is_file() and "__pycache__" not in p.parts)
         copied = sorted(p.relative_to(data / name) for p in (data / name).rglob("*") if p.is_file())
         assert shipped and copied == shipped, name
+    web = tmp_path / "clausegraph" / "web"  # the web app's pages and scripts (package data)
+    assert (web / "templates" / "ask.html").is_file() and (web / "static" / "ask.js").is_file()
     # The package finds them there (it prefers _data/ over a checkout beside it).
     probe = ("import clausegraph.config as c; "
              "print(c.RULES_DIR); print(c.PROMPTS_DIR); print(c.DATASET_DIR)")

@@ -121,7 +121,21 @@ def test_unretrieved_exception_from_the_graph_is_information(sample):
 
 def test_empty_answer_that_claims_to_be_found_fails(sample):
     assert verify([], sample.evidence, answer_found=True).verdict == "failed"
-    assert verify([], sample.evidence, answer_found=False).verdict == "verified"
+
+
+def test_an_answer_that_claims_nothing_is_never_verified(sample):
+    result = verify([], sample.evidence, answer_found=False)
+    assert result.verdict == "unanswered" and not result.issues
+    said = [Claim(text="The provided documents do not answer this question.")]
+    assert verify(said, sample.evidence, answer_found=False).verdict == "unanswered"
+
+
+def test_not_answered_although_the_evidence_holds_the_fact_fails(sample):
+    hint = (cid("7.2"), "Either Party may terminate this Agreement upon a material breach")
+    result = verify([], sample.evidence, answer_found=False, answer_hint=hint)
+    assert result.verdict == "failed" and kinds(result) == ["missed_answer"]
+    assert f"[{cid('7.2')}]" in result.issues[0].message
+    assert "may terminate this Agreement" in result.issues[0].message
 
 
 def test_instruction_detector():

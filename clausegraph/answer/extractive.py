@@ -229,6 +229,8 @@ def _evidence(index: IndexReader, result: RetrievedClause, group: str) -> Eviden
         score=round(result.score, 4),
         reason=result.reason(),
         origin=result.origin,
+        paragraphs=document.paragraphs_of(clause.span),
+        low_confidence=document.is_low_confidence(clause.span),
     )
 
 

@@ -7,6 +7,8 @@ Checks (each failed check is an :class:`Issue`):
 - ``quote_wrong_clause`` (error): a quoted phrase is in an evidence clause the claim does
   not cite;
 - ``empty_answer`` (error): the model says it found an answer but made no claim;
+- ``missed_answer`` (error): the model says the documents do not answer, but the offline
+  extractive answer finds the asked fact in the evidence (``answer_hint``);
 - ``uncited_claim`` (warning): a claim cites nothing;
 - ``missed_exception`` (warning): a cited clause is overridden (``Overrides`` edge) by a
   retrieved clause that the answer does not cite (seed 004's contradiction check);
@@ -19,7 +21,9 @@ Quotes match verbatim after normalisation: Unicode NFKC, typographic quotes and 
 folded, whitespace runs collapsed, soft hyphens and PDF line-break hyphens ("termi-
 nation") removed; a match differing only in letter case is accepted.
 
-Verdict: ``failed`` with any error, ``warnings`` with any warning, else ``verified``.
+Verdict: ``failed`` with any error; ``unanswered`` when the model answered nothing (no
+claim, or "the documents do not answer") -- an answer that claims nothing is never
+``verified``; ``warnings`` with any warning; else ``verified``.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 Severity = Literal["error", "warning", "info"]
-Verdict = Literal["verified", "warnings", "failed"]
+Verdict = Literal["verified", "warnings", "failed", "unanswered"]
 
 # Clause ids look like '<document key>:<number path>' (the key is a lower-case slug, the
 # path may hold spaces: 'bellring-brands-af4c2b:Schedule E/4(e)/11(a)'); inline
@@ -216,13 +220,16 @@ def verify(
     chain: Iterable[Any] = (),
     graph_edges: Iterable[Any] = (),
     answer_found: bool = True,
+    answer_hint: tuple[str, str] | None = None,
 ) -> Verification:
     """Check ``claims`` against the ``evidence`` clauses the model was shown.
 
     ``evidence`` items need ``clause_id``, ``text`` and optionally ``label``/``group``
     (``EvidenceClause``); ``chain`` items and ``graph_edges`` need ``type``, ``source``,
     ``target`` (``ChainLink`` or ``Edge``). ``graph_edges`` (e.g. the documents' full
-    edge lists) adds the ``unretrieved_exception`` check.
+    edge lists) adds the ``unretrieved_exception`` check. ``answer_hint`` (clause id,
+    sentence) is where the offline answer finds the asked fact: a "not answered" reply is
+    then an error.
     """
     by_id = {e.clause_id: e for e in evidence}
     issues: list[Issue] = []
@@ -238,6 +245,12 @@ def verify(
     if answer_found and not claims:
         issues.append(Issue(kind="empty_answer", severity="error",
                             message="the model reports an answer but made no claim"))
+    if not answer_found and answer_hint is not None:
+        clause_id, sentence = answer_hint
+        issues.append(Issue(
+            kind="missed_answer", severity="error", clause_id=clause_id,
+            message=f"the model says the documents do not answer, but [{clause_id}] reads: "
+            f"{sentence[:160]!r}"))
     for number, claim in enumerate(claims):
         cited = claim.cited_ids()
         n_citations += len(cited)
@@ -245,7 +258,7 @@ def verify(
         cited_all.update(known)
         for clause_id in known:
             first_citing.setdefault(clause_id, number)
-        if not cited:
+        if not cited and answer_found:  # "the documents do not answer" needs no citation
             issues.append(Issue(
                 kind="uncited_claim", severity="warning", claim=number,
                 message=f"claim {number + 1} cites no clause: {claim.text[:120]!r}"))
@@ -310,6 +323,8 @@ def verify(
 
     if any(i.severity == "error" for i in issues):
         verdict: Verdict = "failed"
+    elif not answer_found or not claims:
+        verdict = "unanswered"
     elif any(i.severity == "warning" for i in issues):
         verdict = "warnings"
     else:

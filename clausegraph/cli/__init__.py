@@ -3,7 +3,16 @@
 One typer app (``common.app``); each module registers the commands of one group.
 """
 
-from clausegraph.cli import ask, compare, demo, evaluate, ingest, report, show  # noqa: F401
+from clausegraph.cli import (  # noqa: F401  (registers)
+    ask,
+    compare,
+    demo,
+    evaluate,
+    ingest,
+    report,
+    serve,
+    show,
+)
 from clausegraph.cli.common import app
 
 

@@ -6,6 +6,7 @@ Every read command takes ``--json``; errors are one line on stderr and a non-zer
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -14,6 +15,7 @@ import typer
 from rich.console import Console
 
 from clausegraph.config import Settings
+from clausegraph.text.safe import markup, visible
 
 app = typer.Typer(
     add_completion=False,
@@ -51,17 +53,52 @@ LLMOption = Annotated[
 ]
 ModelOption = Annotated[
     Optional[str],
-    typer.Option("--model", help="LLM model (default gemini-2.5-flash / gpt-4.1-mini)"),
+    typer.Option("--model", help="LLM model (default: gemini-2.5-flash / gpt-4.1-mini; with "
+                 "--base-url, the model the server lists in /v1/models)"),
 ]
 BaseUrlOption = Annotated[
     Optional[str],
     typer.Option("--base-url", help="LLM endpoint, e.g. http://localhost:11434/v1 (Ollama)"),
 ]
+TimeoutOption = Annotated[
+    Optional[float],
+    typer.Option("--timeout", help="seconds to wait for the model's reply (llm.timeout, "
+                 "default 300: CPU-hosted models read long prompts slowly); not retried"),
+]
+StrictOption = Annotated[
+    bool,
+    typer.Option("--strict", help="exit 2 when the model's answer cannot be used (instead of "
+                 "the offline answer with a warning) and 1 when its verification fails"),
+]
+
+
+WaitOption = Annotated[
+    Optional[float],
+    typer.Option("--wait", help="seconds to wait for another process writing the same index "
+                 "(default 300)"),
+]
 
 
 def _fail(message: str, code: int = 2) -> None:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    _error(message)
     raise typer.Exit(code)
+
+
+def _error(message: str) -> None:
+    """One line on stderr; the message names user files, so it is never markup."""
+    err_console.print(f"[bold red]error:[/] {markup(visible(message))}", highlight=False)
+
+
+def _warn(message: str) -> None:
+    err_console.print(f"[bold yellow]warning:[/] {markup(visible(message))}", highlight=False)
+
+
+def _waiting(message: str) -> None:
+    err_console.print(f"[yellow]{markup(message)}[/] ...", highlight=False)
+
+
+def _with_wait(overrides: list[str] | None, wait: float | None) -> list[str]:
+    return [*(overrides or []), *([f"ingest.lock_wait_seconds={wait}"] if wait is not None else [])]
 
 
 def _settings(overrides: list[str] | None) -> Settings:
@@ -88,7 +125,7 @@ def _open(index: str | Path, overrides: list[str] | None, create: bool = False,
 
 
 def _with_llm(settings: Settings, flags: dict[str, str | None]) -> Settings:
-    """``settings`` with --llm/--model/--base-url applied (validated)."""
+    """``settings`` with --llm/--model/--base-url/--timeout applied (validated)."""
     updates = {k: v for k, v in flags.items() if v is not None}
     if not updates:
         return settings
@@ -103,6 +140,11 @@ def _with_llm(settings: Settings, flags: dict[str, str | None]) -> Settings:
 
 
 def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    # json escapes C0 controls but not C1 (0x9b is a CSI to some terminals) or bidi overrides.
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    sys.stdout.write(_JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
+
+
+_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 

@@ -19,6 +19,7 @@ from clausegraph.cli.common import (
 from clausegraph.cli.ingest import print_ingest_table
 from clausegraph.config import DATASET_DIR, SAMPLE_QUESTION
 from clausegraph.errors import ClauseGraphError
+from clausegraph.text.safe import markup, plain
 
 
 @app.command()
@@ -33,7 +34,8 @@ def demo(
     try:
         graph = _open(index, None, create=True)
         if not json_output:
-            console.print(f"Ingesting the bundled sample contracts in {DATASET_DIR} ...")
+            console.print(plain(f"Ingesting the bundled sample contracts in {DATASET_DIR} ..."),
+                          highlight=False, markup=False)
         result = graph.ingest([DATASET_DIR])
         answer = graph.ask(question)
     except ClauseGraphError as exc:
@@ -43,7 +45,9 @@ def demo(
         _print_json(answer.model_dump(mode="json"))
         return
     print_ingest_table(result)
-    console.print(f"\n[bold]Question:[/] {question}\n", highlight=False)
+    console.print(f"\n[bold]Question:[/] {markup(question)}\n", highlight=False)
     print_answer(answer)
+    console.print(f"\nAsk more in the web app: clausegraph serve --index {index}  "
+                  "(needs: pip install -e '.[web]')", highlight=False, soft_wrap=True)
 
 

@@ -17,32 +17,46 @@ from clausegraph.cli.common import (
     LLMOption,
     ModelOption,
     SetOption,
+    WaitOption,
+    _error,
     _fail,
     _open,
     _print_json,
+    _waiting,
+    _warn,
+    _with_wait,
     app,
     console,
     err_console,
 )
 from clausegraph.errors import ClauseGraphError
+from clausegraph.text.safe import markup, plain, visible
 
 
 @app.command()
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="PDF, .txt or .md files or folders")],
+    paths: Annotated[
+        list[Path], typer.Argument(help="PDF, Word (.docx), HTML, .txt or .md files or folders")
+    ],
     index: IndexOption = DEFAULT_INDEX,
     json_output: JsonOption = False,
     set_: SetOption = None,
     llm_relations: Annotated[
         bool, typer.Option("--llm-relations", help="also ask the LLM for typed edges (cached)")
     ] = False,
+    no_ocr: Annotated[
+        bool, typer.Option("--no-ocr", help="do not OCR scanned PDF pages (ingest.ocr=false)")
+    ] = False,
     llm: LLMOption = None,
     model: ModelOption = None,
     base_url: BaseUrlOption = None,
+    wait: WaitOption = None,
 ) -> None:
     """Add documents to the index (unchanged files are skipped)."""
+    if no_ocr:
+        set_ = [*(set_ or []), "ingest.ocr=false"]
     try:
-        graph = _open(index, set_, create=True,
+        graph = _open(index, _with_wait(set_, wait), create=True,
                       llm={"provider": llm, "model": model, "base_url": base_url})
         with Progress(
             TextColumn("[progress.description]{task.description}"), BarColumn(),
@@ -52,10 +66,11 @@ def ingest(
             task = progress.add_task("ingesting", total=None)
 
             def report(name: str, done: int, total: int) -> None:
-                progress.update(task, description=f"ingesting {name}"[:60], completed=done,
-                                total=total)
+                progress.update(task, description=markup(visible(f"ingesting {name}")[:60]),
+                                completed=done, total=total)
 
-            result = graph.ingest(paths, progress=report, llm_relations=llm_relations)
+            result = graph.ingest(paths, progress=report, llm_relations=llm_relations,
+                                  on_wait=_waiting)
     except ClauseGraphError as exc:
         _fail(str(exc))
         return
@@ -63,8 +78,11 @@ def ingest(
         _print_json([o.model_dump() for o in result.outcomes])
     else:
         print_ingest_table(result)
+    for outcome in result.outcomes:
+        for warning in outcome.warnings:
+            _warn(warning)
     for outcome in result.failed:
-        err_console.print(f"[bold red]error:[/] {outcome.error}", highlight=False)
+        _error(outcome.error or outcome.path)
     if result.failed:
         raise typer.Exit(1)
 
@@ -75,8 +93,9 @@ def print_ingest_table(result: Any) -> None:
         table.add_column(column)
     for o in result.outcomes:
         table.add_row(
-            Path(o.path).name[:60],
-            f"{o.status} (same as {Path(o.same_as).name})" if o.same_as else o.status,
+            markup(visible(Path(o.path).name)[:60]),
+            markup(visible(f"{o.status} (same as {Path(o.same_as).name})" if o.same_as
+                           else o.status)),
             str(o.pages or ""), str(o.clauses or ""),
             str(sum(o.edges.values()) or ""), str(o.unresolved or ""),
             f"{o.seconds:.2f}" if o.seconds else "",
@@ -89,16 +108,17 @@ def remove(
     document: Annotated[str, typer.Argument(help="document id, key, path or file name")],
     index: IndexOption = DEFAULT_INDEX,
     json_output: JsonOption = False,
+    wait: WaitOption = None,
 ) -> None:
     """Remove a document from the index."""
     try:
-        removed = _open(index, None).remove(document)
+        removed = _open(index, _with_wait(None, wait)).remove(document, on_wait=_waiting)
     except ClauseGraphError as exc:
         _fail(str(exc))
         return
     if json_output:
         _print_json({"removed": removed})
     else:
-        console.print(f"removed {', '.join(removed)}")
+        console.print(plain(f"removed {', '.join(removed)}"), highlight=False, markup=False)
 
 

@@ -17,6 +17,8 @@ from clausegraph.cli.common import (
     ModelOption,
     SetOption,
     StrategyOption,
+    StrictOption,
+    TimeoutOption,
     TopKOption,
     _fail,
     _first_error,
@@ -26,6 +28,7 @@ from clausegraph.cli.common import (
     err_console,
 )
 from clausegraph.errors import ClauseGraphError
+from clausegraph.text.safe import plain
 
 
 @app.command()
@@ -57,20 +60,26 @@ def report(
     llm: LLMOption = None,
     model: ModelOption = None,
     base_url: BaseUrlOption = None,
+    timeout: TimeoutOption = None,
+    strict: StrictOption = False,
 ) -> None:
     """Write an audit report (Markdown, HTML, PDF or JSON) for a question or a list of them."""
     from clausegraph import report as reports
+    from clausegraph.cli.llm_output import exit_code, print_warnings, waiting
 
     try:
-        graph = _open(index, set_, llm={"provider": llm, "model": model, "base_url": base_url})
+        graph = _open(index, set_, llm={"provider": llm, "model": model, "base_url": base_url,
+                                        "timeout": timeout})
         if check is not None:
             result = reports.rederive_check(check, graph)
             if result.same:
-                console.print(f"{check}: the same evidence was re-derived", highlight=False)
+                console.print(plain(f"{check}: the same evidence was re-derived"),
+                              highlight=False, markup=False)
             else:
-                err_console.print(f"{check}: the evidence differs", highlight=False)
+                err_console.print(plain(f"{check}: the evidence differs"), highlight=False,
+                                  markup=False)
                 for problem in result.problems:
-                    err_console.print(f"  {problem}", highlight=False, markup=False)
+                    err_console.print(plain(f"  {problem}"), highlight=False, markup=False)
             raise typer.Exit(0 if result.same else 1)
         if questions is not None:
             batch = reports.write_batch(
@@ -80,21 +89,25 @@ def report(
             )
             for entry in batch.entries:
                 status = entry.error or entry.verdict
-                console.print(f"{entry.id:>6}  {status:9}  {entry.question}", highlight=False,
-                              markup=False)
-            console.print(f"index: {Path(batch.out_dir) / batch.index_files['html']}",
-                          highlight=False)
+                console.print(plain(f"{entry.id:>6}  {status:9}  {entry.question}"),
+                              highlight=False, markup=False)
+            console.print(plain(f"index: {Path(batch.out_dir) / batch.index_files['html']}"),
+                          highlight=False, markup=False)
             raise typer.Exit(1 if batch.failed else 0)
         if not question:
             _fail("give a QUESTION, --questions FILE or --check REPORT.json")
         chosen = (fmt or (output.suffix.lstrip(".") if output else "html")).lower()
         target = output or Path(f"report.{chosen}")
-        result = graph.report(question, documents=document, strategy=strategy, top_k=top_k,
-                              hops=hops)
+        with waiting(err_console, graph.llm, quiet=False):
+            result = graph.report(question, documents=document, strategy=strategy, top_k=top_k,
+                                  hops=hops, strict=strict)
         written = reports.write_report(result, target, chosen)
     except (ClauseGraphError, ValueError, OSError) as exc:
         _fail(_first_error(exc) if isinstance(exc, ValueError) else str(exc))
         return
-    console.print(f"{written}  ({result.verification.summary()})", highlight=False)
+    console.print(plain(f"{written}  ({result.verification.summary()})"), highlight=False,
+                  markup=False)
+    print_warnings(err_console, result)
+    raise typer.Exit(exit_code(result, strict))
 
 

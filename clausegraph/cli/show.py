@@ -19,6 +19,7 @@ from clausegraph.cli.common import (
     console,
 )
 from clausegraph.errors import ClauseGraphError
+from clausegraph.text.safe import markup, plain
 
 
 @app.command()
@@ -37,18 +38,21 @@ def show(
         _print_json(detail.model_dump(mode="json"))
         return
     clause = detail.clause
-    console.print(f"[bold]{clause.clause_id}[/]  {clause.heading or ''}", highlight=False)
+    console.print(f"[bold]{markup(clause.clause_id)}[/]  {markup(clause.heading or '')}",
+                  highlight=False)
     console.print(
-        f"{detail.document} | section: {' > '.join(clause.section_path) or '(top level)'} | "
-        f"pages {','.join(map(str, clause.pages))} | chars {clause.span[0]}-{clause.span[1]}",
-        highlight=False,
+        plain(f"{detail.document} | section: {' > '.join(clause.section_path) or '(top level)'}"
+              f" | pages {','.join(map(str, clause.pages))} | chars {clause.span[0]}-"
+              f"{clause.span[1]}"),
+        highlight=False, markup=False,
     )
-    console.print(clause.text, highlight=False, markup=False)
+    console.print(plain(clause.text), highlight=False, markup=False)
     for title, edges in (("outgoing", detail.outgoing), ("incoming", detail.incoming)):
         for edge in edges:
             other = edge.target if title == "outgoing" else edge.source
             console.print(
-                f"  {title:8} {edge.type.value:11} {other}  ({edge.confidence:.2f}, {edge.rule_id})",
+                plain(f"  {title:8} {edge.type.value:11} {other}  ({edge.confidence:.2f}, "
+                      f"{edge.rule_id})"),
                 highlight=False, markup=False,
             )
 
@@ -64,7 +68,8 @@ def stats(index: IndexOption = DEFAULT_INDEX, json_output: JsonOption = False) -
     if json_output:
         _print_json(result.model_dump())
         return
-    console.print(f"index {result.index} ({result.embedding_model})", highlight=False)
+    console.print(plain(f"index {result.index} ({result.embedding_model})"), highlight=False,
+                  markup=False)
     console.print(
         f"{len(result.documents)} documents, {result.clauses} clauses, "
         f"{sum(result.edges_by_type.values())} edges, "
@@ -83,7 +88,7 @@ def stats(index: IndexOption = DEFAULT_INDEX, json_output: JsonOption = False) -
     table.add_column("edge type")
     table.add_column("count", justify="right")
     for name, count in result.edges_by_type.items():
-        table.add_row(name, str(count))
+        table.add_row(markup(name), str(count))
     console.print(table)
 
 

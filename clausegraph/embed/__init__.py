@@ -19,6 +19,8 @@ from clausegraph.config import EmbeddingConfig
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# The third-party "Loading weights" bar is noise on every command; our own progress is shown.
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 
 class Embedder(ABC):

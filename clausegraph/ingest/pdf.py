@@ -12,6 +12,8 @@ import numpy as np
 import pymupdf
 
 from clausegraph.errors import IngestError
+from clausegraph.ingest.ocr import PdfOcr, describe_pages, ocr_scanned_pages
+from clausegraph.ingest.legibility import measure
 from clausegraph.models import Page
 
 PAGE_SEPARATOR = "\n"
@@ -21,26 +23,80 @@ PAGE_SEPARATOR = "\n"
 _PDF_TEXT_FLAGS = pymupdf.TEXTFLAGS_TEXT & ~pymupdf.TEXT_PRESERVE_LIGATURES
 # C0 controls (and DEL) other than tab and newline: NUL, form feed, CR, ... -> space.
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+# MuPDF warnings that mean a font could not be loaded: its glyph codes may not map to text.
+_FONT_TROUBLE = re.compile(r"font|cannot find object|identity encoding", re.IGNORECASE)
 # A PDF with less text than this per page, but with images, is taken to be a scan.
 _SCANNED_MAX_CHARS_PER_PAGE = 25
 
 # ---------------------------------------------------------------------------------- PDFs
 
 
-def pdf_text(path: Path, data: bytes) -> tuple[str, list[Page], str | None]:
-    """Canonical text, pages and metadata title of a PDF, or an ``IngestError``."""
+def pdf_text(
+    path: Path, data: bytes, ocr: bool = True
+) -> tuple[str, list[Page], str | None, PdfOcr, list[str]]:
+    """Canonical text, pages, metadata title, OCR'd pages and warnings of a PDF, or an
+    ``IngestError``."""
+    pymupdf.TOOLS.mupdf_warnings(reset=True)
     pdf = _open_pdf(path, data)
+    pdf_ocr, warnings = PdfOcr(), []
     try:
-        page_texts = _page_texts(path, pdf)
-        if _looks_scanned(pdf, page_texts):
-            raise IngestError(path, "no text layer (scanned PDF?); run OCR first")
+        raw_texts = _page_texts(path, pdf)
+        suspicious = pdf.is_repaired or _FONT_TROUBLE.search(pymupdf.TOOLS.mupdf_warnings())
+        page_texts, warnings = _legible_pages(path, raw_texts, bool(suspicious))
+        if ocr:
+            page_texts, pdf_ocr = ocr_scanned_pages(
+                path, pdf, page_texts, _SCANNED_MAX_CHARS_PER_PAGE
+            )
+            if pdf_ocr.pages and not any(text.strip() for text in page_texts):
+                raise IngestError(
+                    path, f"no text: OCR found no words on the scanned {describe_pages(pdf_ocr.pages)}"
+                )
+        elif _looks_scanned(pdf, page_texts):
+            raise IngestError(
+                path, "no text layer (scanned PDF?) and OCR is off (--no-ocr / ingest.ocr=false)"
+            )
         if not any(page_text.strip() for page_text in page_texts):
             raise IngestError(path, "no text (the PDF's pages hold no text or images)")
+        if pdf_ocr.pages:
+            warnings.append(f"text of {describe_pages(pdf_ocr.pages)} read by OCR")
         metadata_title = (pdf.metadata or {}).get("title") or None
     finally:
         pdf.close()
     text, pages = _join_pages(page_texts)
-    return text, pages, metadata_title
+    return text, pages, metadata_title, pdf_ocr, warnings
+
+
+def _legible_pages(
+    path: Path, raw_texts: Sequence[str], suspicious: bool
+) -> tuple[list[str], list[str]]:
+    """Page texts with illegible pages emptied, and one warning per emptied page.
+
+    Refuses the file when most judged pages are illegible: then the whole text layer is
+    glyph codes (fonts missing from a truncated or broken file), not a stray page.
+    The vowel measure alone convicts a page only in a ``suspicious`` file (repaired, or
+    MuPDF warned about its fonts): tables of codes ("PWM-5700-00431-SH") have few vowels.
+    """
+    problems: dict[int, str] = {}
+    judged = 0
+    for number, raw in enumerate(raw_texts, start=1):
+        stats = measure(raw)
+        judged += stats.judged
+        problem = stats.problem(vowels=suspicious)
+        if problem:
+            problems[number] = problem
+    cleaned = [_CONTROL_CHARS.sub(" ", raw) for raw in raw_texts]
+    if problems and 2 * len(problems) >= judged:
+        first, reason = next(iter(problems.items()))
+        raise IngestError(
+            path,
+            f"text is not language on {len(problems)} of {len(raw_texts)} pages (page "
+            f"{first}: {reason}); its fonts are missing or damaged (truncated file?)",
+        )
+    warnings = []
+    for number, problem in problems.items():
+        cleaned[number - 1] = ""
+        warnings.append(f"page {number} left out: its text is not language ({problem})")
+    return cleaned, warnings
 
 
 def _open_pdf(path: Path, data: bytes) -> pymupdf.Document:
@@ -81,18 +137,29 @@ def _page_texts(path: Path, pdf: pymupdf.Document) -> list[str]:
 
 def _page_text(page: pymupdf.Page) -> str:
     """Text of one page, its blocks in reading order, ending with a newline if not empty."""
-    blocks = [
-        _Block(*block[:5])
-        for block in page.get_text("blocks", flags=_PDF_TEXT_FLAGS)
-        if block[6] == 0
-    ]
-    text = "".join(
-        block.text for block in _reading_order(blocks, page.rect.width, page.rect.height)
-    )
-    text = _CONTROL_CHARS.sub(" ", text)
+    text = "".join(block.text for _, block in blocks_in_reading_order(page))
+    # Control characters stay until the legibility check has counted them.
     if text and not text.endswith("\n"):
         text += "\n"
     return text
+
+
+def page_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
+    """The page's text as ingest extracts it (same flags), to reuse across calls."""
+    return page.get_textpage(flags=_PDF_TEXT_FLAGS)
+
+
+def blocks_in_reading_order(
+    page: pymupdf.Page, textpage: pymupdf.TextPage | None = None
+) -> list[tuple[int, _Block]]:
+    """The page's text blocks as (MuPDF block number, block), in the order the page text
+    joins them; the web app's highlights map character offsets back to words through it."""
+    textpage = textpage or page_textpage(page)
+    numbered = {b[5]: _Block(*b[:5]) for b in page.get_text("blocks", textpage=textpage)
+                if b[6] == 0}
+    number = {id(block): n for n, block in numbered.items()}
+    ordered = _reading_order(list(numbered.values()), page.rect.width, page.rect.height)
+    return [(number[id(block)], block) for block in ordered]
 
 
 def _looks_scanned(pdf: pymupdf.Document, page_texts: Sequence[str]) -> bool:

@@ -5,25 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from clausegraph.errors import IngestError
+from clausegraph.ingest.files import decode_bytes
 
 # ---------------------------------------------------------------------------- text files
 
 
-def decode_text(path: Path, data: bytes) -> str:
-    """Decode like ``open(path, encoding="utf-8").read()``: BOM kept, universal newlines."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        bad_byte = data[error.start]
-        raise IngestError(
-            path,
-            f"not valid UTF-8 text (byte 0x{bad_byte:02x} at position {error.start}); "
-            "convert it to UTF-8",
-        ) from error
+def decode_text(path: Path, data: bytes) -> tuple[str, str]:
+    """The text and its encoding (BOM, UTF-8, else a detected charset; a BOM is kept as
+    U+FEFF), with universal newlines."""
+    text, encoding = decode_bytes(path, data)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.lstrip("\ufeff").strip():
         raise IngestError(path, "no text (the file holds only whitespace)")
-    return text
-
-
-
+    return text, encoding

@@ -14,6 +14,7 @@ import logging
 import random
 import re
 import time
+import urllib.request
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -52,16 +53,29 @@ class LLMConfig(BaseModel):
     api_key_env: str | None = Field(
         None, description="name of the environment variable holding the API key"
     )
-    timeout: float = Field(60.0, gt=0, description="seconds per request")
-    max_retries: int = Field(3, ge=0, le=10, description="retries on 429/5xx/transport errors")
+    timeout: float = Field(
+        300.0, gt=0, description="seconds to wait for one reply; a CPU-hosted model reading "
+        "a long prompt needs minutes. A reply that times out is not retried (a retry would "
+        "restart the generation)")
+    max_retries: int = Field(
+        3, ge=0, le=10, description="retries on 429/5xx and refused connections (never on a "
+        "timeout)")
     backoff_initial: float = Field(1.0, ge=0, description="first backoff delay, seconds")
     backoff_max: float = Field(30.0, ge=0, description="cap on any delay, Retry-After included")
     temperature: float = Field(0.0, ge=0.0, le=2.0)
-    max_output_tokens: int | None = Field(None, ge=1)
-    json_mode: Literal["schema", "object", "none"] = Field(
-        "schema",
-        description="how JSON output is requested: a JSON schema, plain JSON mode, or only "
-        "by the prompt (for OpenAI-compatible servers without structured output)",
+    max_output_tokens: int | None = Field(
+        None, ge=1, description="cap on the tokens of one reply; unset = sized from the answer "
+        "schema (the largest reply it allows)")
+    context_tokens: int | None = Field(
+        None, ge=256, description="the model's context window in tokens; unset = asked from "
+        "the server (llama.cpp, vLLM, Gemini) or learnt from its error; evidence is trimmed "
+        "by rank to fit")
+    json_mode: Literal["auto", "schema", "object", "none"] = Field(
+        "auto",
+        description="how JSON output is requested: 'auto' = a JSON schema (constrained "
+        "decoding on llama.cpp, vLLM, Ollama, Gemini), dropped for the prompt-only contract "
+        "when the server rejects it; 'schema' = always; 'object' = plain JSON mode; 'none' = "
+        "only by the prompt",
     )
     relation_batch_size: int = Field(12, ge=1, le=100, description="clauses per LLM call")
 
@@ -77,6 +91,7 @@ class LLMResponse(BaseModel):
     output_tokens: int | None = None
     attempts: int = Field(1, description="HTTP attempts, retries included")
     seconds: float = 0.0
+    structured: bool = Field(False, description="the JSON schema was sent with the request")
 
 
 # -- errors ------------------------------------------------------------------------------
@@ -106,11 +121,26 @@ class LLMModelNotFoundError(LLMError):
 
 
 class LLMUnavailableError(LLMError):
-    """Retryable failures (429, 5xx, timeouts, connection) persisted past the retry budget."""
+    """Retryable failures (429, 5xx, refused connections) persisted past the retry budget,
+    or no reply in time (:class:`LLMTimeoutError`)."""
+
+
+class LLMTimeoutError(LLMUnavailableError):
+    """No reply within ``llm.timeout``; not retried (a retry restarts the generation)."""
 
 
 class LLMRequestError(LLMError):
     """Any other rejected request (400, 422, ...)."""
+
+
+class LLMContextError(LLMRequestError):
+    """The prompt does not fit the model's context; ``context_tokens`` when the server said."""
+
+    def __init__(self, message: str, *, context_tokens: int | None = None,
+                 prompt_tokens: int | None = None, **kwargs: Any) -> None:
+        self.context_tokens = context_tokens
+        self.prompt_tokens = prompt_tokens
+        super().__init__(message, **kwargs)
 
 
 class LLMOutputError(LLMError):
@@ -127,7 +157,10 @@ class Failure:
     status: int | None
     message: str
     retry_after: float | None = None
-    transient: bool = False  # transport error (timeout, refused connection): retry
+    transient: bool = False  # transport error (refused connection, reset): retry
+    timed_out: bool = False  # no reply in time: the server may still be generating, no retry
+    url: str | None = None  # the URL that answered (named on a 404)
+    body: dict = field(default_factory=dict)  # the error body, for context-size details
 
 
 _FENCE = re.compile(r"^\s*```(?:json|JSON)?\s*\n?(.*?)\n?```\s*$", re.DOTALL)
@@ -190,6 +223,47 @@ def redact(text: str, secrets: list[str]) -> str:
     return re.sub(r"(?i)((?:api[_-]?)?key=)[^&\s\"']+", r"\1***", text)
 
 
+_CONTEXT_EXCEEDED = re.compile(
+    r"exceed\w*[_ ](the )?(available )?context|context[_ ]length[_ ]exceeded|maximum context "
+    r"length|context (size|length|window)|too many tokens|prompt is too long", re.IGNORECASE)
+_CONTEXT_SIZE = (
+    re.compile(r"context size \((\d+) tokens\)"),             # llama.cpp
+    re.compile(r"maximum context length is (\d+)"),            # OpenAI, vLLM
+    re.compile(r"context (?:window|length) (?:of|is) (\d+)"),
+)
+_PROMPT_SIZE = (
+    re.compile(r"request \((\d+) tokens\)"),
+    re.compile(r"(?:messages|prompt|input) (?:resulted in|has|contains) (\d+) tokens"),
+    re.compile(r"(\d+) in the messages"),                       # vLLM
+)
+SCHEMA_REJECTED = re.compile(
+    r"response_format|json_schema|response_schema|response_json_schema|structured output|"
+    r"grammar|schema", re.IGNORECASE)
+
+
+def context_limits(failure: Failure) -> tuple[int | None, int | None] | None:
+    """(context tokens, prompt tokens) when ``failure`` says the prompt is too long, else None.
+
+    >>> context_limits(Failure(400, "request (2131 tokens) exceeds the available context "
+    ...                        "size (2048 tokens), try increasing it"))
+    (2048, 2131)
+    """
+    if failure.status not in (400, 413, 422) or not _CONTEXT_EXCEEDED.search(failure.message):
+        return None
+
+    def first(patterns: tuple[re.Pattern, ...], key: str) -> int | None:
+        value = failure.body.get(key)
+        if isinstance(value, int):
+            return value
+        for pattern in patterns:
+            match = pattern.search(failure.message)
+            if match:
+                return int(match.group(1))
+        return None
+
+    return first(_CONTEXT_SIZE, "n_ctx"), first(_PROMPT_SIZE, "n_prompt_tokens")
+
+
 def one_line(text: str, limit: int = 240) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -204,14 +278,30 @@ class CallStats:
     delays: list[float] = field(default_factory=list)
 
 
+@dataclass
+class ServerInfo:
+    """What one server (base URL + model) has shown about itself, learnt once per process."""
+
+    structured: bool | None = None  # None = not tried yet
+    context_tokens: int | None = None
+    models: list[str] | None = None  # what /v1/models lists (None = not asked / no answer)
+    chars_per_token: float = 3.0  # conservative for English; refined from reported usage
+    tokenize_url: str | None = None  # llama.cpp's POST /tokenize: exact counts
+    probed: bool = False
+
+
+_SERVERS: dict[tuple[str, str, str], ServerInfo] = {}
+
+
 # -- the interface -----------------------------------------------------------------------
 
 
 class LLMProvider(ABC):
     """A language model behind a REST API.
 
-    Subclasses implement ``_generate_once``, ``_stream_once`` and ``_failure``; this
-    class adds retries, timing and error translation.
+    Subclasses implement ``_generate_once``, ``_stream_once`` and ``_failure`` (and may
+    implement ``_probe`` to learn the served model and its context size); this class adds
+    retries, timing, the structured-output fallback and error translation.
     """
 
     name: str = "llm"
@@ -223,6 +313,8 @@ class LLMProvider(ABC):
         self._secrets = [api_key] if api_key else []
         self.stats = CallStats()
         self.sleep: Callable[[float], None] = time.sleep
+        self.notes: list[str] = []  # what a user should know about this server (warnings)
+        self.last_finish_reason: str | None = None  # of the last streamed reply
 
     def __repr__(self) -> str:  # never shows the key
         return f"{type(self).__name__}(model={self.model!r}, base_url={self.config.base_url!r})"
@@ -232,52 +324,155 @@ class LLMProvider(ABC):
         """E.g. 'gemini:gemini-2.5-flash', recorded as the answer's model."""
         return f"{self.name}:{self.model}"
 
+    @property
+    def server(self) -> ServerInfo:
+        key = (self.name, self.config.base_url or "", self.config.model or "")
+        return _SERVERS.setdefault(key, ServerInfo())
+
     # -- public ------------------------------------------------------------------------
 
-    def generate(self, system: str, user: str, schema: dict | None = None) -> LLMResponse:
+    def prepare(self) -> list[str]:
+        """Ask the server once (per process) which model it serves and its context size.
+
+        Returns notes for the user (e.g. the model chosen because none was named).
+        """
+        info = self.server
+        if not info.probed:
+            info.probed = True
+            try:
+                self._probe(info)
+            except Exception as exc:  # noqa: BLE001 - probing is optional; the call reports
+                log.debug("%s: probing the server failed: %s", self.name, one_line(str(exc)))
+        self._apply_probe(info)
+        return list(self.notes)
+
+    def _probe(self, info: ServerInfo) -> None:
+        """Fill ``info.models`` / ``info.context_tokens`` from the server (optional)."""
+
+    def _apply_probe(self, info: ServerInfo) -> None:
+        """Use what the probe learnt: subclasses choose the model."""
+
+    def context_window(self) -> int | None:
+        """Tokens the model reads and writes in one call: the smaller of the setting and
+        what the server reported (or its error taught); None when neither is known."""
+        known = [n for n in (self.config.context_tokens, self.server.context_tokens) if n]
+        return min(known) if known else None
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens in ``text``: the server's own count where it offers one (llama.cpp),
+        else an upper estimate (refined from the usage the server reports)."""
+        url = self.server.tokenize_url
+        if url:
+            try:
+                request = urllib.request.Request(
+                    url, data=json.dumps({"content": text}).encode(),
+                    headers={"content-type": "application/json"})
+                with urllib.request.urlopen(request, timeout=10) as reply:
+                    return len(json.loads(reply.read())["tokens"])
+            except (OSError, ValueError, KeyError) as exc:
+                log.debug("%s: %s failed (%s); estimating", self.name, url, exc)
+                self.server.tokenize_url = None
+        return int(len(text) / self.server.chars_per_token) + 1
+
+    def wants_schema(self) -> bool:
+        """Send the JSON schema? ('auto' stops once the server has rejected it.)"""
+        mode = self.config.json_mode
+        return mode == "schema" or (mode == "auto" and self.server.structured is not False)
+
+    def generate(self, system: str, user: str, schema: dict | None = None,
+                 max_tokens: int | None = None) -> LLMResponse:
         """One completion; with ``schema`` the model is asked for JSON matching it."""
         started = time.perf_counter()
-        response, attempts = self._with_retries(lambda: self._generate_once(system, user, schema))
+        sent = schema if schema is not None and self.wants_schema() else None
+        try:
+            response, attempts = self._with_retries(
+                lambda: self._generate_once(system, user, sent, max_tokens))
+        except LLMRequestError as exc:
+            if not self._schema_rejected(exc, sent):
+                raise
+            sent = None
+            response, attempts = self._with_retries(
+                lambda: self._generate_once(system, user, None, max_tokens))
+        if sent is not None and self.config.json_mode == "auto":
+            self.server.structured = True
+        self._learn_ratio(system + user, response.input_tokens)
         response.attempts = attempts
         response.seconds = round(time.perf_counter() - started, 3)
+        response.structured = sent is not None
         return response
 
-    def stream(self, system: str, user: str, schema: dict | None = None) -> Iterator[str]:
-        """Yield text chunks as they arrive.
+    def stream(self, system: str, user: str, schema: dict | None = None,
+               max_tokens: int | None = None) -> Iterator[str]:
+        """Yield text chunks as they arrive (``last_finish_reason`` is set at the end).
 
         Retries happen only before the first chunk: once text has been handed out a
         failure is raised, because replaying would duplicate what the caller has seen.
         """
+        sent = schema if schema is not None and self.wants_schema() else None
+        self.last_finish_reason = None
         attempt = 0
         while True:
             attempt += 1
             yielded = False
             try:
                 self.stats.requests += 1
-                for chunk in self._stream_once(system, user, schema):
+                for chunk in self._stream_once(system, user, sent, max_tokens):
                     if chunk:
                         yielded = True
                         yield chunk
+                if sent is not None and self.config.json_mode == "auto":
+                    self.server.structured = True
                 return
             except LLMError:
                 raise
             except Exception as exc:  # noqa: BLE001 - translated below, never leaked raw
                 failure = self._failure(exc)
+                error = self._error(failure, attempt)
+                if not yielded and self._schema_rejected(error, sent):
+                    sent, attempt = None, 0
+                    continue
                 if yielded or not self._should_retry(failure, attempt):
-                    raise self._error(failure, attempt) from None
+                    raise error from None
                 self._backoff(failure, attempt)
 
     # -- for subclasses -------------------------------------------------------------------
 
     @abstractmethod
-    def _generate_once(self, system: str, user: str, schema: dict | None) -> LLMResponse: ...
+    def _generate_once(self, system: str, user: str, schema: dict | None,
+                       max_tokens: int | None) -> LLMResponse:
+        """One request; with ``schema`` the server is asked to constrain the reply to it."""
 
     @abstractmethod
-    def _stream_once(self, system: str, user: str, schema: dict | None) -> Iterator[str]: ...
+    def _stream_once(self, system: str, user: str, schema: dict | None,
+                     max_tokens: int | None) -> Iterator[str]: ...
 
     @abstractmethod
     def _failure(self, exc: Exception) -> Failure:
         """Reduce a client-library exception to status, message and Retry-After."""
+
+    # -- structured output and token accounting ------------------------------------------
+
+    def _schema_rejected(self, error: Exception, sent: dict | None) -> bool:
+        """The server refused the JSON schema: remember it and fall back to the prompt."""
+        if sent is None or self.config.json_mode != "auto" or isinstance(error, LLMContextError):
+            return False
+        if not isinstance(error, LLMRequestError) or not SCHEMA_REJECTED.search(str(error)):
+            return False
+        self.server.structured = False
+        note = (f"{self.name}: the server rejected the JSON schema (structured output); "
+                "answers use the prompt-only JSON contract")
+        self._note(note)
+        log.warning(note)
+        return True
+
+    def _note(self, note: str) -> None:
+        if note not in self.notes:
+            self.notes.append(note)
+
+    def _learn_ratio(self, prompt: str, input_tokens: int | None) -> None:
+        if input_tokens and input_tokens > 50:
+            # 10 % under the measured ratio, so estimates stay on the safe side.
+            self.server.chars_per_token = max(1.5, 0.9 * len(prompt) / input_tokens)
 
     # -- retry machinery ------------------------------------------------------------------
 
@@ -297,6 +492,8 @@ class LLMProvider(ABC):
                 self._backoff(failure, attempt)
 
     def _should_retry(self, failure: Failure, attempt: int) -> bool:
+        if failure.timed_out:  # the server may still be generating: a retry starts over
+            return False
         retryable = failure.transient or failure.status in RETRYABLE_STATUS
         return retryable and attempt <= self.config.max_retries
 
@@ -322,14 +519,33 @@ class LLMProvider(ABC):
         detail = one_line(redact(failure.message, self._secrets))
         status = failure.status
         kwargs = dict(provider=self.name, model=self.model, status=status)
+        if failure.timed_out:
+            return LLMTimeoutError(
+                f"{self.name}: {who}{where} sent no reply within {self.config.timeout:g} s "
+                "(llm.timeout, --timeout); not retried, as a retry would restart the "
+                "generation: raise --timeout, lower llm.max_output_tokens or use a smaller "
+                "model", **kwargs)
         if status in (401, 403):
             return LLMAuthError(
                 f"{self.name}: the API key was rejected ({status}) for {who}{where}; check "
                 f"{self._key_hint()}: {detail}", **kwargs)
         if status == 404:
+            if re.search(r"\bmodel", failure.message, re.IGNORECASE) or not failure.url:
+                return LLMModelNotFoundError(
+                    f"{self.name}: model {self.model!r} not found{where} (404); check --model: "
+                    f"{detail}", **kwargs)
             return LLMModelNotFoundError(
-                f"{self.name}: model {self.model!r} not found{where} (404); check --model: "
-                f"{detail}", **kwargs)
+                f"{self.name}: {failure.url} answered 404 (not found); check --base-url "
+                "(OpenAI-compatible servers answer under /v1, e.g. "
+                f"http://localhost:11434/v1): {detail}", **kwargs)
+        limits = context_limits(failure)
+        if limits is not None:
+            context, prompt = limits
+            sizes = f" ({prompt or '?'} tokens for a context of {context or '?'})"
+            return LLMContextError(
+                f"{self.name}: the prompt does not fit the context of {who}{where}{sizes}; "
+                f"set llm.context_tokens or lower retrieval.top_k: {detail}",
+                context_tokens=context, prompt_tokens=prompt, **kwargs)
         if failure.transient or status in RETRYABLE_STATUS:
             tried = f"after {attempts} attempt{'s' if attempts != 1 else ''}"
             what = f"HTTP {status}" if status else "no response"

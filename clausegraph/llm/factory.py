@@ -10,7 +10,8 @@ Environment variables read:
 
 - ``CLAUSEGRAPH_LLM_PROVIDER`` (none | gemini | openai), ``CLAUSEGRAPH_LLM_MODEL``,
   ``CLAUSEGRAPH_LLM_BASE_URL``, ``CLAUSEGRAPH_LLM_API_KEY_ENV``, ``CLAUSEGRAPH_LLM_TIMEOUT``,
-  ``CLAUSEGRAPH_LLM_MAX_RETRIES``
+  ``CLAUSEGRAPH_LLM_MAX_RETRIES``, ``CLAUSEGRAPH_LLM_MAX_OUTPUT_TOKENS``,
+  ``CLAUSEGRAPH_LLM_CONTEXT_TOKENS``, ``CLAUSEGRAPH_LLM_JSON_MODE``
 - keys: the variable named by ``api_key_env``, else ``CLAUSEGRAPH_LLM_API_KEY``, else
   ``GEMINI_API_KEY`` / ``GOOGLE_API_KEY`` (gemini) or ``OPENAI_API_KEY`` (openai).
 """
@@ -23,7 +24,8 @@ from collections.abc import Mapping
 from clausegraph.llm.base import LLMConfig, LLMConfigError, LLMProvider
 
 ENV_PREFIX = "CLAUSEGRAPH_LLM_"
-_ENV_FIELDS = ("provider", "model", "base_url", "api_key_env", "timeout", "max_retries")
+_ENV_FIELDS = ("provider", "model", "base_url", "api_key_env", "timeout", "max_retries",
+               "max_output_tokens", "context_tokens", "json_mode")
 KEY_VARIABLES = {
     "gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
     "openai": ("OPENAI_API_KEY",),

@@ -14,7 +14,14 @@ from typing import Any
 import numpy as np
 
 from clausegraph.embed import Embedder
-from clausegraph.llm.base import Failure, LLMConfig, LLMProvider, LLMResponse, parse_retry_after
+from clausegraph.llm.base import (
+    Failure,
+    LLMConfig,
+    LLMProvider,
+    LLMResponse,
+    ServerInfo,
+    parse_retry_after,
+)
 
 DEFAULT_MODEL = "gemini-2.5-flash"
 API_VERSION = "v1beta"
@@ -22,16 +29,23 @@ DEFAULT_EMBEDDING_MODEL = "gemini-embedding-001"
 EMBED_BATCH = 100  # batchEmbedContents accepts at most 100 requests
 
 
-def _transport_errors() -> tuple[type[BaseException], ...]:
+def _httpx_errors(*names: str) -> tuple[type[BaseException], ...]:
     classes: list[type[BaseException]] = []
     for module_name in ("httpx", "httpx2"):
         try:
             module = __import__(module_name)
         except ImportError:
             continue
-        classes += [getattr(module, n) for n in ("TimeoutException", "TransportError")
-                    if hasattr(module, n)]
+        classes += [getattr(module, n) for n in names if hasattr(module, n)]
     return tuple(classes)
+
+
+def _timeout_errors() -> tuple[type[BaseException], ...]:
+    return _httpx_errors("TimeoutException")
+
+
+def _transport_errors() -> tuple[type[BaseException], ...]:
+    return _httpx_errors("TransportError")
 
 
 class GeminiProvider(LLMProvider):
@@ -57,22 +71,23 @@ class GeminiProvider(LLMProvider):
             options["base_url"] = config.base_url
         self._client = genai.Client(api_key=api_key, http_options=types.HttpOptions(**options))
 
-    def _config(self, system: str, schema: dict | None) -> Any:
+    def _config(self, system: str, schema: dict | None, max_tokens: int | None) -> Any:
         values: dict[str, Any] = {
             "system_instruction": system,
             "temperature": self.config.temperature,
         }
-        if self.config.max_output_tokens:
-            values["max_output_tokens"] = self.config.max_output_tokens
+        if max_tokens:
+            values["max_output_tokens"] = max_tokens
         if schema is not None and self.config.json_mode != "none":
             values["response_mime_type"] = "application/json"
-            if self.config.json_mode == "schema":
+            if self.config.json_mode in ("auto", "schema"):
                 values["response_json_schema"] = schema
         return self._types.GenerateContentConfig(**values)
 
-    def _generate_once(self, system: str, user: str, schema: dict | None) -> LLMResponse:
+    def _generate_once(self, system: str, user: str, schema: dict | None,
+                       max_tokens: int | None) -> LLMResponse:
         response = self._client.models.generate_content(
-            model=self.model, contents=user, config=self._config(system, schema)
+            model=self.model, contents=user, config=self._config(system, schema, max_tokens)
         )
         candidate = response.candidates[0] if response.candidates else None
         usage = response.usage_metadata
@@ -86,10 +101,14 @@ class GeminiProvider(LLMProvider):
             output_tokens=usage.candidates_token_count if usage else None,
         )
 
-    def _stream_once(self, system: str, user: str, schema: dict | None) -> Iterator[str]:
+    def _stream_once(self, system: str, user: str, schema: dict | None,
+                     max_tokens: int | None) -> Iterator[str]:
         for chunk in self._client.models.generate_content_stream(
-            model=self.model, contents=user, config=self._config(system, schema)
+            model=self.model, contents=user, config=self._config(system, schema, max_tokens)
         ):
+            candidates = chunk.candidates or []
+            if candidates and candidates[0].finish_reason is not None:
+                self.last_finish_reason = str(candidates[0].finish_reason.value)
             text = _text_of(chunk)
             if text:
                 yield text
@@ -101,10 +120,19 @@ class GeminiProvider(LLMProvider):
             headers = getattr(getattr(exc, "response", None), "headers", None) or {}
             retry_after = parse_retry_after(headers.get("retry-after")) if headers else None
             message = exc.message or exc.status or type(exc).__name__
-            return Failure(status=exc.code, message=str(message), retry_after=retry_after)
+            return Failure(status=exc.code, message=str(message), retry_after=retry_after,
+                           url=self.config.base_url)
+        if isinstance(exc, _timeout_errors()):
+            return Failure(status=None, message=type(exc).__name__, timed_out=True)
         if isinstance(exc, _transport_errors()):
             return Failure(status=None, message=type(exc).__name__, transient=True)
         return Failure(status=None, message=f"{type(exc).__name__}: {exc}")
+
+    def _probe(self, info: ServerInfo) -> None:
+        """The model's input token limit (``models.get``)."""
+        model = self._client.models.get(model=self.model)
+        if isinstance(model.input_token_limit, int) and model.input_token_limit > 0:
+            info.context_tokens = model.input_token_limit
 
     # -- embeddings -----------------------------------------------------------------------
 

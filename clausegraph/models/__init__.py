@@ -14,12 +14,22 @@ from clausegraph.models.answer import (
     EvidenceClause,
     Quote,
 )
-from clausegraph.models.document import SEGMENT_JOINER, Clause, Document, Entity, Page, Span
+from clausegraph.models.document import (
+    SEGMENT_JOINER,
+    Block,
+    Clause,
+    Document,
+    Entity,
+    OcrWord,
+    Page,
+    Span,
+)
 from clausegraph.models.graph import DocumentGraph, Edge, RelationType, UnresolvedReference
 from clausegraph.models.retrieval import RetrievedClause, local_label
 
 __all__ = [
-    "SEGMENT_JOINER", "Answer", "AnswerLine", "ChainLink", "DirectAnswer", "Clause", "Document", "DocumentGraph", "Edge",
-    "Entity", "EvidenceClause", "Page", "Quote", "RelationType", "RetrievedClause", "Span",
+    "SEGMENT_JOINER", "Answer", "AnswerLine", "Block", "ChainLink", "Clause", "DirectAnswer",
+    "Document", "DocumentGraph", "Edge", "Entity", "EvidenceClause", "OcrWord", "Page", "Quote",
+    "RelationType", "RetrievedClause", "Span",
     "UnresolvedReference", "local_label",
 ]

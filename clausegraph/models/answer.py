@@ -27,13 +27,24 @@ class EvidenceClause(BaseModel):
     score: float
     reason: str
     origin: str
+    paragraphs: list[int] = Field(
+        default_factory=list, description="Word/HTML paragraph numbers the clause spans"
+    )
+    low_confidence: bool = Field(
+        False, description="the clause holds OCR text read with low confidence: check the scan"
+    )
 
     def citation(self) -> str:
         pages = ", ".join(str(p) for p in self.pages)
         page_word = "pp." if len(self.pages) > 1 else "p."
+        paragraphs = ""
+        if self.paragraphs:
+            first, last = self.paragraphs[0], self.paragraphs[-1]
+            paragraphs = f", para. {first}" if first == last else f", paras. {first}-{last}"
+        warning = " [OCR text, low confidence: check the scan]" if self.low_confidence else ""
         return (
-            f"{self.document}, {self.label}, {page_word} {pages}, "
-            f"chars {self.span[0]}-{self.span[1]}"
+            f"{self.document}, {self.label}, {page_word} {pages}{paragraphs}, "
+            f"chars {self.span[0]}-{self.span[1]}{warning}"
         )
 
 
@@ -132,6 +143,11 @@ class Answer(BaseModel):
     per_document: list[DirectAnswer] = Field(
         default_factory=list, description="one direct answer per document in the evidence, "
         "best-ranked document first")
+    warnings: list[str] = Field(
+        default_factory=list, description="what a reader should know: why a model's answer "
+        "was replaced by the offline one (mode 'extractive-fallback'), evidence left out to "
+        "fit the model's context, the model chosen when none was named",
+    )
 
     def group(self, name: str) -> list[EvidenceClause]:
         return [e for e in self.evidence if e.group == name]

@@ -22,6 +22,32 @@ class Page(BaseModel):
     end: int
 
 
+class Block(BaseModel):
+    """A paragraph, heading, table or footnote of a Word or HTML source, as the reader sees it.
+
+    ``number`` counts the source's paragraphs from 1 (what a citation calls "para. 12");
+    ``label`` is the automatic number Word drew in front of it ("1.1", "(a)"), already part
+    of the text at ``start``.
+    """
+
+    kind: str = Field(description="paragraph | heading | table | footnote")
+    number: int
+    start: int
+    end: int
+    label: str | None = None
+    level: int | None = Field(default=None, description="heading level (1 = top)")
+
+
+class OcrWord(BaseModel):
+    """A word read by OCR: where it is in the text and on the page (PDF points), how sure."""
+
+    page: int
+    start: int
+    end: int
+    bbox: tuple[float, float, float, float] = Field(description="x0, y0, x1, y1 in points")
+    confidence: float = Field(ge=0.0, le=1.0)
+
+
 class Document(BaseModel):
     """A source file reduced to canonical text plus the facts needed to cite it.
 
@@ -37,10 +63,26 @@ class Document(BaseModel):
     key: str = Field(description="short readable handle used in clause ids")
     source_path: str
     title: str
-    media_type: str = Field(description="'pdf' or 'text'")
+    media_type: str = Field(description="'pdf', 'text', 'docx' or 'html'")
     text: str
     pages: list[Page]
     excluded: list[Span] = Field(default_factory=list)
+    blocks: list[Block] = Field(
+        default_factory=list, description="Word/HTML paragraphs, headings, tables, footnotes"
+    )
+    ocr_pages: list[int] = Field(default_factory=list, description="pages whose text is OCR")
+    ocr_words: list[OcrWord] = Field(default_factory=list)
+    low_confidence: list[Span] = Field(
+        default_factory=list, description="OCR text below the confidence threshold"
+    )
+    encoding: str | None = Field(
+        None, description="text files: the encoding the bytes were read in, e.g. 'utf-8', "
+        "'utf-16-le (BOM)', 'cp1252'"
+    )
+    warnings: list[str] = Field(
+        default_factory=list, description="what ingest changed, guessed or left out, for the "
+        "user: OCR'd pages, tracked changes, illegible pages"
+    )
 
     @cached_property
     def _page_starts(self) -> list[int]:
@@ -57,6 +99,14 @@ class Document(BaseModel):
         first = self.page_of(span[0])
         last = self.page_of(max(span[1] - 1, span[0]))
         return list(range(first, last + 1))
+
+    def paragraphs_of(self, span: Span) -> list[int]:
+        """Source paragraph numbers (``blocks``) a span touches; empty for PDFs and text."""
+        return [b.number for b in self.blocks if b.start < span[1] and span[0] < b.end]
+
+    def is_low_confidence(self, span: Span) -> bool:
+        """Whether any OCR text below the confidence threshold lies inside ``span``."""
+        return any(start < span[1] and span[0] < end for start, end in self.low_confidence)
 
 
 class Entity(BaseModel):

@@ -41,7 +41,7 @@ def build_report(
     graph_edges: Sequence[Any] = (),
     created_at: datetime | None = None,
 ) -> Report:
-    """A Report for ``answer`` (extractive or :class:`~clausegraph.generate.LLMAnswer`).
+    """A Report for ``answer`` (extractive or :class:`~clausegraph.answer.generate.LLMAnswer`).
 
     ``manifest`` (the index manifest) supplies the index version, generation and
     embedding model; ``graph_edges`` lets verification look beyond the evidence.
@@ -93,7 +93,7 @@ def build_report(
     hashes = dict(getattr(answer, "template_hashes", {}) or {})
     if not hashes:
         names = ["context.md.j2"] + (["answer_extractive.md.j2"]
-                                     if answer.mode == "extractive" else [])
+                                     if answer.mode.startswith("extractive") else [])
         hashes = {name: template_hash(name) for name in names}
     report = Report(
         created_at=(created_at or datetime.now(UTC)).isoformat(timespec="seconds"),
@@ -102,13 +102,13 @@ def build_report(
         answer=answer.answer,
         mode=answer.mode,
         model=getattr(answer, "model", None) or (
-            None if answer.mode == "extractive" else answer.mode),
-        answer_found=getattr(answer, "answer_found", None) if answer.mode != "extractive"
-        else answer.found,
+            None if answer.mode.startswith("extractive") else answer.mode),
+        answer_found=getattr(answer, "answer_found", None)
+        if not answer.mode.startswith("extractive") else answer.found,
         direct_answer=answer.direct_answer,
         direct_answer_citations=list(answer.direct_answer_citations),
-        confidence=answer.confidence if answer.mode == "extractive" else None,
-        claims=claims if answer.mode != "extractive" else [],
+        confidence=answer.confidence if answer.mode.startswith("extractive") else None,
+        claims=claims if not answer.mode.startswith("extractive") else [],
         verification=verification,
         evidence=evidence,
         chain=chain,
@@ -119,6 +119,7 @@ def build_report(
         index=index_info_of(manifest, index_path),
         template_hashes=hashes,
         usage=dict(getattr(answer, "usage", {}) or {}),
+        warnings=list(getattr(answer, "warnings", []) or []),
     )
     report.report_id = report.content_hash()
     return report

@@ -109,6 +109,8 @@ class Report(BaseModel):
     index: IndexInfo = Field(default_factory=IndexInfo)
     template_hashes: dict[str, str] = Field(default_factory=dict)
     usage: dict[str, Any] = Field(default_factory=dict)
+    warnings: list[str] = Field(default_factory=list, description="e.g. why the model's "
+                                "answer was replaced by the offline one")
     strategy_notes: dict[str, str] = Field(
         default_factory=dict, description="what the retrieval strategy produced (causal summary, "
         "HyDE clause, saved files)",

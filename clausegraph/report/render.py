@@ -18,6 +18,7 @@ from clausegraph.report.models import Report, anchor
 
 VERDICT_TEXT = {
     "verified": "VERIFIED", "warnings": "WARNINGS", "failed": "FAILED",
+    "unanswered": "NOT ANSWERED",
 }
 # An offline answer is quoted, not reasoned: its check says only that every quote is the
 # source's own text, never that the quotes answer the question (no green VERIFIED badge).
@@ -69,6 +70,14 @@ def _md_text(text: str) -> str:
     return re.sub(r"([\\`*_\[\]#|])", r"\\\1", text)
 
 
+def _md_block(text: str) -> str:
+    """Markdown made by ClauseGraph around document text (the extractive answer, strategy
+    notes): its bold and bullets stay, but raw HTML and link syntax from the quoted
+    documents are neutralised (``<script>`` shows as text, ``[x](javascript:..)`` is no link)."""
+    text = html.escape(text, quote=False)
+    return re.sub(r"([\\`\[\]|])", r"\\\1", text)
+
+
 @lru_cache(maxsize=2)
 def _environment(prompts_dir: str = str(PROMPTS_DIR)) -> jinja2.Environment:
     env = jinja2.Environment(
@@ -81,6 +90,7 @@ def _environment(prompts_dir: str = str(PROMPTS_DIR)) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["md"] = _md_text
+    env.filters["md_block"] = _md_block
     env.filters["answer_html"] = _answer_html
     env.filters["anchor"] = anchor
     return env
@@ -98,9 +108,9 @@ def _context(report: Report, target: str) -> dict[str, Any]:
         "r": report,
         "target": target,
         "groups": [(g, GROUP_TITLES[g], report.group(g)) for g in GROUPS],
-        "verdict_text": (QUOTE_CHECK_TEXT if report.mode == "extractive" else VERDICT_TEXT).get(
+        "verdict_text": (QUOTE_CHECK_TEXT if report.mode.startswith("extractive") else VERDICT_TEXT).get(
             report.verdict, report.verdict.upper()),
-        "verdict_class": "quotes" if report.mode == "extractive" else report.verdict,
+        "verdict_class": "quotes" if report.mode.startswith("extractive") else report.verdict,
         "issues_by_claim": issues_by_claim,
         "chain_svg": Markup(svg),
         "chain_mermaid": chain_mermaid(report),

@@ -113,6 +113,8 @@ _CONNECTORS = frozenset(
 )
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _TERMINAL = ".:;!?"
+# Numbers above this open a clause only when they continue the numbering (else: a year).
+_MAX_UNSEQUENCED_NUMBER = 300
 
 _ARTICLE_RE = re.compile(
     r"(?P<word>Article|ARTICLE|Part|PART)\s+"
@@ -132,7 +134,7 @@ _SCHEDULE_RE = re.compile(
 _CODE_RE = re.compile(
     r"(?:(?i:code)\s*[-–:]?\s*)?(?P<excl>(?i:excl)\s?\d{1,3})\b|(?i:def)\.\s*(?P<def>\d{1,3})\.?"
 )
-_DECIMAL_RE = re.compile(r"(?P<num>\d{1,3}(?:\.\d{1,3})*)(?P<dot>\.)?(?=\s|$)")
+_DECIMAL_RE = re.compile(r"(?P<num>\d{1,4}(?:\.\d{1,3})*)(?P<dot>\.)?(?=\s|$)")
 _PAREN_RE = re.compile(r"\((?P<v>[a-zA-Z]{1,4}|\d{1,3})\)(?=\s|$)")
 _HALF_RE = re.compile(r"(?P<v>[a-zA-Z]{1,4}|\d{1,2})\)(?=\s|$)")
 _DOT_RE = re.compile(r"(?P<v>[a-zA-Z]|[ivxlcIVXLC]{2,6})\.(?=\s|$|[A-Z][a-z])")
@@ -1033,7 +1035,7 @@ class _Parser:
     ) -> _Label | None:
         parts = num.split(".")
         tup = tuple(int(p) for p in parts)
-        if tup[0] == 0 or tup[0] > 300:
+        if tup[0] == 0 or (tup[0] > _MAX_UNSEQUENCED_NUMBER and not self._continues_top(tup)):
             return None
         if len(tup) > 1 and tup[-1] == 0:
             # "1.0 DEFINITIONS" is article 1 written with a zero; "10.00" is money.
@@ -1048,6 +1050,22 @@ class _Parser:
         else:
             comp = ".".join(str(p) for p in tup) if num.endswith(".0") else num
         return _Label("decimal", f"dec{len(tup)}", comp, end, tup[-1], tup)
+
+    def _continues_top(self, tup: tuple[int, ...]) -> bool:
+        """A high number ("301.", "1204.3") only as the next step of the open numbering.
+
+        Years, amounts and street numbers start lines too; below the bound any number
+        may open a section, above it only one that continues the document's sequence
+        (statutes and schedules run to thousands of numbered items).
+        """
+        if self.last_top is None:
+            return False
+        if len(tup) == 1:
+            return tup[0] == self.last_top + 1
+        last = self.last_dec.get(len(tup))
+        return tup[0] == self.last_top and last is not None and last[:-1] == tup[:-1] and (
+            tup[-1] == last[-1] + 1
+        ) or (tup[0] == self.last_top + 1 and all(part == 1 for part in tup[1:]))
 
     def _decimal_plausible(self, tup: tuple[int, ...]) -> bool:
         """Does an unmarked number fit the numbering seen so far (else: an amount)?"""

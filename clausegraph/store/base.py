@@ -16,9 +16,11 @@ A backend provides two objects (txtai's ``ann``/``scoring``/``graph`` split, in 
 
 from __future__ import annotations
 
+import os
+
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -68,7 +70,7 @@ class DocumentEntry(BaseModel):
         document = artifacts.document
         return cls(
             key=document.key,
-            source_path=str(Path(document.source_path).resolve()),
+            source_path=os.path.realpath(document.source_path),
             title=document.title,
             media_type=document.media_type,
             pages=len(document.pages),
@@ -251,15 +253,20 @@ class IndexStore(ABC):
 
     @abstractmethod
     def ensure_writable(self) -> None:
-        """Create the index if needed; refuse a location that holds something else."""
+        """Refuse a location that holds something else (a backend may create the index
+        only at the first commit, so that a failed first ingest leaves nothing behind)."""
 
     @abstractmethod
     def check_readable(self) -> None:
         """Raise ``IndexStoreError`` with a clear message if there is no usable index."""
 
     @abstractmethod
-    def write_lock(self, wait_seconds: float | None = None) -> AbstractContextManager[None]:
-        """Exclusive right to change the index (other writers wait up to ``wait_seconds``)."""
+    def write_lock(
+        self, wait_seconds: float | None = None, on_wait: Callable[[str], None] | None = None
+    ) -> AbstractContextManager[None]:
+        """Exclusive right to change the index: another writer waits up to ``wait_seconds``
+        (``on_wait`` is told once, so a person sees why nothing happens), then fails with
+        an ``IndexStoreError`` naming ``--wait``."""
 
     @abstractmethod
     def entries(self) -> dict[str, DocumentEntry]:
@@ -286,6 +293,9 @@ class IndexStore(ABC):
     def cache_dir(self) -> Path | None:
         """A folder for caches that belong to this index (LLM relations), if any."""
         return None
+
+    def remove_if_unused(self) -> None:
+        """Remove what ``write_lock``/``stage`` created if no index was committed."""
 
 
 def iter_edges(graph: GraphStore, clause_id: str) -> Iterator[tuple[str, Edge, str]]:

@@ -53,7 +53,7 @@ def test_cli_bad_inputs_fail_clearly_and_the_rest_ingest(tmp_path: Path) -> None
     (folder / good.name).write_bytes(good.read_bytes())
     (folder / "corrupt.pdf").write_bytes(b"%PDF-1.7\n garbage that is not a pdf")
     (folder / "empty.txt").write_bytes(b"")
-    (folder / "latin1.txt").write_bytes("Clause 1. Indemnit\xe9 du fournisseur".encode("latin-1"))
+    (folder / "binary.txt").write_bytes(bytes(range(256)) * 4)  # no text encoding
     scanned = pymupdf.open()
     page = scanned.new_page()
     pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 50, 50), False)
@@ -66,7 +66,7 @@ def test_cli_bad_inputs_fail_clearly_and_the_rest_ingest(tmp_path: Path) -> None
     index = tmp_path / "idx"
     result = runner.invoke(app, ["ingest", str(folder), "--index", str(index)])
     assert result.exit_code == 1
-    for name in ("corrupt.pdf", "empty.txt", "latin1.txt", "scanned.pdf", "locked.pdf"):
+    for name in ("corrupt.pdf", "empty.txt", "binary.txt", "scanned.pdf", "locked.pdf"):
         lines = [line for line in result.stderr.splitlines() if name in line]
         assert len(lines) == 1, (name, result.stderr)
     assert "Traceback" not in result.output

@@ -11,13 +11,13 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-
 from synthetic_index import DIM, TEXTS, add_documents, artifacts_for, unit_vector
 
 from clausegraph.errors import NotFoundError
 from clausegraph.models import RelationType
 from clausegraph.store.base import IndexStore
 from clausegraph.text.tokenize import tokenize
+
 
 @pytest.fixture
 def store(store_factory: Callable[[], IndexStore]) -> IndexStore:

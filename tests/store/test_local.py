@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 import numpy as np
@@ -132,11 +133,13 @@ def test_a_crash_while_writing_the_global_index_leaves_the_previous_index(
 
     graph = _graph_with(tmp_path, PHOTRONICS)
     before = graph.stats()
-    monkeypatch.setattr(faiss, "write_index", lambda *a: (_ for _ in ()).throw(OSError("disk full")))
-    with pytest.raises(OSError, match="disk full"):
+    full = OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(faiss, "serialize_index", lambda *a: (_ for _ in ()).throw(full))
+    with pytest.raises(IndexStoreError, match="nothing was committed.*no space left"):
         graph.ingest([BELLRING])
     monkeypatch.undo()
     assert ClauseGraph.open(tmp_path / "idx").stats() == before
+    assert not list((tmp_path / "idx").glob(".tmp-*"))  # the attempt's temp folder is gone
 
 
 def test_opening_a_missing_or_foreign_folder_is_a_clear_error(tmp_path: Path) -> None:

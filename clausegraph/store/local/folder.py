@@ -17,12 +17,15 @@ previous index loadable; unreferenced folders are garbage-collected afterwards.
 
 from __future__ import annotations
 
+import errno
 import fcntl
+import io
 import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,8 +43,27 @@ MANIFEST_NAME = "clausegraph-index.json"
 INDEX_FORMAT = "clausegraph-index"
 INDEX_VERSION = 1
 
-def _write_json(path: Path, data: Any) -> None:
-    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+def _write_bytes(path: Path, data: bytes, sync: bool = False) -> None:
+    """Write a new file through ``os.write`` (one place where a full disk shows up)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        if sync:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_json(path: Path, data: Any, sync: bool = False, indent: int | None = None) -> None:
+    _write_bytes(path, json.dumps(data, ensure_ascii=False, indent=indent).encode("utf-8"), sync)
+
+
+def _npy_bytes(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array)
+    return buffer.getvalue()
 
 
 def _fsync_dir(path: Path) -> None:
@@ -50,6 +72,38 @@ def _fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _folder_mode() -> int:
+    """The mode ``mkdir`` would give a new folder under the current umask (0o755 for 022).
+
+    ``tempfile.mkdtemp`` creates folders 0700 whatever the umask; renamed into place,
+    they would lock colleagues out of a shared index.
+    """
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o777 & ~mask
+
+
+def _make_temp_dir(prefix: str, parent: Path) -> Path:
+    path = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+    os.chmod(path, _folder_mode())
+    return path
+
+
+def storage_problem(error: OSError) -> str:
+    """One line for what went wrong writing or reading the index folder."""
+    reasons = {
+        errno.ENOSPC: "no space left on the device",
+        errno.EDQUOT: "disk quota exceeded",
+        errno.EROFS: "read-only file system",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "permission denied",
+        errno.EIO: "input/output error (failing disk?)",
+    }
+    reason = reasons.get(error.errno or 0, error.strerror or str(error))
+    where = f" ({error.filename})" if error.filename else ""
+    return f"{reason}{where}"
 
 
 class FolderStore(IndexStore):
@@ -105,6 +159,8 @@ class FolderStore(IndexStore):
             )
         try:
             manifest = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        except PermissionError as exc:
+            raise IndexStoreError(self.root, f"permission denied reading {exc.filename}") from exc
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise IndexStoreError(self.root, f"unreadable manifest ({exc})") from exc
         if not isinstance(manifest, dict) or manifest.get("format") != INDEX_FORMAT:
@@ -129,7 +185,8 @@ class FolderStore(IndexStore):
         }
 
     def ensure_writable(self) -> None:
-        """Create the folder for a new index; refuse a non-empty folder that is not one."""
+        """Refuse a non-empty folder that is not an index (the folder itself is made by
+        ``write_lock``, and removed again if nothing is committed: ``remove_if_unused``)."""
         if self.root.exists() and not self.root.is_dir():
             raise IndexStoreError(self.root, "exists and is not a directory")
         if self.root.is_dir() and not self.exists():
@@ -139,21 +196,61 @@ class FolderStore(IndexStore):
                     self.root, "is a non-empty folder that is not a ClauseGraph index; "
                     "choose an empty or new folder"
                 )
-        self.root.mkdir(parents=True, exist_ok=True)
 
     @contextmanager
-    def write_lock(self, wait_seconds: float | None = None) -> Iterator[None]:
-        """One writer at a time; readers never block because they read a manifest snapshot."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / ".lock", "w") as handle:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError as exc:
-                raise IndexStoreError(self.root, "another process is writing this index") from exc
+    def write_lock(
+        self, wait_seconds: float | None = None, on_wait: Callable[[str], None] | None = None
+    ) -> Iterator[None]:
+        """One writer at a time; readers never block because they read a manifest snapshot.
+
+        A second writer polls the ``flock`` until ``wait_seconds`` have passed (``on_wait``
+        is told once), then gives up with a clear error.
+        """
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            handle = open(self.root / ".lock", "a")
+        except OSError as exc:
+            raise IndexStoreError(self.root, f"cannot write: {storage_problem(exc)}") from exc
+        with handle:
+            self._acquire(handle, wait_seconds or 0.0, on_wait)
             try:
                 yield
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _acquire(self, handle: Any, wait: float, on_wait: Callable[[str], None] | None) -> None:
+        deadline = time.monotonic() + wait
+        told = False
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                pass
+            if time.monotonic() >= deadline:
+                waited = f" after waiting {wait:g} s" if wait > 0 else ""
+                raise IndexStoreError(
+                    self.root, f"another process is writing this index{waited}; try again "
+                    "when it has finished (or wait longer: --wait SECONDS)"
+                )
+            if not told and on_wait is not None:
+                on_wait(f"another process is writing index {self.root}; waiting up to "
+                        f"{wait:g} s for it to finish")
+                told = True
+            time.sleep(min(0.2, max(0.0, deadline - time.monotonic())))
+
+    def remove_if_unused(self) -> None:
+        """Delete the folder again if it holds no index (a first ingest that stored nothing)."""
+        if self.exists() or not self.root.is_dir():
+            return
+        shutil.rmtree(self.root / "docs", ignore_errors=True)
+        (self.root / ".lock").unlink(missing_ok=True)
+        for path in self.root.glob(".tmp-*"):
+            shutil.rmtree(path, ignore_errors=True)
+        try:
+            self.root.rmdir()
+        except OSError:
+            pass  # something else lives there now: leave it
 
     # -- per-document folders ---------------------------------------------------------
 
@@ -161,18 +258,32 @@ class FolderStore(IndexStore):
         return self.root / "docs" / doc_id
 
     def stage(self, artifacts: DocumentArtifacts) -> None:
-        """Write one document's folder under a temporary name, then rename it into place."""
+        """Write one document's folder under a temporary name, then rename it into place.
+
+        On any OS error (disk full, read-only, permission) the temporary folder is
+        removed at once and an ``IndexStoreError`` says what happened.
+        """
         final = self.doc_dir(artifacts.document.doc_id)
         if final.is_dir():
             return  # content-addressed: the same bytes were stored before
-        final.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{final.name}-", dir=final.parent))
-        _write_json(tmp / "document.json", artifacts.document.model_dump(mode="json"))
-        _write_json(tmp / "clauses.json", [c.model_dump(mode="json") for c in artifacts.clauses])
-        _write_json(tmp / "graph.json", artifacts.graph.model_dump(mode="json"))
-        _write_json(tmp / "tokens.json", artifacts.tokens)
-        np.save(tmp / "embeddings.npy", artifacts.embeddings.astype(np.float32))
-        os.replace(tmp, final)
+        tmp: Path | None = None
+        try:
+            final.parent.mkdir(parents=True, exist_ok=True)
+            tmp = _make_temp_dir(f".tmp-{final.name}-", final.parent)
+            _write_json(tmp / "document.json", artifacts.document.model_dump(mode="json"))
+            _write_json(tmp / "clauses.json",
+                        [c.model_dump(mode="json") for c in artifacts.clauses])
+            _write_json(tmp / "graph.json", artifacts.graph.model_dump(mode="json"))
+            _write_json(tmp / "tokens.json", artifacts.tokens)
+            _write_bytes(tmp / "embeddings.npy",
+                         _npy_bytes(artifacts.embeddings.astype(np.float32)))
+            os.replace(tmp, final)
+        except OSError as exc:
+            if tmp is not None:
+                shutil.rmtree(tmp, ignore_errors=True)
+            raise IndexStoreError(
+                self.root, f"cannot store {artifacts.document.source_path}: {storage_problem(exc)}"
+            ) from exc
 
     def read_document(self, doc_id: str) -> Document:
         return Document.model_validate_json((self.doc_dir(doc_id) / "document.json").read_bytes())
@@ -217,8 +328,16 @@ class FolderStore(IndexStore):
         for doc_id, entry in add:
             documents[doc_id] = entry.model_dump(mode="json")
         new = dict(manifest, documents=documents, generation=manifest["generation"] + 1)
-        new["global"] = self._write_global(list(documents), new["generation"]) if documents else None
-        self._write_manifest(new)
+        try:
+            new["global"] = (
+                self._write_global(list(documents), new["generation"]) if documents else None
+            )
+            self._write_manifest(new)
+        except OSError as exc:
+            self.collect_garbage(manifest)  # temp folders of this attempt, at once
+            raise IndexStoreError(
+                self.root, f"nothing was committed, the index is unchanged: {storage_problem(exc)}"
+            ) from exc
         self.collect_garbage(new)
 
     def _write_global(self, doc_ids: list[str], generation: int) -> str:
@@ -226,7 +345,7 @@ class FolderStore(IndexStore):
         import faiss
 
         name = f"global-{generation}"
-        tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{name}-", dir=self.root))
+        tmp = _make_temp_dir(f".tmp-{name}-", self.root)
         clause_ids: list[str] = []
         tokens: list[list[str]] = []
         vectors: list[np.ndarray] = []
@@ -237,7 +356,7 @@ class FolderStore(IndexStore):
         matrix = np.ascontiguousarray(np.vstack(vectors), dtype=np.float32)
         faiss_index = faiss.IndexFlatIP(matrix.shape[1])
         faiss_index.add(matrix)
-        faiss.write_index(faiss_index, str(tmp / "faiss.index"))
+        _write_bytes(tmp / "faiss.index", faiss.serialize_index(faiss_index).tobytes())
         bm25 = bm25s.BM25(method="robertson")
         # An empty clause still needs one token so bm25s keeps rows aligned with clause ids.
         bm25.index([t or [""] for t in tokens], show_progress=False)
@@ -251,16 +370,19 @@ class FolderStore(IndexStore):
 
     def _write_manifest(self, manifest: dict[str, Any]) -> None:
         tmp = self.root / f".{MANIFEST_NAME}.tmp"
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(manifest, handle, ensure_ascii=False, indent=1)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, self.manifest_path)
+        try:
+            _write_json(tmp, manifest, sync=True, indent=1)
+            os.replace(tmp, self.manifest_path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+            raise
         _fsync_dir(self.root)
 
     def collect_garbage(self, manifest: dict[str, Any]) -> None:
         """Delete folders the manifest no longer references (and leftovers of crashes)."""
         live_docs = set(manifest["documents"])
+        if not self.root.is_dir():
+            return
         docs_dir = self.root / "docs"
         if docs_dir.is_dir():
             for path in docs_dir.iterdir():

@@ -259,6 +259,11 @@ class FolderReader(IndexReader):
             faiss_index = faiss.read_index(str(global_dir / "faiss.index")) if global_dir else None
             bm25 = bm25s.BM25.load(str(global_dir / "bm25")) if global_dir else None
             stored_ids = json.loads((global_dir / "clause_ids.json").read_bytes()) if global_dir else []
+        except PermissionError as exc:
+            raise IndexStoreError(
+                store.root, f"permission denied reading {exc.filename or 'the index files'}; "
+                "ask its owner to make the index readable"
+            ) from exc
         except (OSError, ValueError, RuntimeError) as exc:
             raise IndexStoreError(store.root, f"damaged index files ({exc})") from exc
         if stored_ids != [c.clause_id for c in self.clauses.rows]:

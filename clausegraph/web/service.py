@@ -1,0 +1,372 @@
+"""The warm state behind the web app: one ClauseGraph per workspace, ingest jobs, history.
+
+One process keeps the embedding model and every loaded index in memory, so a question
+costs retrieval only. Ingest runs on one background thread per workspace; the index
+changes atomically when a job commits (``IndexStore.commit``), so questions asked in
+the meantime are answered from the previous index. After a commit the worker loads
+the new index before readers need it.
+"""
+
+from __future__ import annotations
+
+import queue
+import secrets
+import threading
+import time
+from collections import OrderedDict, deque
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from clausegraph.models import Answer
+from clausegraph.api import ClauseGraph, IngestOutcome
+from clausegraph.config import Settings
+from clausegraph.errors import ClauseGraphError, NotFoundError
+from clausegraph.web.uploads import UploadLimits, display_name
+
+DEFAULT_WORKSPACE = "default"
+HISTORY_PER_SESSION = 50
+SESSIONS_KEPT = 200
+JOBS_KEPT = 100
+
+
+class BusyError(ClauseGraphError):
+    """The workspace is being written to; the caller may retry shortly."""
+
+
+class FileProgress(BaseModel):
+    """One uploaded file in an ingest job."""
+
+    name: str = Field(description="the client's file name (a label only)")
+    status: str = Field(description="rejected | queued | ingesting | ingested | unchanged | "
+                        "replaced | failed")
+    error: str | None = None
+    doc_id: str | None = None
+    key: str | None = None
+    pages: int = 0
+    clauses: int = 0
+    edges: int = 0
+
+
+class IngestJob(BaseModel):
+    job_id: str
+    workspace: str
+    created_at: str
+    state: str = Field(description="queued | running | done")
+    done: int = 0
+    total: int = 0
+    files: list[FileProgress]
+
+
+class HistoryEntry(BaseModel):
+    id: str
+    question: str
+    asked_at: str
+    documents: list[str] | None = None
+    seconds: float
+    answer: Answer
+
+
+class CompareRow(BaseModel):
+    """One document's answer to the compared question."""
+
+    doc_id: str
+    document: str
+    key: str
+    found: bool
+    answer: str
+    citation: str | None = None
+    clause_id: str | None = None
+    span: tuple[int, int] | None = None
+
+
+class Comparison(BaseModel):
+    question: str
+    rows: list[CompareRow]
+
+
+class Workspace:
+    """One index with its graph, its write lock and its ingest worker."""
+
+    def __init__(self, name: str, graph: ClauseGraph, uploads: Path) -> None:
+        self.name = name
+        self.graph = graph
+        self.uploads = uploads
+        self.write_lock = threading.Lock()
+        self._jobs: queue.Queue[tuple[IngestJob, list[tuple[int, Path]]]] = queue.Queue()
+        self._worker = threading.Thread(target=self._work, name=f"ingest-{name}", daemon=True)
+        self._worker.start()
+
+    def has_index(self) -> bool:
+        return self.graph.store.exists()
+
+    def warm(self) -> None:
+        """Load the index and the retriever now, not on the next question."""
+        if self.has_index():
+            _ = self.graph.retriever
+
+    def submit(self, job: IngestJob, files: list[tuple[int, Path]]) -> None:
+        self._jobs.put((job, files))
+
+    def _work(self) -> None:
+        while True:
+            job, files = self._jobs.get()
+            try:
+                with self.write_lock:
+                    self._run(job, files)
+                self.warm()
+            except Exception as exc:  # noqa: BLE001 - a job must never kill the worker
+                for entry in job.files:
+                    if entry.status in ("queued", "ingesting"):
+                        entry.status, entry.error = "failed", _one_line(exc)
+            finally:
+                job.state = "done"
+
+    def _run(self, job: IngestJob, files: list[tuple[int, Path]]) -> None:
+        job.state = "running"
+        by_path = {str(path): job.files[i] for i, path in files}
+        by_name = {path.name: job.files[i] for i, path in files}
+
+        def progress(name: str, done: int, total: int) -> None:
+            job.done = done
+            if name in by_name and by_name[name].status == "queued":
+                by_name[name].status = "ingesting"
+
+        report = self.graph.ingest([path for _, path in files], progress=progress)
+        for outcome in report.outcomes:
+            entry = by_path.get(outcome.path)
+            if entry is not None:
+                _record(entry, outcome, Path(outcome.path))
+        job.done = len(files)
+
+
+def _record(entry: FileProgress, outcome: IngestOutcome, stored: Path) -> None:
+    entry.status = outcome.status
+    entry.doc_id, entry.key = outcome.doc_id, outcome.key
+    entry.pages, entry.clauses = outcome.pages, outcome.clauses
+    entry.edges = sum(outcome.edges.values())
+    if outcome.error:
+        # the stored path is ours, not the user's: name the file as the user did
+        entry.error = outcome.error.replace(str(stored), entry.name)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text if isinstance(exc, ClauseGraphError) and text else "internal error"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class GraphService:
+    """Workspaces by name, ingest jobs, and each browser session's question history."""
+
+    def __init__(
+        self,
+        index: str | Path,
+        settings: Settings | None = None,
+        workspaces: list[str] | None = None,
+        uploads: str | Path | None = None,
+        limits: UploadLimits | None = None,
+    ) -> None:
+        self.index = str(index)
+        self.settings = settings or Settings()
+        self.limits = limits or UploadLimits()
+        self._uploads = Path(uploads) if uploads else None
+        self._workspaces: dict[str, Workspace] = {}
+        self._lock = threading.Lock()
+        self._jobs: OrderedDict[str, IngestJob] = OrderedDict()
+        self._history: OrderedDict[str, deque[HistoryEntry]] = OrderedDict()
+        for name in [DEFAULT_WORKSPACE, *(workspaces or [])]:
+            self.workspace(name)
+
+    # -- workspaces ------------------------------------------------------------------------
+
+    def _index_of(self, name: str) -> str:
+        """Each workspace is its own index folder: isolation is the store's, not a filter."""
+        if name == DEFAULT_WORKSPACE:
+            return self.index
+        if "://" in self.index:
+            raise ClauseGraphError("workspaces need a folder index (not a database URL)")
+        return str(Path(self.index) / ".workspaces" / name)
+
+    def _uploads_of(self, name: str, location: str) -> Path:
+        if self._uploads:
+            return self._uploads / name
+        if "://" in location:
+            raise ClauseGraphError("a database index needs --uploads DIR for uploaded files")
+        return Path(location) / ".uploads"
+
+    def workspace(self, name: str = DEFAULT_WORKSPACE) -> Workspace:
+        with self._lock:
+            if name not in self._workspaces:
+                root = self._index_of(name)
+                graph = ClauseGraph.open(root, self.settings, create=True)
+                if self._workspaces:  # one embedding model for every workspace
+                    graph._embedder = next(iter(self._workspaces.values())).graph.embedder
+                self._workspaces[name] = Workspace(name, graph, self._uploads_of(name, root))
+            return self._workspaces[name]
+
+    def warm(self) -> None:
+        """Load the model and every index, and answer one question, before serving."""
+        for workspace in list(self._workspaces.values()):
+            workspace.warm()
+            if workspace.has_index():
+                workspace.graph.ask("warm up", llm="none")
+
+    # -- documents -------------------------------------------------------------------------
+
+    def documents(self, workspace: str) -> list[dict[str, Any]]:
+        ws = self.workspace(workspace)
+        if not ws.has_index():
+            return []
+        rows = []
+        for entry in ws.graph.stats().documents:
+            rows.append({
+                "doc_id": entry["doc_id"], "key": entry["key"], "title": entry["title"],
+                "file_name": Path(entry["source_path"]).name,
+                "media_type": entry["media_type"], "pages": entry["pages"],
+                "clauses": entry["clauses"], "edges": sum(entry["edges_by_type"].values()),
+                "edges_by_type": entry["edges_by_type"], "unresolved": entry["unresolved"],
+                "ingested_at": entry.get("ingested_at"),
+            })
+        return rows
+
+    def document_entry(self, workspace: str, doc_id: str) -> dict[str, Any]:
+        ws = self.workspace(workspace)
+        entries = ws.graph.store.entries() if ws.has_index() else {}
+        if doc_id not in entries:
+            raise NotFoundError(f"no document {doc_id!r} in this workspace")
+        return entries[doc_id].model_dump()
+
+    def start_ingest(
+        self, workspace: str, accepted: list[tuple[str, Path]], rejected: list[tuple[str, str]]
+    ) -> IngestJob:
+        files = [FileProgress(name=display_name(name), status="queued") for name, _ in accepted]
+        files += [FileProgress(name=display_name(name), status="rejected", error=error)
+                  for name, error in rejected]
+        job = IngestJob(job_id=secrets.token_hex(8), workspace=workspace, created_at=_now(),
+                        state="queued" if accepted else "done", total=len(accepted),
+                        files=files)
+        with self._lock:
+            self._jobs[job.job_id] = job
+            while len(self._jobs) > JOBS_KEPT:
+                self._jobs.popitem(last=False)
+        accepted_view = job.model_copy(deep=True)  # as accepted, before the worker moves on
+        if accepted:
+            self.workspace(workspace).submit(job, [(i, p) for i, (_, p) in enumerate(accepted)])
+        return accepted_view
+
+    def job(self, workspace: str, job_id: str) -> IngestJob | None:
+        job = self._jobs.get(job_id)
+        return job if job is not None and job.workspace == workspace else None
+
+    def remove(self, workspace: str, doc_id: str) -> list[str]:
+        ws = self.workspace(workspace)
+        entry = self.document_entry(workspace, doc_id)
+        if not ws.write_lock.acquire(timeout=2.0):
+            raise BusyError("documents are being ingested; remove again when that finishes")
+        try:
+            removed = ws.graph.remove(doc_id)
+        finally:
+            ws.write_lock.release()
+        original = Path(entry["source_path"])
+        if ws.uploads.resolve() in original.resolve().parents:
+            original.unlink(missing_ok=True)  # an uploaded copy goes with its document
+        ws.warm()
+        return removed
+
+    # -- questions -------------------------------------------------------------------------
+
+    def ask(self, workspace: str, question: str, documents: list[str] | None = None,
+            **options: Any) -> Answer:
+        ws = self.workspace(workspace)
+        if not ws.has_index():
+            raise ClauseGraphError("no documents yet: upload some on the Documents page")
+        return ws.graph.ask(question, documents=documents or None, **options)
+
+    def compare(self, workspace: str, question: str) -> Comparison:
+        """The question asked of each document on its own."""
+        ws = self.workspace(workspace)
+        graph = ws.graph
+        if hasattr(graph, "compare"):  # the Python API's own comparison, when it has one
+            result = graph.compare(question)
+            if isinstance(result, Comparison):
+                return result
+            rows = getattr(result, "rows", None) or result
+            if isinstance(rows, list) and rows and isinstance(rows[0], Answer):
+                return Comparison(question=question, rows=[
+                    _compare_row(entry, answer) for entry, answer in
+                    zip(self.documents(workspace), rows, strict=False)])
+        rows = []
+        for entry in self.documents(workspace):
+            answer = graph.ask(question, documents=[entry["doc_id"]], llm="none")
+            rows.append(_compare_row(entry, answer))
+        return Comparison(question=question, rows=rows)
+
+    def remember(self, session: str, question: str, documents: list[str] | None,
+                 answer: Answer, seconds: float) -> HistoryEntry:
+        entry = HistoryEntry(id=secrets.token_hex(6), question=question, asked_at=_now(),
+                             documents=documents, seconds=round(seconds, 3), answer=answer)
+        with self._lock:
+            history = self._history.setdefault(session, deque(maxlen=HISTORY_PER_SESSION))
+            self._history.move_to_end(session)
+            history.appendleft(entry)
+            while len(self._history) > SESSIONS_KEPT:
+                self._history.popitem(last=False)
+        return entry
+
+    def history(self, session: str) -> list[HistoryEntry]:
+        return list(self._history.get(session, ()))
+
+    def history_entry(self, session: str, entry_id: str) -> HistoryEntry | None:
+        return next((e for e in self.history(session) if e.id == entry_id), None)
+
+
+class DirectAnswer(BaseModel):
+    """The short answer and the quote it comes from (what its citation opens)."""
+
+    text: str
+    clause_id: str | None = None
+    span: tuple[int, int] | None = Field(None, description="document offsets of the quote")
+    citation: str | None = None
+
+
+def direct_answer(answer: Answer) -> DirectAnswer:
+    """The API's own direct answer when it has one, else the lead clause's quote.
+
+    The lead clause is the one the extractive answer leads with: the first base rule,
+    else the first exception, else the first definition.
+    """
+    by_group = {group: answer.group(group) for group in ("base_rule", "exception", "definition")}
+    lead = next((items[0] for items in by_group.values() if items), None)
+    quote = next((q for q in answer.quotes if lead and q.clause_id == lead.clause_id), None)
+    own = getattr(answer, "direct_answer", None)
+    text = str(own) if own else (" ".join(quote.text.split()) if quote else "")
+    return DirectAnswer(
+        text=text, clause_id=lead.clause_id if lead else None,
+        span=quote.span if quote else None, citation=lead.citation() if lead else None,
+    )
+
+
+def answer_found(answer: Answer) -> bool:
+    found = getattr(answer, "found", None)
+    return bool(answer.evidence) if found is None else bool(found)
+
+
+def _compare_row(entry: dict[str, Any], answer: Answer) -> CompareRow:
+    direct = direct_answer(answer)
+    return CompareRow(
+        doc_id=entry["doc_id"], document=entry["title"], key=entry["key"],
+        found=answer_found(answer) and bool(direct.text),
+        answer=direct.text or "No answer found in this document.",
+        citation=direct.citation, clause_id=direct.clause_id, span=direct.span,
+    )
+
+
+def timed(call: Any, *args: Any, **kwargs: Any) -> tuple[Any, float]:
+    started = time.perf_counter()
+    return call(*args, **kwargs), time.perf_counter() - started

@@ -1,0 +1,115 @@
+// The Ask page: streams the answer and the evidence over server-sent events.
+"use strict";
+
+const GROUP_HINTS = {
+  definition: "What the words of the rule mean.",
+  base_rule: "The rules that answer the question.",
+  exception: "Exclusions, limits and overrides that can change the answer.",
+};
+
+let source = null;
+let evidenceById = {};
+let chainLinks = [];
+
+function evidenceCard(item) {
+  const text = CG.el("p", { class: "clause-text", text: item.text });
+  const more = CG.el("button", { type: "button", class: "plain more", text: "Show all" });
+  more.addEventListener("click", () => {
+    text.classList.toggle("expanded");
+    more.textContent = text.classList.contains("expanded") ? "Show less" : "Show all";
+  });
+  return CG.el("article", { class: "clause-card", "data-clause": item.clause_id },
+    CG.el("div", { class: "clause-head" },
+      CG.el("span", { class: "clause-label", text: item.label }),
+      item.heading ? CG.el("span", { class: "clause-heading", text: item.heading }) : null,
+      CG.el("span", { class: "score", title: item.reason, text: item.origin })),
+    text,
+    CG.el("div", { class: "clause-foot" },
+      CG.el("button", { type: "button", class: "cite", "data-clause": item.clause_id,
+                        text: CG.citation(item), onclick: () => Viewer.open(item.clause_id) }),
+      item.text.length > 420 ? more : null));
+}
+
+function showGroup(data) {
+  const section = CG.el("section", { class: "group group-" + data.group, id: "group-" + data.group },
+    CG.el("h2", {}, data.title, CG.el("span", { class: "count", text: String(data.clauses.length) })),
+    CG.el("p", { class: "hint", text: GROUP_HINTS[data.group] }));
+  if (!data.clauses.length) section.append(CG.el("p", { class: "empty", text: "None found." }));
+  for (const item of data.clauses) {
+    evidenceById[item.clause_id] = item;
+    section.append(evidenceCard(item));
+  }
+  document.getElementById("evidence").append(section);
+}
+
+function showAnswer(data) {
+  const card = document.getElementById("answer-card");
+  card.hidden = false;
+  const direct = data.direct || {};
+  document.getElementById("direct-answer").textContent =
+    direct.text || "No answer found in the documents.";
+  const cite = document.getElementById("direct-cite");
+  cite.parentElement.hidden = !direct.clause_id;
+  if (direct.clause_id) {
+    cite.textContent = direct.citation.split(", chars")[0];
+    cite.dataset.clause = direct.clause_id;
+    const span = direct.span || [];
+    cite.onclick = () => Viewer.open(direct.clause_id, span[0], span[1]);
+  }
+  document.getElementById("full-answer").textContent = data.answer;
+  document.getElementById("report-links").replaceChildren(...CG.reportLinks(data.id));
+  card.dataset.historyId = data.id;
+  CG.setStatus("Answered in " + data.seconds.toFixed(2) + " s (" + data.mode + ").");
+}
+
+function reset() {
+  evidenceById = {};
+  chainLinks = [];
+  document.getElementById("evidence").replaceChildren();
+  document.getElementById("answer-card").hidden = true;
+  document.getElementById("chain-card").hidden = true;
+}
+
+function ask(question) {
+  if (source) source.close();
+  reset();
+  CG.setStatus("Searching the documents…");
+  const button = document.getElementById("ask-button");
+  button.disabled = true;
+  source = new EventSource("/api/v1/ask/stream?question=" + encodeURIComponent(question));
+  let streamed = "";
+  const finish = () => { source.close(); source = null; button.disabled = false; };
+  source.addEventListener("chunk", (event) => {
+    streamed += JSON.parse(event.data).text;
+    document.getElementById("answer-card").hidden = false;
+    document.getElementById("direct-answer").textContent = streamed;
+  });
+  source.addEventListener("answer", (event) => showAnswer(JSON.parse(event.data)));
+  source.addEventListener("evidence", (event) => showGroup(JSON.parse(event.data)));
+  source.addEventListener("chain", (event) => {
+    chainLinks = JSON.parse(event.data).links;
+    document.getElementById("chain-card").hidden = false;
+    Chain.draw(document.getElementById("chain"), chainLinks, evidenceById, (id) => Viewer.open(id));
+  });
+  source.addEventListener("done", finish);
+  source.addEventListener("error", (event) => {
+    let detail = "The connection to the server was lost.";
+    if (event.data) detail = JSON.parse(event.data).detail;
+    CG.setStatus(detail, true);
+    finish();
+  });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const form = document.getElementById("ask-form");
+  const input = document.getElementById("question");
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const question = input.value.trim();
+    if (!question) return;
+    history.replaceState(null, "", "/?q=" + encodeURIComponent(question));
+    ask(question);
+  });
+  const initial = new URLSearchParams(location.search).get("q");
+  if (initial) { input.value = initial; ask(initial); }
+});
