@@ -271,7 +271,7 @@ def test_offline_answer_has_no_verified_badge_and_says_not_found():
     html = render_html(report)
     assert "QUOTES MATCH THE SOURCE" in md and "Verification: VERIFIED" not in md
     assert "Not found in the indexed documents" in md and "confidence 0.00" in md
-    assert 'class="badge v-quotes"' in html and "v-verified" not in html
+    assert 'class="badge v-quotes"' in html and 'class="badge v-verified"' not in html
     found = sample_answer().model_copy(update={
         "found": True, "direct_answer": "Either Party may terminate.", "confidence": 0.8})
     md = render_markdown(build_report(found, manifest=manifest_for(found), created_at=WHEN))
