@@ -1,4 +1,5 @@
-"""Ship rules/, prompts/ and the demo documents inside built wheels (``clausegraph/_data/``).
+"""Ship rules/, prompts/, the demo documents and the fitted LeSeGR weights inside built
+wheels (``clausegraph/_data/``).
 
 A source checkout (``pip install -e .``) reads them in place, where they are edited; a wheel
 or ``pip install .`` has no checkout beside it, so ``build_py`` copies them into the package
@@ -12,7 +13,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
-RESOURCES = ("rules", "prompts", "docs/dataset")
+RESOURCES = ("rules", "prompts", "docs/dataset", "docs/lesegr_weights.json")
 
 
 class BuildPyWithResources(build_py):
@@ -23,6 +24,10 @@ class BuildPyWithResources(build_py):
         target = Path(self.build_lib) / "clausegraph" / "_data"
         for name in RESOURCES:
             destination = target / name
+            if (ROOT / name).is_file():
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(ROOT / name, destination)
+                continue
             if destination.exists():
                 shutil.rmtree(destination)
             shutil.copytree(ROOT / name, destination,

@@ -14,17 +14,13 @@ import time
 from collections import ChainMap, Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from clausegraph.answer.extractive import Answer, build_answer
 from clausegraph.config import RetrievalConfig, Settings
-from clausegraph.embed import Embedder, create_embedder
-from clausegraph.entities import annotate_entities
+from clausegraph.embed import Embedder, create_embedder, embedding_mismatch
 from clausegraph.errors import ClauseGraphError, IndexStoreError, IngestError, NotFoundError
-from clausegraph.ingest import SUPPORTED_SUFFIXES, document_id, iter_input_files, load_document
-from clausegraph.ingest.files import read_regular_file
 from clausegraph.llm import (
     LLMAuthError,
     LLMConfigError,
@@ -34,14 +30,16 @@ from clausegraph.llm import (
     create_provider,
 )
 from clausegraph.models import Clause, Edge, RetrievedClause
-from clausegraph.relate import relate
-from clausegraph.relate.rules import RuleSet
-from clausegraph.retrieve.hybrid import Retriever
-from clausegraph.segment import segment
 from clausegraph.store import DocumentArtifacts, DocumentEntry, IndexReader, create_store
 from clausegraph.store.factory import is_url
-from clausegraph.strategies.factory import create_strategy
-from clausegraph.text.tokenize import tokenize
+
+# The pipeline stages are imported where they run: `stats`, `show` and `remove` then start
+# without PDF, NLP or model libraries (PyMuPDF alone takes seconds to import).
+if TYPE_CHECKING:
+    from clausegraph.answer.extractive import Answer
+    from clausegraph.relate.rules import RuleSet
+    from clausegraph.retrieve.hybrid import Retriever
+    from clausegraph.strategies.base import Strategy, StrategyResult
 
 ProgressCallback = Callable[[str, int, int], None]
 """Called as ``progress(file_name, files_done, files_total)``."""
@@ -131,7 +129,6 @@ class ClauseGraph:
         self._llm: LLMProvider | None = None
         self._llm_ready = False
         self._llm_relations = False
-        self.last_strategy_notes: dict[str, str] = {}
         self._retriever: Retriever | None = None
 
     @classmethod
@@ -163,20 +160,42 @@ class ClauseGraph:
 
     @property
     def index(self) -> IndexReader:
+        """The current snapshot. Reading clauses and edges needs no encoder, so none is
+        loaded here; searching checks that the vectors come from the configured model."""
         if self._index is None:
             self._index = self.store.open_reader()
         return self._index
 
-    def _check_embedding_model(self, index: IndexReader) -> None:
-        """Queries must be embedded by the model the index was built with (checked only
-        when a query is embedded: ``show`` and ``stats`` never load the model)."""
-        stored = index.embedding_model
-        if stored and stored != self.embedder.name:
+    def check_embedding_model(self, info: Mapping[str, Any] | None = None) -> None:
+        """Refuse to mix vectors of two encoders in one index; says how to fix it."""
+        info = self.store.info() if info is None else info
+        problem = embedding_mismatch(info, self.embedder)
+        if problem:
             raise IndexStoreError(
                 self.store.location,
-                f"was built with embedding model {stored!r} but {self.embedder.name!r} is "
-                "configured; re-ingest or configure the same model",
-            )
+                f"{problem}; re-embed its clauses with 'clausegraph reembed --index "
+                f"{self.store.location}' (or ingest with --reembed), or configure that model")
+
+    def reembed(self, progress: ProgressCallback | None = None) -> int:
+        """Embed every stored clause again with the configured encoder and record it as the
+        index's model; the clauses, edges and BM25 stay. Returns the number of clauses."""
+        with self.store.write_lock():
+            self.store.check_readable()
+            reader = self.store.open_reader()
+            doc_ids = list(reader.entries())
+            vectors = {}
+            for done, doc_id in enumerate(doc_ids):
+                if progress:
+                    progress(doc_id, done, len(doc_ids))
+                clauses = reader.clauses.document_clauses(doc_id)
+                vectors[doc_id] = self.embedder.encode([_embedding_text(c) for c in clauses])
+            reader.close()
+            self.store.replace_embeddings(vectors, self.embedder.name, self.embedder.dim,
+                                          self.embedder.fingerprint or "")
+            self._index = None
+        if progress:
+            progress("", len(doc_ids), len(doc_ids))
+        return sum(len(v) for v in vectors.values())
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -205,6 +224,8 @@ class ClauseGraph:
                 "--llm-relations needs a language model: choose one with --llm gemini|openai "
                 "(or CLAUSEGRAPH_LLM_PROVIDER)"
             )
+        from clausegraph.ingest import SUPPORTED_SUFFIXES, iter_input_files
+
         self._llm_relations = llm_relations
         skipped = None if is_url(self.store.location) else Path(self.store.location)
         files = iter_input_files([Path(p) for p in paths], exclude=skipped)
@@ -224,6 +245,8 @@ class ClauseGraph:
         self, files: Sequence[Path], progress: ProgressCallback | None
     ) -> IngestReport:
         stored = self.store.entries() if self.store.exists() else {}
+        if stored:
+            self.check_embedding_model()
         by_path = {e.source_path: k for k, e in stored.items()}
         outcomes, added, replaced = [], [], []
         # Files added earlier in this call count as indexed: a byte-identical copy
@@ -255,7 +278,8 @@ class ClauseGraph:
             progress("", len(files), len(files))
         if added or replaced:
             # The model is loaded here only because something was embedded.
-            self.store.commit(added, replaced, self.embedder.name, self.embedder.dim)
+            self.store.commit(added, replaced, self.embedder.name, self.embedder.dim,
+                              self.embedder.fingerprint or "")
             self._index = None
         return IngestReport(outcomes=outcomes)
 
@@ -263,6 +287,9 @@ class ClauseGraph:
         self, path: Path, indexed: Mapping[str, Any], by_path: dict[str, str]
     ) -> tuple[IngestOutcome, DocumentEntry | None]:
         """Build and store one file unless a file with the same content is ``indexed``."""
+        from clausegraph.ingest import document_id
+        from clausegraph.ingest.files import read_regular_file
+
         started = time.perf_counter()
         try:
             # Read only to compare with what is indexed (a first ingest reads once).
@@ -302,6 +329,12 @@ class ClauseGraph:
         ``stage_seconds`` of the result says how long each stage took
         (``scripts/profile_stages.py`` sums them over a corpus).
         """
+        from clausegraph.entities import annotate_entities
+        from clausegraph.ingest import load_document
+        from clausegraph.relate import relate
+        from clausegraph.segment import segment
+        from clausegraph.text.tokenize import tokenize
+
         seconds: dict[str, float] = {}
 
         def timed(stage: str, call: Callable[[], Any]) -> Any:
@@ -332,6 +365,8 @@ class ClauseGraph:
     @property
     def rules(self) -> RuleSet:
         if self._rules is None:
+            from clausegraph.relate.rules import RuleSet
+
             self._rules = RuleSet.load()
         return self._rules
 
@@ -355,52 +390,85 @@ class ClauseGraph:
         data.update({k: v for k, v in overrides.items() if v is not None})
         return RetrievalConfig.model_validate(data)
 
+    def make_strategy(self, name: str, **params: Any) -> Strategy:
+        """The strategy called ``name`` (``params``: fields of its config), with this
+        graph's strategy settings and, for a strategy with an LLM stage, its model."""
+        from clausegraph.strategies.factory import create_strategy
+
+        try:
+            chosen = create_strategy(name, self.settings.strategies, **params)
+        except ValueError as exc:
+            raise ClauseGraphError(str(exc).splitlines()[0]) from exc
+        if chosen.uses_llm and chosen.llm is None:
+            chosen.llm = self.llm  # the paper's LLM stage when a model is configured
+        return chosen
+
+    def search(
+        self,
+        question: str,
+        documents: Sequence[str] | None = None,
+        strategy: str | Strategy = "clausegraph",
+        **overrides: Any,
+    ) -> StrategyResult:
+        """The ranked clauses for ``question`` and the strategy's notes (a causal summary,
+        saved files ...); ``overrides`` are RetrievalConfig fields."""
+        from clausegraph.strategies.base import Strategy
+
+        if not question.strip():
+            raise ClauseGraphError("the question is empty")
+        chosen = strategy if isinstance(strategy, Strategy) else self.make_strategy(strategy)
+        config = self.retrieval_config(**overrides)
+        doc_ids = self._resolve_documents(documents) if documents else None
+        return chosen.retrieve(self.retriever, question, config, doc_ids)
+
     def retrieve(
         self,
         question: str,
         documents: Sequence[str] | None = None,
-        strategy: str = "clausegraph",
+        strategy: str | Strategy = "clausegraph",
         **overrides: Any,
     ) -> list[RetrievedClause]:
         """The best clauses for ``question``; ``overrides`` are RetrievalConfig fields.
 
         ``documents`` limits the search to documents named by id, key, path or file name.
         """
-        if not question.strip():
-            raise ClauseGraphError("the question is empty")
-        try:
-            chosen = create_strategy(strategy)
-        except ValueError as exc:
-            raise ClauseGraphError(str(exc)) from exc
-        if chosen.uses_llm and chosen.llm is None:
-            chosen.llm = self.llm  # the paper's LLM stage when a model is configured
-        config = self.retrieval_config(**overrides)
-        doc_ids = self._resolve_documents(documents) if documents else None
-        results = chosen.retrieve(self.retriever, question, config, doc_ids)
-        self.last_strategy_notes = chosen.notes()
-        return results
+        return self.search(question, documents, strategy, **overrides).hits
 
     def evidence(
         self,
         question: str,
         documents: Sequence[str] | None = None,
-        strategy: str = "clausegraph",
+        strategy: str | Strategy = "clausegraph",
         **overrides: Any,
     ) -> list[RetrievedClause]:
         """What an answer is built from: the ranked clauses, then the definitions and
         exceptions that govern them (``complete_k``), in that order."""
         config = self.retrieval_config(**overrides)
         pool = dict(overrides, top_k=max(config.top_k, config.focus_pool))
-        results = self.retrieve(question, documents, strategy, **pool)
-        asked = self.retriever.last_scope.question if self.retriever.last_scope else question
-        results = _focus(self.index, asked, results, config)
-        return results + self.retriever.governing(results, config)
+        found = self.search(question, documents, strategy, **pool)
+        return self._evidence(question, found, overrides)
+
+    def _evidence(
+        self, question: str, found: StrategyResult, overrides: dict[str, Any]
+    ) -> list[RetrievedClause]:
+        """The hits reordered by best-sentence match (answers only), then the definitions
+        and exceptions that govern them."""
+        config = self.retrieval_config(**overrides)
+        hits = _focus(self.index, self._asked(question), found.hits, config)
+        return hits + self.retriever.governing(hits, config)
+
+    def _asked(self, question: str) -> str:
+        """The question without the document name the scope took out of it."""
+        scope = self.retriever.last_scope
+        return scope.question if scope else question
 
     @property
     def retriever(self) -> Retriever:
         index = self.index
         if self._retriever is None or self._retriever.index is not index:
-            self._check_embedding_model(index)
+            from clausegraph.retrieve.hybrid import Retriever
+
+            self.check_embedding_model(index.info())
             self._retriever = Retriever(index, self.embedder)
         return self._retriever
 
@@ -408,7 +476,7 @@ class ClauseGraph:
         self,
         question: str,
         documents: Sequence[str] | None = None,
-        strategy: str = "clausegraph",
+        strategy: str | Strategy = "clausegraph",
         *,
         llm: LLMProvider | str | None = None,
         on_chunk: Callable[[str], None] | None = None,
@@ -426,13 +494,18 @@ class ClauseGraph:
         ``strict=True`` raises the :class:`LLMError` instead. Settings the user must fix
         (no key, rejected key, wrong URL or model) always raise.
         """
-        results = self.evidence(question, documents, strategy, **overrides)
+        config = self.retrieval_config(**overrides)
+        pool = dict(overrides, top_k=max(config.top_k, config.focus_pool))
+        found = self.search(question, documents, strategy, **pool)
+        results = self._evidence(question, found, overrides)
+        name = strategy if isinstance(strategy, str) else strategy.name
         settings = dict(self.retrieval_config(**overrides).model_dump(mode="json"),
-                        strategy=strategy)
-        scope = self.retriever.last_scope
+                        strategy=name)
+        from clausegraph.answer.extractive import build_answer
+
         answer = build_answer(self.index, question, results, settings,
-                              asked=scope.question if scope else question)
-        answer.strategy_notes = dict(self.last_strategy_notes)
+                              asked=self._asked(question))
+        answer.strategy_notes = dict(found.notes)
         provider = None if llm == "none" else (llm if llm is not None else self.llm)
         if provider is None or not answer.evidence:
             return answer

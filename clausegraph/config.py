@@ -25,6 +25,7 @@ def _resource_dir(name: str) -> Path:
 
 RULES_DIR = _resource_dir("rules")
 PROMPTS_DIR = _resource_dir("prompts")
+DOCS_DIR = _resource_dir("docs")
 
 
 class StrictModel(BaseModel):
@@ -75,6 +76,11 @@ class EntityConfig(StrictModel):
 class EmbeddingConfig(StrictModel):
     """The dense model. ``model`` is a local path or the packaged MiniLM ('minilm')."""
 
+    backend: Literal["onnx", "sentence-transformers"] = Field(
+        "onnx",
+        description="'onnx' = ONNX Runtime, no torch (BERT models with safetensors weights); "
+        "'sentence-transformers' = torch, any model it loads (pip install 'clausegraph[torch]')",
+    )
     model: str = Field(
         "minilm",
         description="'minilm' = packaged all-MiniLM-L6-v2, 'gemini[:<model>]' = Gemini "
@@ -142,6 +148,20 @@ class RetrievalConfig(StrictModel):
         return value
 
 
+class StrategySettings(StrictModel):
+    """Files and folders the retrieval strategies use (see clausegraph/strategies/)."""
+
+    lesegr_weights: Path = Field(
+        DOCS_DIR / "lesegr_weights.json",
+        description="weights of the 'lesegr-fitted' strategy (written by "
+        "'clausegraph evaluate --fit-lesegr FILE')",
+    )
+    causal_dir: Path | None = Field(
+        None, description="where 'causal-search' saves its files (default: env "
+        "CLAUSEGRAPH_CAUSAL_DIR, else .clausegraph-causal/)",
+    )
+
+
 class Settings(StrictModel):
     """The full configuration of a ClauseGraph instance."""
 
@@ -151,6 +171,7 @@ class Settings(StrictModel):
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
+    strategies: StrategySettings = Field(default_factory=StrategySettings)
 
     def with_overrides(self, overrides: list[str]) -> "Settings":
         """Return a copy with ``section.field=value`` overrides applied and validated.
@@ -170,5 +191,5 @@ class Settings(StrictModel):
         return Settings.model_validate(data)
 
 # The main job's embedded defaults: the bundled sample contracts and a question about them.
-DATASET_DIR = _resource_dir("docs") / "dataset"
+DATASET_DIR = DOCS_DIR / "dataset"
 SAMPLE_QUESTION = "Can a party terminate the agreement early, and what exceptions apply?"

@@ -13,11 +13,8 @@ is stored. Prints seconds per stage and the total over the time inside the embed
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from clausegraph.api import ClauseGraph
 from clausegraph.config import Settings

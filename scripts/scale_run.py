@@ -22,8 +22,6 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from clausegraph.api import ClauseGraph
 from clausegraph.eval import build_index, default_legalbench_dir, peak_rss_mb
 from clausegraph.ingest import iter_input_files

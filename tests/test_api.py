@@ -90,7 +90,8 @@ def test_text_file_spans_slice_the_file_itself(tmp_path: Path) -> None:
     graph = ClauseGraph.open(tmp_path / "idx", create=True)
     report = graph.ingest(texts[:2])
     assert not report.failed
-    for clause in graph.index.clauses:
+    index = graph.index
+    for clause in index.clauses.clauses(index.clauses.clause_ids()):
         path = graph.index.clauses.document(clause.doc_id).source_path
         raw = Path(path).read_text(encoding="utf-8")
         assert raw[clause.span[0]:clause.span[1]] == clause.text

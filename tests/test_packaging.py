@@ -24,13 +24,16 @@ def test_build_copies_resources_into_the_package(tmp_path):
                          if p.is_file() and "__pycache__" not in p.parts)
         copied = sorted(p.relative_to(data / name) for p in (data / name).rglob("*") if p.is_file())
         assert shipped and copied == shipped, name
+    weights = data / "docs" / "lesegr_weights.json"  # lesegr-fitted's default weights
+    assert weights.read_bytes() == (REPO / "docs" / "lesegr_weights.json").read_bytes()
     web = tmp_path / "clausegraph" / "web"  # the web app's pages and scripts (package data)
     assert (web / "templates" / "ask.html").is_file() and (web / "static" / "ask.js").is_file()
     # The package finds them there (it prefers _data/ over a checkout beside it).
     probe = ("import clausegraph.config as c; "
-             "print(c.RULES_DIR); print(c.PROMPTS_DIR); print(c.DATASET_DIR)")
+             "print(c.RULES_DIR); print(c.PROMPTS_DIR); print(c.DATASET_DIR); "
+             "print(c.StrategySettings().lesegr_weights)")
     found = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
                            text=True, timeout=120, env={"PYTHONPATH": str(tmp_path)})
     assert found.returncode == 0, found.stderr
     assert found.stdout.split() == [str(data / "rules"), str(data / "prompts"),
-                                    str(data / "docs" / "dataset")]
+                                    str(data / "docs" / "dataset"), str(weights)]

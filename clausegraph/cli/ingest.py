@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -32,6 +34,11 @@ from clausegraph.cli.common import (
 from clausegraph.errors import ClauseGraphError
 from clausegraph.text.safe import markup, plain, visible
 
+ReembedOption = Annotated[
+    bool, typer.Option("--reembed", help="first re-embed the clauses already in the index with "
+                       "the configured model (after a model change)")
+]
+
 
 @app.command()
 def ingest(
@@ -51,6 +58,7 @@ def ingest(
     model: ModelOption = None,
     base_url: BaseUrlOption = None,
     wait: WaitOption = None,
+    reembed_first: ReembedOption = False,
 ) -> None:
     """Add documents to the index (unchanged files are skipped)."""
     if no_ocr:
@@ -58,19 +66,11 @@ def ingest(
     try:
         graph = _open(index, _with_wait(set_, wait), create=True,
                       llm={"provider": llm, "model": model, "base_url": base_url})
-        with Progress(
-            TextColumn("[progress.description]{task.description}"), BarColumn(),
-            MofNCompleteColumn(), TimeElapsedColumn(), console=err_console,
-            disable=json_output or not err_console.is_terminal,
-        ) as progress:
-            task = progress.add_task("ingesting", total=None)
-
-            def report(name: str, done: int, total: int) -> None:
-                progress.update(task, description=markup(visible(f"ingesting {name}")[:60]),
-                                completed=done, total=total)
-
-            result = graph.ingest(paths, progress=report, llm_relations=llm_relations,
-                                  on_wait=_waiting)
+        with _progress(json_output) as report:
+            if reembed_first and graph.store.exists():
+                graph.reembed(progress=report("re-embedding"))
+            result = graph.ingest(paths, progress=report("ingesting"),
+                                  llm_relations=llm_relations, on_wait=_waiting)
     except ClauseGraphError as exc:
         _fail(str(exc))
         return
@@ -85,6 +85,49 @@ def ingest(
         _error(outcome.error or outcome.path)
     if result.failed:
         raise typer.Exit(1)
+
+
+@app.command()
+def reembed(
+    index: IndexOption = DEFAULT_INDEX,
+    json_output: JsonOption = False,
+    set_: SetOption = None,
+) -> None:
+    """Embed every clause of the index again with the configured model (after a model change)."""
+    try:
+        graph = _open(index, set_)
+        with _progress(json_output) as report:
+            clauses = graph.reembed(progress=report("re-embedding"))
+    except ClauseGraphError as exc:
+        _fail(str(exc))
+        return
+    result = {"index": graph.store.location, "clauses": clauses,
+              "embedding_model": graph.embedder.name,
+              "embedding_fingerprint": graph.embedder.fingerprint}
+    if json_output:
+        _print_json(result)
+    else:
+        console.print(f"re-embedded {clauses} clauses of {result['index']} with "
+                      f"{result['embedding_model']}", highlight=False)
+
+
+@contextmanager
+def _progress(json_output: bool) -> Iterator[Callable[[str], Callable[[str, int, int], None]]]:
+    """A progress bar on stderr (terminals only); ``report(verb)`` makes its callback."""
+    with Progress(
+        TextColumn("[progress.description]{task.description}"), BarColumn(),
+        MofNCompleteColumn(), TimeElapsedColumn(), console=err_console,
+        disable=json_output or not err_console.is_terminal,
+    ) as progress:
+        task = progress.add_task("", total=None)
+
+        def report(verb: str) -> Callable[[str, int, int], None]:
+            def update(name: str, done: int, total: int) -> None:
+                progress.update(task, description=markup(visible(f"{verb} {name}")[:60]),
+                                completed=done, total=total)
+            return update
+
+        yield report
 
 
 def print_ingest_table(result: Any) -> None:

@@ -107,7 +107,8 @@ class Retriever:
     def scoper(self, margin: float) -> DocumentScoper:
         """The document scoper for this index (built on first use, per margin)."""
         if margin not in self._scopers:
-            self._scopers[margin] = DocumentScoper(self.index, margin)
+            scoper = self.index.document_scoper(margin)
+            self._scopers[margin] = scoper or DocumentScoper(self.index, margin)
         return self._scopers[margin]
 
     def _scope(self, query: str, config: RetrievalConfig) -> DocumentScope | None:
@@ -204,15 +205,18 @@ class Retriever:
         """Walk ``config.hops`` typed hops from every seed; keep each clause's best path."""
         reached: dict[str, _Candidate] = {}
         seed_ids = {s.clause_id for s in seeds}
-        for seed in seeds:
-            for clause_id, strength, path in walk(self.index.graph, seed.clause_id, seed.sim, config):
-                target = pool.get(clause_id) or reached.get(clause_id)
-                if target is None:
-                    target = reached.setdefault(clause_id, _Candidate(clause_id))
-                if strength > target.support and clause_id != seed.clause_id:
-                    target.support = strength
-                    target.via = path
-                    target.via_seed = seed.clause_id
+        paths = self.index.graph.walks({s.clause_id: s.sim for s in seeds}, config)
+        if paths is None:
+            paths = [(seed.clause_id, *step) for seed in seeds
+                     for step in walk(self.index.graph, seed.clause_id, seed.sim, config)]
+        for seed_id, clause_id, strength, path in paths:
+            target = pool.get(clause_id) or reached.get(clause_id)
+            if target is None:
+                target = reached.setdefault(clause_id, _Candidate(clause_id))
+            if strength > target.support and clause_id != seed_id:
+                target.support = strength
+                target.via = path
+                target.via_seed = seed_id
         new = sorted(
             (c for i, c in reached.items() if i not in pool and i not in seed_ids),
             key=lambda c: -c.support,

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from clausegraph.models import Document
+from clausegraph.models import Clause, Document
 from clausegraph.store.base import IndexReader
 from clausegraph.text.tokenize import tokenize
 
@@ -55,6 +56,16 @@ def document_name(document: Document) -> str:
 def document_profile(document: Document) -> str:
     """Name, then opening text: where a document says what it is and who the parties are."""
     return f"{(document_name(document) + chr(10)) * _NAME_REPEATS}{document.text[:_PROFILE_CHARS]}"
+
+
+def name_words(text: str, title_tokens: set[str]) -> set[str]:
+    """Words of ``text`` that may name a document with these title tokens.
+
+    File and title words count as typed; party names only when written as names
+    (capitalised), because NER also tags phrases like "Termination Date" as ORG.
+    """
+    proper = set(tokenize(" ".join(_CAPITALISED.findall(text))))
+    return {w for w in tokenize(text) if w in title_tokens or w in proper}
 
 
 def _bm25_over(texts: list[str]):
@@ -107,10 +118,7 @@ class DocumentScoper:
         best, top, runner_up = _leader(_scores(self.profiles, text, len(self.doc_ids)))
         if top <= 0 or top < self.min_margin * max(runner_up, 1e-9):
             return None
-        # File and title words count as typed; party names only when written as names
-        # (capitalised), because NER also tags phrases like "Termination Date" as ORG.
-        proper = set(tokenize(" ".join(_CAPITALISED.findall(text))))
-        words = {w for w in tokenize(text) if w in self.title_tokens[best] or w in proper}
+        words = name_words(text, self.title_tokens[best])
         return best if any(self._is_distinctive_name_word(w, best) for w in words) else None
 
     def _is_distinctive_name_word(self, word: str, position: int) -> bool:
@@ -137,21 +145,30 @@ class DocumentScoper:
         for in the leading parts (longest first) and the last part is the question; a
         query of one part can only name a document as a whole.
         """
-        if len(self.doc_ids) < 2:
+        if self.document_count < 2:
             return None
         parts = [p.strip() for p in _PART_BREAK.split(query) if p.strip()]
         for cut in range(len(parts) - 1, 0, -1):
             reference = "; ".join(parts[:cut])
-            named = self.names_document(reference)
+            named = self.named_doc_id(reference)
             if named is not None:
                 question = "; ".join(parts[cut:])
-                return DocumentScope([self.doc_ids[named]], question, reference)
+                return DocumentScope([named], question, reference)
         if len(parts) == 1:
             phrase = self.named_phrase(query)
             if phrase is not None:
                 return phrase
-        named = self.names_document(query) if len(parts) == 1 else None
-        return DocumentScope([self.doc_ids[named]], query, query) if named is not None else None
+        named = self.named_doc_id(query) if len(parts) == 1 else None
+        return DocumentScope([named], query, query) if named is not None else None
+
+    @property
+    def document_count(self) -> int:
+        return len(self.doc_ids)
+
+    def named_doc_id(self, text: str) -> str | None:
+        """Id of the document ``text`` names, if it names exactly one."""
+        named = self.names_document(text)
+        return None if named is None else self.doc_ids[named]
 
     def named_phrase(self, query: str) -> DocumentScope | None:
         """A document named by a phrase inside one sentence ("... under the National Parivar
@@ -205,13 +222,17 @@ def _flat(text: str) -> str:
 
 
 def _opening_parties(index: IndexReader) -> dict[str, str]:
+    return opening_parties(clause for doc_id in index.clauses.document_ids()
+                           for clause in index.clauses.document_clauses(doc_id))
+
+
+def opening_parties(clauses: Iterable[Clause]) -> dict[str, str]:
     """Organisation and person names in each document's opening: contracts are called by
     their parties ("the NDA between CEII and ...") as often as by their titles."""
     parties: dict[str, list[str]] = {}
-    for doc_id in index.clauses.document_ids():
-        for clause in index.clauses.document_clauses(doc_id):
-            if clause.span[0] < _PROFILE_CHARS:
-                parties.setdefault(clause.doc_id, []).extend(
-                    e.text for e in clause.entities if e.label in ("ORG", "PERSON")
-                )
+    for clause in clauses:
+        if clause.span[0] < _PROFILE_CHARS:
+            parties.setdefault(clause.doc_id, []).extend(
+                e.text for e in clause.entities if e.label in ("ORG", "PERSON")
+            )
     return {doc_id: " ".join(names) for doc_id, names in parties.items()}

@@ -20,7 +20,7 @@ import os
 
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from clausegraph.errors import IndexStoreError
 from clausegraph.models import Clause, Document, DocumentGraph, Edge, RelationType
 
 # Scores of clauses: parallel arrays of ids and values (no Python dict per clause on hot paths).
@@ -115,9 +116,11 @@ class ClauseStore(ABC):
         """Number of clauses."""
 
     def has_clause(self, clause_id: str) -> bool:
+        from clausegraph.errors import NotFoundError
+
         try:
             self.clause(clause_id)
-        except LookupError:
+        except NotFoundError:
             return False
         return True
 
@@ -184,6 +187,13 @@ class GraphStore(ABC):
         """References that name no clause (e.g. "Section 99"), if the backend keeps them."""
         return []
 
+    def walks(self, starts: dict[str, float], config: Any) -> list[Any] | None:
+        """All typed walks from ``starts`` (clause id -> strength) in one call, as
+        (start, clause id, strength, edges) in the order the breadth-first walk of
+        :func:`clausegraph.retrieve.hybrid.walk` yields them; None (the default): the
+        retriever walks edge by edge through ``out_edges``/``in_edges``."""
+        return None
+
 
 def degree_centrality(edges: Sequence[Edge]) -> dict[str, float]:
     """Degree over meaningful edges (SameSection excluded), log-scaled to [0, 1].
@@ -227,6 +237,11 @@ class IndexReader(ABC):
     @abstractmethod
     def info(self) -> dict[str, Any]:
         """Index-wide facts recorded with reports (format, version, generation, model ...)."""
+
+    def document_scoper(self, min_margin: float) -> Any:
+        """A scoper that finds named documents without loading them (a database does it
+        in queries); None (the default): the retriever builds the in-memory one."""
+        return None
 
     def close(self) -> None:
         """Release connections or files (no-op for in-memory readers)."""
@@ -282,9 +297,17 @@ class IndexStore(ABC):
 
     @abstractmethod
     def commit(self, add: Sequence[tuple[str, DocumentEntry]], remove: Sequence[str],
-               embedding_model: str = "", dim: int = 0) -> None:
+               embedding_model: str = "", dim: int = 0, embedding_fingerprint: str = "") -> None:
         """Make ``add`` (staged doc ids and their entries) visible and drop ``remove``,
-        in one atomic step. Call inside ``write_lock()``."""
+        in one atomic step. Call inside ``write_lock()``. A new index records the embedding
+        model, its dimension and its fingerprint (see :mod:`clausegraph.embed.base`)."""
+
+    def replace_embeddings(self, vectors: Mapping[str, np.ndarray], embedding_model: str,
+                           dim: int, embedding_fingerprint: str) -> None:
+        """Swap every document's clause vectors for ``vectors`` (by doc id, rows in clause
+        order) and record the new model. Call inside ``write_lock()``."""
+        raise IndexStoreError(self.location, "this index backend cannot re-embed; re-ingest "
+                              "the documents into a new index")
 
     @abstractmethod
     def open_reader(self) -> IndexReader:

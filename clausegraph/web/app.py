@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 from collections.abc import Mapping
 from pathlib import Path
@@ -45,7 +46,7 @@ def create_app(
     requests already run in parallel threads, so intra-op threads only contend (on a
     busy 2-core machine a warm ask took 1.86 s with 2 threads, 0.11 s with 1; docs/web.md).
     """
-    if torch_threads:
+    if torch_threads and importlib.util.find_spec("torch"):  # only the [torch] backend has it
         import torch
 
         torch.set_num_threads(torch_threads)

@@ -25,7 +25,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -173,12 +173,14 @@ class FolderStore(IndexStore):
             )
         return manifest
 
-    def empty_manifest(self, embedding_model: str, dim: int) -> dict[str, Any]:
+    def empty_manifest(self, embedding_model: str, dim: int,
+                       embedding_fingerprint: str = "") -> dict[str, Any]:
         return {
             "format": INDEX_FORMAT,
             "version": INDEX_VERSION,
             "generation": 0,
             "embedding_model": embedding_model,
+            "embedding_fingerprint": embedding_fingerprint,
             "dim": dim,
             "documents": {},
             "global": None,
@@ -314,6 +316,7 @@ class FolderStore(IndexStore):
         remove: Sequence[str],
         embedding_model: str = "",
         dim: int = 0,
+        embedding_fingerprint: str = "",
     ) -> None:
         """Switch to a new generation: documents in ``add`` in, documents in ``remove`` out.
 
@@ -322,7 +325,7 @@ class FolderStore(IndexStore):
         Call inside ``write_lock()``.
         """
         manifest = self.read_manifest() if self.exists() else self.empty_manifest(
-            embedding_model, dim)
+            embedding_model, dim, embedding_fingerprint)
         dropped = set(remove)
         documents = {k: v for k, v in manifest["documents"].items() if k not in dropped}
         for doc_id, entry in add:
@@ -338,6 +341,29 @@ class FolderStore(IndexStore):
             raise IndexStoreError(
                 self.root, f"nothing was committed, the index is unchanged: {storage_problem(exc)}"
             ) from exc
+        self.collect_garbage(new)
+
+    def replace_embeddings(self, vectors: Mapping[str, np.ndarray], embedding_model: str,
+                           dim: int, embedding_fingerprint: str) -> None:
+        """New vectors in every document folder, then a new generation that names the model.
+
+        Each ``embeddings.npy`` is swapped by rename; a crash before the manifest is replaced
+        leaves an index that still names the old model, and ``reembed`` simply runs again.
+        """
+        manifest = self.read_manifest()
+        if set(vectors) != set(manifest["documents"]):
+            raise IndexStoreError(self.root, "re-embedding must cover every document")
+        for doc_id, matrix in vectors.items():
+            part = self.doc_dir(doc_id) / ".embeddings.npy.part"
+            with open(part, "wb") as handle:
+                np.save(handle, np.ascontiguousarray(matrix, dtype=np.float32))
+            os.replace(part, self.doc_dir(doc_id) / "embeddings.npy")
+        generation = manifest["generation"] + 1
+        new = dict(manifest, generation=generation, embedding_model=embedding_model, dim=dim,
+                   embedding_fingerprint=embedding_fingerprint)
+        new["global"] = self._write_global(list(manifest["documents"]), generation) \
+            if manifest["documents"] else None
+        self._write_manifest(new)
         self.collect_garbage(new)
 
     def _write_global(self, doc_ids: list[str], generation: int) -> str:

@@ -32,8 +32,9 @@ if TYPE_CHECKING:
 class LocalClauses(ClauseStore):
     """Every clause in one list, in document order; documents by id.
 
-    Positions (``position``, ``doc_ranges``, indexing with ``[i]``) are this backend's own
-    and serve its lexical and vector indexes; code above the store speaks clause ids.
+    Positions (``position``, ``doc_ranges``, ``positions``) and the list protocol
+    (``len``, iteration) are this backend's own and serve its lexical and vector indexes;
+    code above the store speaks clause ids.
     """
 
     def __init__(self, location: str) -> None:
@@ -51,9 +52,6 @@ class LocalClauses(ClauseStore):
 
     def finish(self) -> None:
         self.position = {c.clause_id: i for i, c in enumerate(self.rows)}
-
-    def __getitem__(self, item: int | slice) -> Any:
-        return self.rows[item]
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -272,7 +270,6 @@ class FolderReader(IndexReader):
         self.lexical = LocalLexical(bm25, self.clauses)
         self.vectors = LocalVectors(faiss_index, self.clauses, int(self.manifest.get("dim", 0)))
         self.graph = LocalGraph(graphs, self.clauses)
-        self._nx_cache: dict[str, Any] = {}
 
     @property
     def location(self) -> str:
@@ -287,15 +284,3 @@ class FolderReader(IndexReader):
 
     def info(self) -> dict[str, Any]:
         return {k: v for k, v in self.manifest.items() if k != "documents"}
-
-    def nx_graph(self, doc_id: str) -> Any:
-        """One document's graph as a networkx MultiDiGraph (the seed strategies walk it)."""
-        if doc_id not in self._nx_cache:
-            import networkx as nx
-
-            graph = nx.MultiDiGraph()
-            graph.add_nodes_from(c.clause_id for c in self.clauses.document_clauses(doc_id))
-            for edge in self.graph.document_edges(doc_id):
-                graph.add_edge(edge.source, edge.target, key=edge.type.value, edge=edge)
-            self._nx_cache[doc_id] = graph
-        return self._nx_cache[doc_id]
