@@ -85,6 +85,29 @@ class ClauseDetail(BaseModel):
     incoming: list[Edge]
 
 
+class ComparisonRow(BaseModel):
+    """One document's answer to the compared question."""
+
+    doc_id: str
+    document: str = Field(description="document title")
+    file: str = Field(description="file name")
+    found: bool
+    answer: str | None = Field(description="the direct answer, None when not found")
+    citations: list[str] = Field(default_factory=list, description="clause ids quoted")
+    labels: list[str] = Field(default_factory=list, description="clause labels, pages")
+    exceptions: list[str] = Field(default_factory=list, description="one line per exception")
+    confidence: float = 0.0
+    nearest: list[str] = Field(default_factory=list, description="nearest clause labels "
+                               "when not found")
+
+
+class Comparison(BaseModel):
+    """The same question answered for every document, side by side."""
+
+    question: str
+    rows: list[ComparisonRow]
+
+
 class IndexStats(BaseModel):
     index: str
     embedding_model: str
@@ -420,10 +443,24 @@ class ClauseGraph:
     ) -> list[RetrievedClause]:
         """What an answer is built from: the ranked clauses, then the definitions and
         exceptions that govern them (``complete_k``), in that order."""
-        return self._evidence(self.search(question, documents, strategy, **overrides), overrides)
+        config = self.retrieval_config(**overrides)
+        pool = dict(overrides, top_k=max(config.top_k, config.focus_pool))
+        found = self.search(question, documents, strategy, **pool)
+        return self._evidence(question, found, overrides)
 
-    def _evidence(self, found: StrategyResult, overrides: dict[str, Any]) -> list[RetrievedClause]:
-        return found.hits + self.retriever.governing(found.hits, self.retrieval_config(**overrides))
+    def _evidence(
+        self, question: str, found: StrategyResult, overrides: dict[str, Any]
+    ) -> list[RetrievedClause]:
+        """The hits reordered by best-sentence match (answers only), then the definitions
+        and exceptions that govern them."""
+        config = self.retrieval_config(**overrides)
+        hits = _focus(self.index, self._asked(question), found.hits, config)
+        return hits + self.retriever.governing(hits, config)
+
+    def _asked(self, question: str) -> str:
+        """The question without the document name the scope took out of it."""
+        scope = self.retriever.last_scope
+        return scope.question if scope else question
 
     @property
     def retriever(self) -> Retriever:
@@ -457,14 +494,17 @@ class ClauseGraph:
         ``strict=True`` raises the :class:`LLMError` instead. Settings the user must fix
         (no key, rejected key, wrong URL or model) always raise.
         """
-        found = self.search(question, documents, strategy, **overrides)
-        results = self._evidence(found, overrides)
+        config = self.retrieval_config(**overrides)
+        pool = dict(overrides, top_k=max(config.top_k, config.focus_pool))
+        found = self.search(question, documents, strategy, **pool)
+        results = self._evidence(question, found, overrides)
         name = strategy if isinstance(strategy, str) else strategy.name
         settings = dict(self.retrieval_config(**overrides).model_dump(mode="json"),
                         strategy=name)
         from clausegraph.answer.extractive import build_answer
 
-        answer = build_answer(self.index, question, results, settings)
+        answer = build_answer(self.index, question, results, settings,
+                              asked=self._asked(question))
         answer.strategy_notes = dict(found.notes)
         provider = None if llm == "none" else (llm if llm is not None else self.llm)
         if provider is None or not answer.evidence:
@@ -485,6 +525,37 @@ class ClauseGraph:
             if strict:
                 raise
             return fallback_answer(answer, exc, provider)
+
+    def compare(
+        self,
+        question: str,
+        documents: Sequence[str] | None = None,
+        strategy: str = "clausegraph",
+        **overrides: Any,
+    ) -> Comparison:
+        """Ask ``question`` of every document (or of ``documents``) separately.
+
+        Each row is the document's direct answer (offline, no LLM) with its citations and
+        exceptions, so a reader can compare policies or contracts on one point.
+        """
+        entries = self.index.entries()
+        doc_ids = self._resolve_documents(documents) if documents else list(entries)
+        rows = []
+        for doc_id in doc_ids:
+            answer = self.ask(question, [doc_id], strategy, llm="none", **overrides)
+            direct = answer.direct
+            entry = entries[doc_id]
+            rows.append(ComparisonRow(
+                doc_id=doc_id, document=entry.title, file=Path(entry.source_path).name,
+                found=answer.found, answer=answer.direct_answer,
+                citations=answer.direct_answer_citations,
+                labels=[line.citation() for line in direct.lines] if direct else [],
+                exceptions=[f"{line.text} ({line.citation()})"
+                            for line in (direct.exceptions if direct else [])],
+                confidence=answer.confidence,
+                nearest=[line.citation() for line in (direct.nearest if direct else [])],
+            ))
+        return Comparison(question=question, rows=rows)
 
     def report(
         self,
@@ -547,6 +618,22 @@ class ClauseGraph:
                 raise NotFoundError(f"no document {name!r} in index {self.store.location}")
             doc_ids += matches
         return list(dict.fromkeys(doc_ids))
+
+
+def _focus(
+    index: IndexReader, question: str, results: list[RetrievedClause], config: RetrievalConfig
+) -> list[RetrievedClause]:
+    """Reorder by retrieval score blended with the best-sentence match; keep ``top_k``."""
+    if config.focus_weight <= 0 or not results:
+        return results[: config.top_k]
+    from clausegraph.answer.direct import focus_scores
+
+    focus = focus_scores(index, question, [r.clause for r in results])
+    top = max(r.score for r in results) or 1.0
+    weight = config.focus_weight
+    blended = [((1 - weight) * r.score / top + weight * f, r) for f, r in zip(focus, results)]
+    blended.sort(key=lambda item: -item[0])
+    return [r for _, r in blended[: config.top_k]]
 
 
 def fallback_answer(answer: Answer, error: Exception, provider: LLMProvider) -> Answer:

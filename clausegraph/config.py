@@ -121,6 +121,15 @@ class RetrievalConfig(StrictModel):
         4, ge=0, description="answers (not ranked retrieval) add up to this many definitions "
         "and exceptions that govern the returned clauses, found through Defines/Overrides edges",
     )
+    focus_weight: float = Field(
+        0.35, ge=0.0, le=1.0, description="answers (ask, not ranked retrieval): share of the "
+        "best-sentence match (question words in one sentence, weighted by rarity in the "
+        "document) in the final order of the retrieved clauses",
+    )
+    focus_pool: int = Field(
+        24, ge=1, description="answers: clauses retrieved before the sentence-match reorder "
+        "keeps the best top_k",
+    )
     scope_documents: bool = Field(
         True,
         description="when part of the query names one indexed document, search only that "

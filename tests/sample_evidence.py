@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pymupdf
 
+from clausegraph.answer.direct import NOT_FOUND
 from clausegraph.models import Answer, ChainLink, EvidenceClause, Quote, RelationType
 from clausegraph.text.templates import render
 
@@ -109,6 +110,9 @@ def sample_answer(question: str = "Can a party terminate the agreement, and what
                     ("exception", "Exceptions"))],
         "chain": chain,
         "quotes": quotes,
+        "direct": None,
+        "per_document": [],
+        "not_found": NOT_FOUND,
     }
     return Answer(
         question=question,

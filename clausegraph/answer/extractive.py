@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from clausegraph.answer.direct import NOT_FOUND, direct_answer, terms_for
 from clausegraph.models import (
     Answer,
     ChainLink,
@@ -135,12 +136,14 @@ def build_answer(
     question: str,
     results: list[RetrievedClause],
     retrieval_settings: dict,
+    asked: str | None = None,
 ) -> Answer:
     """Group, chain and quote the retrieved clauses into the offline extractive answer."""
     edges = chain_edges(index, results)
     groups = assign_groups(results, edges)
+    # Evidence stays in rank order (retrieved clauses best first, then the definitions and
+    # exceptions that govern them): a reader takes the first clause as the answer's source.
     evidence = [_evidence(index, r, groups[r.clause_id]) for r in results]
-    evidence.sort(key=lambda e: GROUPS.index(e.group))
     labels = {e.clause_id: e.label for e in evidence}
     chain = [_link(edge, labels) for edge in edges if edge.source in labels and edge.target in labels]
     query_tokens = set(tokenize(question))
@@ -155,10 +158,43 @@ def build_answer(
         chain=chain,
         retrieval=retrieval_settings,
     )
+    _attach_direct(answer, index, results, groups, asked or question)
+    if answer.found:
+        # the clause that decides the answer is the one to read first
+        cited = set(answer.direct_answer_citations)
+        answer.evidence.sort(key=lambda e: e.clause_id not in cited)
     values = template_values(answer)
     answer.context = render("context.md.j2", **values)
     answer.answer = render("answer_extractive.md.j2", **values).strip()
     return answer
+
+
+def _attach_direct(
+    answer: Answer, index: IndexReader, results: list[RetrievedClause],
+    groups: dict[str, str], asked: str,
+) -> None:
+    """One direct answer per document of the evidence; the best-ranked document's leads.
+
+    ``asked`` is the question without the document name it may contain (the scope)."""
+    ranked = [r.clause for r in results if r.origin != "governing"]
+    doc_order = list(dict.fromkeys(c.doc_id for c in ranked))
+    terms = terms_for(index)
+    for doc_id in doc_order:
+        own = [c for c in ranked if c.doc_id == doc_id]
+        exceptions = [r.clause for r in results
+                      if r.clause.doc_id == doc_id and groups[r.clause_id] == "exception"
+                      and r.clause_id != own[0].clause_id]
+        answer.per_document.append(
+            direct_answer(index, terms, asked, own, exceptions))
+    lead = next((d for d in answer.per_document if d.found), None)
+    lead = lead or (answer.per_document[0] if answer.per_document else None)
+    answer.direct = lead
+    if lead is not None and lead.found:
+        answer.found = True
+        answer.direct_answer = lead.text
+        answer.direct_answer_citations = lead.citations()
+    if lead is not None:
+        answer.confidence = lead.confidence
 
 
 def template_values(answer: Answer) -> dict:
@@ -169,6 +205,9 @@ def template_values(answer: Answer) -> dict:
         "groups": [(GROUP_TITLES[g], answer.group(g)) for g in GROUPS],
         "chain": answer.chain,
         "quotes": {q.clause_id: q for q in answer.quotes},
+        "direct": answer.direct,
+        "per_document": answer.per_document,
+        "not_found": NOT_FOUND,
     }
 
 

@@ -3,7 +3,16 @@
 One typer app (``common.app``); each module registers the commands of one group.
 """
 
-from clausegraph.cli import ask, demo, evaluate, ingest, report, serve, show  # noqa: F401  (registers)
+from clausegraph.cli import (  # noqa: F401  (registers)
+    ask,
+    compare,
+    demo,
+    evaluate,
+    ingest,
+    report,
+    serve,
+    show,
+)
 from clausegraph.cli.common import app
 
 

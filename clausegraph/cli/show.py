@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -74,6 +75,15 @@ def stats(index: IndexOption = DEFAULT_INDEX, json_output: JsonOption = False) -
         f"{sum(result.edges_by_type.values())} edges, "
         f"{result.unresolved_references} unresolved references", highlight=False,
     )
+    documents = Table(title="Documents (use the id, key or file name with --doc)")
+    for column in ("id", "key", "title", "file", "pages", "clauses"):
+        documents.add_column(column, overflow="fold",
+                             justify="right" if column in ("pages", "clauses") else "left")
+    for entry in result.documents:
+        documents.add_row(entry["doc_id"], entry["key"], entry["title"],
+                          Path(entry["source_path"]).name, str(entry["pages"]),
+                          str(entry["clauses"]))
+    console.print(documents)
     table = Table()
     table.add_column("edge type")
     table.add_column("count", justify="right")

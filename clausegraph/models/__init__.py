@@ -6,7 +6,14 @@ Data flows one way: ``Document`` and ``Clause`` (ingest, segment; ``document.py`
 index into ``Document.text``, the document's canonical text.
 """
 
-from clausegraph.models.answer import Answer, ChainLink, EvidenceClause, Quote
+from clausegraph.models.answer import (
+    Answer,
+    AnswerLine,
+    ChainLink,
+    DirectAnswer,
+    EvidenceClause,
+    Quote,
+)
 from clausegraph.models.document import (
     SEGMENT_JOINER,
     Block,
@@ -21,7 +28,8 @@ from clausegraph.models.graph import DocumentGraph, Edge, RelationType, Unresolv
 from clausegraph.models.retrieval import RetrievedClause, local_label
 
 __all__ = [
-    "SEGMENT_JOINER", "Answer", "Block", "ChainLink", "Clause", "Document", "DocumentGraph",
-    "Edge", "Entity", "EvidenceClause", "OcrWord", "Page", "Quote", "RelationType", "RetrievedClause", "Span",
+    "SEGMENT_JOINER", "Answer", "AnswerLine", "Block", "ChainLink", "Clause", "DirectAnswer",
+    "Document", "DocumentGraph", "Edge", "Entity", "EvidenceClause", "OcrWord", "Page", "Quote",
+    "RelationType", "RetrievedClause", "Span",
     "UnresolvedReference", "local_label",
 ]

@@ -77,6 +77,45 @@ class Quote(BaseModel):
     span: Span
 
 
+class AnswerLine(BaseModel):
+    """One quoted sentence of the direct answer, with where it comes from."""
+
+    clause_id: str
+    label: str
+    document: str
+    text: str = Field(description="the sentence, whitespace squashed")
+    span: Span = Field(description="document offsets of the sentence")
+    pages: list[int]
+
+    def citation(self) -> str:
+        pages = ", ".join(str(p) for p in self.pages)
+        return f"{self.label}, {'pp.' if len(self.pages) > 1 else 'p.'} {pages}"
+
+
+class DirectAnswer(BaseModel):
+    """The one-line answer of one document (or the not-found verdict)."""
+
+    found: bool
+    text: str | None = Field(description="the deciding sentence(s); None when not found")
+    document: str | None = None
+    doc_id: str | None = None
+    file: str | None = Field(None, description="the document's file name (titles repeat)")
+    lines: list[AnswerLine] = Field(default_factory=list)
+    exceptions: list[AnswerLine] = Field(default_factory=list)
+    nearest: list[AnswerLine] = Field(default_factory=list,
+                                      description="closest clauses when not found")
+    confidence: float = Field(0.0, description="0..1: share of the question's weight the "
+                              "deciding sentence holds, with the value bonus")
+    kind: str | None = Field(None, description="the kind of value asked: duration, amount, "
+                             "law, definition, count or None")
+    document_coverage: float = Field(0.0, description="share of the question's weight in "
+                                     "words the document uses at all")
+    sentence_score: float = Field(0.0, description="score of the best sentence")
+
+    def citations(self) -> list[str]:
+        return [line.clause_id for line in self.lines]
+
+
 class Answer(BaseModel):
     """The result of ``ClauseGraph.ask``: answer text, evidence by role, chain, settings."""
 
@@ -92,6 +131,18 @@ class Answer(BaseModel):
         default_factory=dict, description="what the strategy produced besides the ranking "
         "(causal summary, HyDE clause, saved files)",
     )
+    direct_answer: str | None = Field(
+        None, description="the deciding sentence(s) of the best clause; None when not found")
+    direct_answer_citations: list[str] = Field(
+        default_factory=list, description="clause ids the direct answer quotes")
+    found: bool = Field(False, description="whether the evidence supports a direct answer")
+    confidence: float = Field(0.0, description="0..1, how much of the question the "
+                              "deciding sentence covers (see clausegraph.answer.direct)")
+    direct: DirectAnswer | None = Field(None, description="the direct answer with its "
+                                        "citations, exceptions and nearest clauses")
+    per_document: list[DirectAnswer] = Field(
+        default_factory=list, description="one direct answer per document in the evidence, "
+        "best-ranked document first")
     warnings: list[str] = Field(
         default_factory=list, description="what a reader should know: why a model's answer "
         "was replaced by the offline one (mode 'extractive-fallback'), evidence left out to "

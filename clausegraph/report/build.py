@@ -103,7 +103,11 @@ def build_report(
         mode=answer.mode,
         model=getattr(answer, "model", None) or (
             None if answer.mode.startswith("extractive") else answer.mode),
-        answer_found=getattr(answer, "answer_found", None),
+        answer_found=getattr(answer, "answer_found", None)
+        if not answer.mode.startswith("extractive") else answer.found,
+        direct_answer=answer.direct_answer,
+        direct_answer_citations=list(answer.direct_answer_citations),
+        confidence=answer.confidence if answer.mode.startswith("extractive") else None,
         claims=claims if not answer.mode.startswith("extractive") else [],
         verification=verification,
         evidence=evidence,

@@ -96,6 +96,9 @@ class Report(BaseModel):
     mode: str
     model: str | None = None
     answer_found: bool | None = None
+    direct_answer: str | None = Field(None, description="the offline direct answer")
+    direct_answer_citations: list[str] = Field(default_factory=list)
+    confidence: float | None = Field(None, description="0..1 support of the direct answer")
     claims: list[Claim] = Field(default_factory=list)
     verification: Verification
     evidence: list[ReportClause]

@@ -20,6 +20,12 @@ VERDICT_TEXT = {
     "verified": "VERIFIED", "warnings": "WARNINGS", "failed": "FAILED",
     "unanswered": "NOT ANSWERED",
 }
+# An offline answer is quoted, not reasoned: its check says only that every quote is the
+# source's own text, never that the quotes answer the question (no green VERIFIED badge).
+QUOTE_CHECK_TEXT = {
+    "verified": "QUOTES MATCH THE SOURCE", "warnings": "QUOTES: WARNINGS",
+    "failed": "QUOTES DO NOT MATCH",
+}
 
 
 # -- rendering ---------------------------------------------------------------------------
@@ -102,7 +108,9 @@ def _context(report: Report, target: str) -> dict[str, Any]:
         "r": report,
         "target": target,
         "groups": [(g, GROUP_TITLES[g], report.group(g)) for g in GROUPS],
-        "verdict_text": VERDICT_TEXT.get(report.verdict, report.verdict.upper()),
+        "verdict_text": (QUOTE_CHECK_TEXT if report.mode.startswith("extractive") else VERDICT_TEXT).get(
+            report.verdict, report.verdict.upper()),
+        "verdict_class": "quotes" if report.mode.startswith("extractive") else report.verdict,
         "issues_by_claim": issues_by_claim,
         "chain_svg": Markup(svg),
         "chain_mermaid": chain_mermaid(report),

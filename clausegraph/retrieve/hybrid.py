@@ -19,7 +19,7 @@ import numpy as np
 from clausegraph.config import RetrievalConfig
 from clausegraph.embed import Embedder
 from clausegraph.models import Clause, Edge, RelationType, RetrievedClause
-from clausegraph.retrieve.scope import DocumentScope, DocumentScoper
+from clausegraph.retrieve.scope import DocumentScope, DocumentScoper, without_document_name
 from clausegraph.store.base import GraphStore, IndexReader
 from clausegraph.text.tokenize import tokenize
 
@@ -95,6 +95,13 @@ class Retriever:
         self.last_scope = self._scope(query, config) if doc_ids is None else None
         if self.last_scope is not None:
             return self.last_scope.doc_ids, self.last_scope.question
+        if config.scope_documents:
+            chosen = doc_ids if doc_ids is not None else self.index.clauses.document_ids()
+            if len(chosen) == 1:  # the one document may still be named in the question
+                question = without_document_name(query, [self.index.clauses.document(chosen[0])])
+                if question != query:
+                    self.last_scope = DocumentScope(chosen, question, query)
+                    return chosen if doc_ids is not None else None, question
         return doc_ids, query
 
     def scoper(self, margin: float) -> DocumentScoper:

@@ -30,6 +30,13 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|[_\-.]+")
 # Query parts are separated by ';' or a line break: "<document reference>; <question>".
 _CAPITALISED = re.compile(r"\b[A-Z][\w&'.-]*")
 _PART_BREAK = re.compile(r";\s+|\n\s*\n")
+# A name written inside a sentence: two or more capitalised words ("National Parivar
+# Mediclaim Plus Policy", "Arogya Sanjeevani Policy"), small joiners allowed inside.
+_NAME_RUN = re.compile(
+    r"(?<![\w'])(?:[A-Z][\w&'’.-]*|\d+)(?:\s+(?:of|and|for|the|&|de|[A-Z][\w&'’.-]*|\d+))*"
+    r"\s+[A-Z][\w&'’.-]*"
+)
+_LEAD_IN = re.compile(r"\s*(?:,\s*)?\b(?:under|in|of|for|from|within|per|by)\s+(?:the\s+)?$", re.I)
 
 
 @dataclass
@@ -96,6 +103,8 @@ class DocumentScoper:
         self.party_tokens = [set(tokenize(parties.get(d.doc_id, ""))) for d in documents]
         self.name_tokens = [t | p for t, p in zip(self.title_tokens, self.party_tokens)]
         self.name_frequency = Counter(t for tokens in self.name_tokens for t in tokens)
+        self.openings = [_flat(document_name(d) + " " + d.text[:_PROFILE_CHARS])
+                         for d in documents]
         # a word names a document when at most this many document names contain it
         self.max_name_frequency = max(1, len(documents) // 50)
 
@@ -145,6 +154,10 @@ class DocumentScoper:
             if named is not None:
                 question = "; ".join(parts[cut:])
                 return DocumentScope([named], question, reference)
+        if len(parts) == 1:
+            phrase = self.named_phrase(query)
+            if phrase is not None:
+                return phrase
         named = self.named_doc_id(query) if len(parts) == 1 else None
         return DocumentScope([named], query, query) if named is not None else None
 
@@ -156,6 +169,56 @@ class DocumentScoper:
         """Id of the document ``text`` names, if it names exactly one."""
         named = self.names_document(text)
         return None if named is None else self.doc_ids[named]
+
+    def named_phrase(self, query: str) -> DocumentScope | None:
+        """A document named by a phrase inside one sentence ("... under the National Parivar
+        Mediclaim Plus Policy?"): a run of capitalised words that the name or opening of
+        exactly one document contains. The phrase (and its "under the") leaves the question.
+        """
+        for start, end in _name_candidates(query):
+            phrase = query[start:end]
+            holders = [i for i, opening in enumerate(self.openings) if _flat(phrase) in opening]
+            if len(holders) == 1:
+                question = _without(query, start, end)
+                return DocumentScope([self.doc_ids[holders[0]]], question, phrase)
+        return None
+
+
+def without_document_name(query: str, documents: list[Document]) -> str:
+    """``query`` without a phrase that names one of ``documents`` (already chosen with
+    ``--doc``): "the grace period under the National Parivar Mediclaim Plus Policy" asks
+    about the grace period; the name would only match the document's preamble."""
+    openings = [_flat(document_name(d) + " " + d.text[:_PROFILE_CHARS]) for d in documents]
+    for start, end in _name_candidates(query):
+        if any(_flat(query[start:end]) in opening for opening in openings):
+            return _without(query, start, end)
+    return query
+
+
+def _without(query: str, start: int, end: int) -> str:
+    """``query`` less ``query[start:end]`` and the "under the" that leads into it."""
+    head = _LEAD_IN.sub("", query[:start])
+    question = re.sub(r"\s+([?.!,;])", r"\1", f"{head} {query[end:].lstrip()}".strip())
+    return question or query
+
+
+def _name_candidates(query: str) -> list[tuple[int, int]]:
+    """Spans of capitalised runs and of their tails (the run may start with the sentence's
+    first word, "Does the Arogya Sanjeevani Policy"), longest first, two words or more."""
+    spans = []
+    for match in _NAME_RUN.finditer(query):
+        end = match.start() + len(match.group().rstrip(" .,;:?!"))
+        starts = [match.start()] + [m.end() for m in re.finditer(r"\S+\s+", query[match.start():end])]
+        for start in starts:
+            words = query[start:end].split()
+            if len(words) >= 2 and any(len(w) >= 4 for w in words) and words[0][0].isupper():
+                spans.append((start, end))
+    return sorted(spans, key=lambda s: s[0] - s[1])
+
+
+def _flat(text: str) -> str:
+    """Lower case, curly quotes straightened, whitespace collapsed: how names are compared."""
+    return " ".join(text.replace("’", "'").lower().split())
 
 
 def _opening_parties(index: IndexReader) -> dict[str, str]:

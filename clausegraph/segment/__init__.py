@@ -298,6 +298,7 @@ class _Unit:
     pieces: list[Span]
     size: int
     terms: list[str] = field(default_factory=list)
+    lead_open: bool = False  # a lead-in clause ("... as under:") that took its list items
 
 
 def _joined(first: _Unit, second: _Unit, keep: _Node) -> _Unit:
@@ -313,6 +314,7 @@ def segment(document: Document, config: SegmentConfig | None = None) -> list[Cla
     units = parser.run()
     units = _merge_headings(units)
     units = _merge_tiny(units, config.min_clause_chars)
+    units = _merge_lead_in_lists(units, document.text, config.max_clause_chars // 2)
     return _build_clauses(document, units, config.max_clause_chars)
 
 
@@ -1562,18 +1564,32 @@ def _merge_headings(units: list[_Unit]) -> list[_Unit]:
 
 
 def _merge_tiny(units: list[_Unit], min_chars: int) -> list[_Unit]:
-    """Fold units under ``min_chars`` into their neighbour within the same top-level zone."""
+    """Fold units under ``min_chars`` into their neighbour within the same top-level zone.
+
+    A tiny numbered item joins the unit before it only when that unit is its ancestor or
+    its sibling; a tiny item that heads a list ("iii. Two years waiting period" over "a.
+    Cataract") or follows a deeper item of another branch joins the unit after it instead,
+    so no list item ends up under a heading it does not sit under.
+    """
     out: list[_Unit] = []
     pending: _Unit | None = None
-    for unit in units:
+    for position, unit in enumerate(units):
         if pending is not None:
             if pending.node.zone == unit.node.zone:
-                unit = _joined(pending, unit, unit.node)
+                heads = _is_descendant(unit.node, pending.node)
+                unit = _joined(pending, unit, pending.node if heads else unit.node)
             else:
                 out.append(pending)
             pending = None
         if unit.size < min_chars and unit.node.family != "toc":
-            if out and out[-1].node.zone == unit.node.zone and out[-1].node.family != "toc":
+            following = units[position + 1] if position + 1 < len(units) else None
+            heads_list = (unit.node.numbered and following is not None
+                          and _is_descendant(following.node, unit.node))
+            if unit.node.numbered and not heads_list and unit.size >= _SHORT_ITEM_CHARS:
+                out.append(unit)  # "6. Ectopic pregnancy": a short item, but an item
+                continue
+            if (out and not heads_list and out[-1].node.zone == unit.node.zone
+                    and out[-1].node.family != "toc" and _may_absorb(out[-1].node, unit.node)):
                 out[-1] = _joined(out[-1], unit, out[-1].node)
                 continue
             pending = unit
@@ -1582,6 +1598,41 @@ def _merge_tiny(units: list[_Unit], min_chars: int) -> list[_Unit]:
     if pending is not None:
         out.append(pending)
     return out
+
+
+_SHORT_ITEM_CHARS = 15
+
+
+def _may_absorb(previous: _Node, tiny: _Node) -> bool:
+    """Whether a tiny unit may join the unit before it (its ancestor or its sibling)."""
+    if not tiny.numbered:
+        return True
+    return _is_descendant(tiny, previous) or previous.parent is tiny.parent
+
+
+def _merge_lead_in_lists(units: list[_Unit], text: str, max_chars: int) -> list[_Unit]:
+    """A definition that ends in a colon ("Hospital means ... all minimum criteria as
+    under:") keeps the list items under it, up to ``max_chars``: a definition without its
+    criteria does not answer what the term means."""
+    out: list[_Unit] = []
+    for unit in units:
+        lead = out[-1] if out else None
+        if (lead is not None and lead.node.kind == "definition" and _ends_with_colon(text, lead)
+                and unit.node.numbered and unit.node.kind != "definition"
+                and _is_descendant(unit.node, lead.node) and lead.size + unit.size <= max_chars):
+            out[-1] = _joined(lead, unit, lead.node)
+            out[-1].lead_open = True
+            continue
+        out.append(unit)
+    return out
+
+
+def _ends_with_colon(text: str, unit: _Unit) -> bool:
+    if getattr(unit, "lead_open", False):
+        return True
+    last = unit.pieces[-1][1] if unit.pieces else 0
+    tail = text[max(0, last - 3):last].rstrip()
+    return tail.endswith((":", ":-", "—", "–"))
 
 
 # --------------------------------------------------------------------------- clauses

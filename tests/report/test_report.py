@@ -15,6 +15,7 @@ from stub_servers import ModelStub, StubServer
 from test_llm_providers import GOOD_REPLY, make_provider
 
 from clausegraph.answer.generate import generate_answer
+from clausegraph.report.render import render_html, render_markdown
 from clausegraph.report import (
     Report,
     build_report,
@@ -257,3 +258,21 @@ def test_report_from_a_real_index_rederives(sample_graph, tmp_path):
     changed = load_report(path)
     changed.retrieval["top_k"] = max(1, changed.retrieval["top_k"] - 3)
     assert not rederive(changed, sample_graph)
+
+
+def test_offline_answer_has_no_verified_badge_and_says_not_found():
+    """An extractive answer's check is about quotes only: no green VERIFIED badge, the
+    report names the check for what it is, gives a confidence and says "not found"."""
+    offline = sample_answer()
+    report = build_report(offline, manifest=manifest_for(offline), index_path="idx",
+                          created_at=WHEN)
+    assert report.verdict == "verified"  # every quote is the source's own text
+    md = render_markdown(report)
+    html = render_html(report)
+    assert "QUOTES MATCH THE SOURCE" in md and "Verification: VERIFIED" not in md
+    assert "Not found in the indexed documents" in md and "confidence 0.00" in md
+    assert 'class="badge v-quotes"' in html and 'class="badge v-verified"' not in html
+    found = sample_answer().model_copy(update={
+        "found": True, "direct_answer": "Either Party may terminate.", "confidence": 0.8})
+    md = render_markdown(build_report(found, manifest=manifest_for(found), created_at=WHEN))
+    assert "**Answer** (confidence 0.80): Either Party may terminate." in md

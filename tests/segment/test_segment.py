@@ -191,9 +191,10 @@ def test_definitions_get_their_own_clauses_and_terms() -> None:
     assert code.text == '"Code" means the Internal Revenue Code of 1986, as amended.'
     assert code.section_path == ["ARTICLE 1 DEFINITIONS", "1.1 Definitions"]
     assert code.clause_id.split(":", 1)[1].startswith("1.1¶")
-    # A definition's sub-item belongs to that definition.
-    item = next(c for c in clauses if c.text.startswith("(a) such Bloom System"))
-    assert item.section_path[-1].startswith("1.1¶")
+    # A definition keeps its sub-items ("... all of the following activities: (a) ...").
+    item = next(c for c in clauses if "(a) such Bloom System" in c.text)
+    assert item.defined_terms == ["Commencement of Operations"]
+    assert item.text.startswith('"Commencement of Operations" means')
 
 
 def test_caps_heading_title_headings_and_bullets() -> None:
@@ -326,10 +327,13 @@ def test_outer_numbering_resumes_after_an_inner_list(
     _, clauses = bellring
     found = by_id(clauses)
     # "1. Weekly ... 2. Monthly ... 3. Monthly ..." is a list inside 4(e) ...
-    assert found["4(e)"].text.endswith("1. Weekly Production Report.")
+    # (a short item is a clause of its own, not folded into its neighbour)
+    assert found["4(e)"].text.endswith("at the indicated\nfrequency:")
+    assert found["4(e)/1"].text == "1. Weekly Production Report."
     assert found["4(e)/2"].text.startswith("2. Monthly Inventory Reports")
     assert found["4(e)/2"].section_path[-1] == "4(e)"
-    assert [path for path in paths(clauses) if path.startswith("4(e)/")] == ["4(e)/2", "4(e)/3"]
+    assert [path for path in paths(clauses) if re.fullmatch(r"4\(e\)/\d+", path)] == [
+        "4(e)/1", "4(e)/2", "4(e)/3"]
     # ... and "5." after it continues the agreement's own sections 1..21 at the top.
     tops: list[int] = []
     for path in paths(clauses):

@@ -1,0 +1,393 @@
+"""A direct answer without a language model: the deciding sentence of the best clause.
+
+An analyst reads the first line and stops, so that line must be the sentence that holds
+the asked value (a period, an amount, a limit, a governing law, a yes/no condition), quoted
+verbatim from the clause that decides the question and cited; the exceptions that govern
+that clause follow, one line each. When the evidence does not support an answer the
+answer says so ("Not found in the indexed documents") and lists the nearest clauses.
+
+How the sentence is chosen (no model, only the retrieved clauses and the index):
+
+* the question's content words are weighted by their inverse document frequency *within
+  the document* (a word the document never uses weighs most: it is what the document does
+  not talk about);
+* every sentence of the top ``CANDIDATE_CLAUSES`` retrieved clauses is scored by the weight
+  of the question words it holds (its clause's heading and section path count at half),
+  plus a bonus when it holds a value of the kind the question asks for (a duration for
+  "how long", an amount or percentage for "limit", a place for "which law"), plus a small
+  prior for the clause's retrieval rank;
+* "found" needs both the document to use the question's words (``MIN_DOCUMENT_COVERAGE``
+  of their weight) and the best sentence to hold enough of them (``MIN_SENTENCE_SCORE``).
+  Both thresholds were chosen on the labelled set in ``benchmarks/real_pdfs/`` (see
+  docs/real_documents.md).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from clausegraph.models import AnswerLine, Clause, DirectAnswer, Span
+from clausegraph.store.base import IndexReader
+from clausegraph.text.tokenize import tokenize
+
+NOT_FOUND = "Not found in the indexed documents"
+CANDIDATE_CLAUSES = 5
+MIN_DOCUMENT_COVERAGE = 0.7
+MIN_SENTENCE_SCORE = 0.45
+MAX_SENTENCE_CHARS = 320
+_PLAIN_SENTENCE_WORDS = 40
+_PAIR_DISCOUNT = 0.9
+_FAMILY_PREFIX = 5
+# Words that only name the kind of value asked: a sentence holding such a value has them.
+_KIND_WORDS = {"law": frozenset(tokenize("law laws govern governs governed governing "
+                                         "jurisdiction"))}
+EXCEPTION_LINES = 3
+
+# Words every question about a document uses: they say nothing about what is asked.
+_GENERIC = frozenset(tokenize(
+    "policy policies agreement contract document there any under this these such what "
+    "which whose is are be there's tell me please explain describe many much long soon "
+    "often extent kind type define defined definition meaning mean apply applies "
+    "exception exceptions conditions"
+))
+
+# A sentence ends at . ; or : followed by a capital, a digit or an opening bracket/quote,
+# but not after a list label ("a.", "iii.", "2.") or a common abbreviation.
+_SENTENCE_END = re.compile(r"[.;:](?=\s+[A-Z(\"“0-9])")
+_NO_END_BEFORE = re.compile(
+    r"(?:^|[\s(])(?:[a-zA-Z]|[ivxlcIVXLC]{1,5}|\d{1,3}|No|Nos|Inc|Co|Ltd|Rs|Mr|Ms|Dr|St|vs|viz|"
+    r"e\.g|i\.e|U\.S|Sr|Jr|Art|Sec|Cl)\s$"
+)
+_WORD_RE = re.compile(r"[A-Za-z0-9]+")
+# A list item that starts its own line: "a. ", "iii. ", "(b) ", "2) ", a bullet.
+_LINE_ITEM = re.compile(
+    r"(?<=\n)[ \t]*(?:\(?(?:[a-zA-Z]|[ivxlcIVXLC]{1,5}|\d{1,2})[.)]|[•●▪◦■➢►\uf0b7\-–])\s"
+)
+
+_NUMBER_WORDS = (
+    r"(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+    r"twenty|thirty|forty|forty-five|sixty|ninety|hundred|eighty|"
+    r"thirty[- ]six|twenty[- ]four|forty[- ]eight)"
+)
+_VALUE_PATTERNS = {
+    "duration": re.compile(
+        rf"\b{_NUMBER_WORDS}(?:\s*\(\d+\))?\s*(?:continuous\s+|consecutive\s+|calendar\s+|"
+        rf"business\s+|working\s+)?(?:days?|months?|years?|weeks?|hours?|kms?)\b"
+        r"|\b\d+days\b|\b(?:perpetuity|expiry|expiration)\b"
+        r"|\b(?:January|February|March|April|May|June|July|August|September|October|"
+        r"November|December)\s+\d{1,2},\s+\d{4}",
+        re.I,
+    ),
+    "amount": re.compile(
+        r"\d[\d,.]*\s*%|\b(?:Rs\.?|INR|USD|US\$|\$|`|₹|EUR|£)\s*\d|\b\d{1,3}(?:,\d{2,3})+\b"
+        r"|\bpercent\b|\bpurchase price\b|\bsum insured\b|\[\*\*\*\]",
+        re.I,
+    ),
+    "law": re.compile(r"(?i:\blaws?\s+of\b|\bgoverned\s+by\b)|\b[A-Z][a-z]+ law\b"),
+    "definition": re.compile(r"\bmeans?\b|\bshall mean\b|\bdefined\b|\brefers? to\b", re.I),
+    "count": re.compile(rf"\b{_NUMBER_WORDS}\b", re.I),
+}
+_QUESTION_KINDS = (
+    ("law", re.compile(r"\b(law|laws|governed|governing|jurisdiction)\b", re.I)),
+    ("definition", re.compile(r"\b(define[sd]?|definition|mean|meaning)\b|^what (is|are) (an? )?['\"‘“]", re.I)),
+    ("duration", re.compile(
+        r"\b(how long|how soon|how many (days|months|years|weeks|hours)|within how|period|"
+        r"term\b|duration|when does|expire|until when|how much notice|notice)\b", re.I)),
+    ("amount", re.compile(
+        r"\b(how much|limit|limits|amount|cap|capped|maximum|minimum|percentage|percent|fee|"
+        r"fees|co-?pay\w*|discount|bonus|rent|charges|deductible|sub-?limit|price|paid|"
+        r"payable|liability)\b|%", re.I)),
+    ("count", re.compile(r"\bhow many\b", re.I)),
+)
+
+
+@dataclass
+class _Scored:
+    score: float
+    coverage: float
+    clause: Clause
+    span: Span  # offsets in clause.text
+
+
+def question_kind(question: str) -> str | None:
+    """The kind of value the question asks for (first matching kind wins)."""
+    for kind, pattern in _QUESTION_KINDS:
+        if pattern.search(question):
+            return kind
+    return None
+
+
+def split_sentences(text: str) -> list[Span]:
+    """Sentence spans of a clause text: a sentence ends at . ; or : before a capital, and a
+    list item on its own line ("\\nb. Hernia") starts a new one; a list label written inline
+    ("a. Cataract b. Hernia") never ends a sentence.
+
+    >>> text = "iii. Two years waiting period a. Cataract b. Hernia. Then more."
+    >>> [text[s:e] for s, e in split_sentences(text)]
+    ['iii. Two years waiting period a. Cataract b. Hernia.', 'Then more.']
+    """
+    cuts = {m.start() for m in _LINE_ITEM.finditer(text)}
+    for match in _SENTENCE_END.finditer(text):
+        before = text[max(0, match.start() - 12): match.start()]
+        if text[match.start()] == "." and _NO_END_BEFORE.search(before + " ") is None:
+            cuts.add(match.end())
+        elif text[match.start()] != ".":
+            cuts.add(match.end())
+    spans, start = [], 0
+    for cut in sorted(cuts):
+        if cut > start:
+            spans.append((start, cut))
+        start = cut
+    spans.append((start, len(text)))
+    return [_trim(text, span) for span in spans if text[span[0]:span[1]].strip()]
+
+
+def _trim(text: str, span: Span) -> Span:
+    start, end = span
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+class DocumentTerms:
+    """Per-document word weights (inverse document frequency over the document's clauses)."""
+
+    def __init__(self, index: IndexReader) -> None:
+        self.index = index
+        self._df: dict[str, tuple[int, dict[str, int]]] = {}
+
+    def weights(self, doc_id: str, tokens: Sequence[str]) -> dict[str, float]:
+        if doc_id not in self._df:
+            df: dict[str, int] = {}
+            clause_tokens = [
+                tokenize(" ".join([*c.section_path[-2:], c.text]))
+                for c in self.index.clauses.document_clauses(doc_id)
+            ]
+            for toks in clause_tokens:
+                for token in set(toks):
+                    df[token] = df.get(token, 0) + 1
+            self._df[doc_id] = (len(clause_tokens), df)
+        total, df = self._df[doc_id]
+        # square root: a word the document rarely uses should count more than a common
+        # one, but not drown it ("terminate" is everywhere in a termination question)
+        return {t: math.sqrt(math.log((total + 1) / (df.get(t, 0) + 0.5))) for t in tokens}
+
+    def present(self, doc_id: str, token: str) -> bool:
+        """Whether the document uses the word (or, for a long word, one of its family:
+        "governs" is there when the document says "governed" or "governing")."""
+        df = self._df[doc_id][1]
+        if df.get(token, 0) > 0:
+            return True
+        return len(token) >= _FAMILY_PREFIX and any(
+            word.startswith(token[:_FAMILY_PREFIX]) for word in df)
+
+
+_TERMS: dict[int, DocumentTerms] = {}
+
+
+def terms_for(index: IndexReader) -> DocumentTerms:
+    """Word weights of a loaded index (a loaded index never changes, so they are cached)."""
+    terms = _TERMS.get(id(index))
+    if terms is None or terms.index is not index:
+        _TERMS.clear()  # one index at a time is the normal case: do not grow without bound
+        terms = _TERMS[id(index)] = DocumentTerms(index)
+    return terms
+
+
+def focus_scores(
+    index: IndexReader, question: str, clauses: Sequence[Clause]
+) -> list[float]:
+    """For each clause, the share of the question's weight its best sentence holds.
+
+    Retrieval ranks whole clauses; an answer lives in one sentence. A clause whose single
+    sentence holds "cataract" and "waiting period" beats one that mentions them pages apart.
+    """
+    terms = terms_for(index)
+    tokens = content_tokens(question)
+    scores = []
+    for clause in clauses:
+        weights = terms.weights(clause.doc_id, tokens)
+        total = sum(weights.values()) or 1.0
+        sentences = _score_sentences(clause, 0, weights, total, None)
+        scores.append(max((s.coverage for s in sentences), default=0.0))
+    return scores
+
+
+def content_tokens(question: str) -> list[str]:
+    return list(dict.fromkeys(t for t in tokenize(question) if t not in _GENERIC))
+
+
+def direct_answer(
+    index: IndexReader,
+    terms: DocumentTerms,
+    question: str,
+    ranked: Sequence[Clause],
+    exceptions: Sequence[Clause] = (),
+) -> DirectAnswer:
+    """The direct answer from one document's ranked clauses (best first)."""
+    kind = question_kind(question)
+    tokens = content_tokens(question)
+    if not ranked:
+        return DirectAnswer(found=False, text=None, kind=kind)
+    doc_id = ranked[0].doc_id
+    document = index.clauses.document(doc_id).title
+    file = Path(index.clauses.document(doc_id).source_path).name
+    weights = terms.weights(doc_id, tokens)
+    total = sum(weights.values()) or 1.0
+    doc_coverage = sum(w for t, w in weights.items() if terms.present(doc_id, t)) / total
+    candidates = [
+        scored
+        for rank, clause in enumerate(ranked[:CANDIDATE_CLAUSES])
+        for scored in _score_sentences(clause, rank, weights, total, kind)
+    ]
+    best = max(candidates, key=lambda s: s.score, default=None)
+    nearest = [_line(index, c, _lead_span(c)) for c in ranked[:3]]
+    if best is None or doc_coverage < MIN_DOCUMENT_COVERAGE or best.score < MIN_SENTENCE_SCORE:
+        confidence = round(min(best.score if best else 0.0, 1.0) * doc_coverage, 3)
+        return DirectAnswer(found=False, text=None, document=document, doc_id=doc_id,
+                            file=file, nearest=nearest, confidence=confidence, kind=kind,
+                            document_coverage=round(doc_coverage, 3),
+                            sentence_score=round(best.score if best else 0.0, 3))
+    pattern = _VALUE_PATTERNS.get(kind or "")
+    lines = [_line(index, best.clause, _focus(best.clause.text, best.span, weights, pattern))]
+    # A sentence ending in a colon ("... complies with all minimum criteria as under:")
+    # introduces the answer: the items after it are read with it.
+    if best.clause.text[best.span[0]:best.span[1]].rstrip().endswith(":"):
+        after = [(a, b) for a, b in split_sentences(best.clause.text) if a >= best.span[1]]
+        end = best.span[1]
+        for a, b in after:
+            if b - best.span[0] > 2 * MAX_SENTENCE_CHARS:
+                break
+            end = b
+        if end > best.span[1]:
+            lines.append(_line(index, best.clause, (after[0][0], end), limit=False))
+    # A sentence that names the topic but not the value ("a. Cataract" in a list, the value
+    # in the list's heading "iii. Two years waiting period") reads after the sentence before.
+    lead = _companion(candidates, best, kind)
+    if lead is not None:
+        lines.insert(0, _line(index, lead.clause, _focus(lead.clause.text, lead.span, weights,
+                                                          pattern)))
+    own = {best.clause.clause_id}
+    excepts = [
+        _line(index, clause, _best_span(clause, weights, total))
+        for clause in exceptions if clause.clause_id not in own
+    ][:EXCEPTION_LINES]
+    return DirectAnswer(
+        found=True, text=" ".join(line.text for line in lines), document=document,
+        doc_id=doc_id, file=file, lines=lines, exceptions=excepts, nearest=[],
+        confidence=round(min(best.score, 1.0) * doc_coverage, 3), kind=kind,
+        document_coverage=round(doc_coverage, 3), sentence_score=round(best.score, 3),
+    )
+
+
+def _score_sentences(
+    clause: Clause, rank: int, weights: dict[str, float], total: float, kind: str | None
+) -> list[_Scored]:
+    """Every sentence of ``clause`` scored; a sentence may take the one before it along
+    ("iii. Two years waiting period" + "a. Cataract") at a small discount."""
+    context = set(tokenize(" ".join([*clause.section_path[-2:], clause.heading or ""])))
+    pattern = _VALUE_PATTERNS.get(kind or "")
+    prior = 0.12 / (1 + rank)
+    sentences = [(span, set(tokenize(clause.text[span[0]:span[1]])))
+                 for span in split_sentences(clause.text)]
+    scored = []
+    for i, (span, own) in enumerate(sentences):
+        if not own:
+            continue
+        options = [(1.0, span, own)]
+        if i > 0 and sentences[i - 1][1]:
+            previous_span, previous = sentences[i - 1]
+            options.append((_PAIR_DISCOUNT, (previous_span[0], span[1]), own | previous))
+        best = None
+        for discount, window, tokens in options:
+            held = sum(w for t, w in weights.items() if t in tokens)
+            held += 0.5 * sum(w for t, w in weights.items() if t in context and t not in tokens)
+            has_value = pattern is not None and bool(
+                pattern.search(clause.text[window[0]:window[1]]))
+            if has_value and kind in _KIND_WORDS:
+                held += sum(w for t, w in weights.items()
+                            if t in _KIND_WORDS[kind] and t not in tokens and t not in context)
+            coverage = discount * held / total
+            # asked for a period, an amount, a law: a sentence without one answers less
+            fit = 0.3 if has_value else (0.0 if pattern is None else -0.45 * coverage)
+            # a bare heading line ("3.1.9 Ambulance") states nothing: it is not an answer
+            substance = 1.0 if len(tokens) >= 6 else 0.4
+            # a run-on "sentence" (a flattened table, a whole list) holds every word somewhere
+            spread = 1.0 + max(0, len(tokens) - _PLAIN_SENTENCE_WORDS) / 80
+            score = substance * (coverage + fit) / spread + prior
+            if best is None or score > best.score:
+                best = _Scored(score, coverage, clause, window)
+        scored.append(best)
+    return scored
+
+
+def _companion(candidates: list[_Scored], best: _Scored, kind: str | None) -> _Scored | None:
+    """The sentence before ``best`` in its clause when ``best`` lacks the asked value."""
+    pattern = _VALUE_PATTERNS.get(kind or "")
+    text = best.clause.text[best.span[0]:best.span[1]]
+    if pattern is None or pattern.search(text):
+        return None
+    same = [c for c in candidates if c.clause is best.clause and c.span[1] <= best.span[0]]
+    for previous in reversed(same):
+        if pattern.search(previous.clause.text[previous.span[0]:previous.span[1]]):
+            return previous
+    return None
+
+
+def _focus(text: str, span: Span, weights: dict[str, float], pattern: re.Pattern | None) -> Span:
+    """A long sentence cut to the stretch of ``MAX_SENTENCE_CHARS`` that holds the most
+    question weight (and the asked value, when there is one): a whole list is no answer."""
+    start, end = span
+    if end - start <= MAX_SENTENCE_CHARS:
+        return span
+    words = [(m.start(), m.end(), (tokenize(m.group()) or [""])[0])
+             for m in _WORD_RE.finditer(text, start, end)]
+    values = [(m.start(), m.end()) for m in pattern.finditer(text, start, end)] if pattern else []
+    best_score, best = -1.0, (start, min(end, start + MAX_SENTENCE_CHARS))
+    for left, _, _ in words:
+        right = left + MAX_SENTENCE_CHARS
+        held = sum(weights.get(stem, 0.0) for stem in {w[2] for w in words
+                                                       if left <= w[0] and w[1] <= right})
+        if any(left <= a and b <= right for a, b in values):
+            held += 0.3 * (sum(weights.values()) or 1.0)
+        if held > best_score:
+            best_score, best = held, (left, min(end, right))
+    left, right = best
+    while right < end and not text[right - 1].isspace() and not text[right].isspace():
+        right -= 1
+    return left, right
+
+
+def _word_start(text: str, position: int, floor: int) -> int:
+    while position > floor and not text[position - 1].isspace():
+        position -= 1
+    return position
+
+
+def _best_span(clause: Clause, weights: dict[str, float], total: float) -> Span:
+    scored = _score_sentences(clause, 0, weights, total, None)
+    return max(scored, key=lambda s: s.score).span if scored else _lead_span(clause)
+
+
+def _lead_span(clause: Clause) -> Span:
+    spans = split_sentences(clause.text)
+    return spans[0] if spans else (0, len(clause.text))
+
+
+def _line(index: IndexReader, clause: Clause, span: Span, limit: bool = True) -> AnswerLine:
+    start, end = span
+    text = " ".join(clause.text[start:end].split())
+    if limit and len(text) > MAX_SENTENCE_CHARS + 80:
+        end = start + len(clause.text[start:start + MAX_SENTENCE_CHARS].rsplit(" ", 1)[0])
+        text = " ".join(clause.text[start:end].split())
+    return AnswerLine(
+        clause_id=clause.clause_id, label=clause.label,
+        document=index.clauses.document(clause.doc_id).title, text=text,
+        span=clause.document_span(start, end), pages=clause.pages,
+    )

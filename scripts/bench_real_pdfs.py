@@ -1,0 +1,195 @@
+"""Answer quality on real policy and contract PDFs (the labelled set in benchmarks/real_pdfs/).
+
+Ingests the 7 insurance policy wordings and the 20 CUAD contract PDFs from
+``/work/shared/data`` (one index per folder, kept under ``--index-dir`` and reused), asks every
+labelled question through the Python API exactly as a user would
+(``ClauseGraph.open(dir).ask(question, documents=[doc])``) and reports, per document and overall:
+
+- recall@1 / recall@5: the gold text (whitespace-normalised) lies inside ``evidence[0]`` /
+  one of ``evidence[:5]``;
+- direct answer: ``found`` is true and ``direct_answer`` holds the expected fact;
+- not found: for questions the document does not answer, ``found`` is false;
+- the 10 HackRx questions on policy.pdf, scoped to it and unscoped over all 7 policies.
+
+    python scripts/bench_real_pdfs.py                       # everything, reusing indexes
+    python scripts/bench_real_pdfs.py --fresh --out docs/real_documents.json
+    python scripts/bench_real_pdfs.py --sets hackrx --verbose
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from clausegraph import ClauseGraph  # noqa: E402
+
+LABELS = ROOT / "benchmarks" / "real_pdfs"
+DATA = Path("/work/shared/data")
+FOLDERS = {"insurance": "insurance-policies", "contracts": "cuad-sample/pdf"}
+_QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "`": "'"})
+
+
+def normalise(text: str | None) -> str:
+    """Whitespace collapsed, curly quotes straightened, case folded."""
+    return " ".join((text or "").translate(_QUOTES).split()).casefold()
+
+
+def open_index(name: str, data: Path, index_dir: Path, fresh: bool) -> ClauseGraph:
+    root = index_dir / name
+    if fresh and root.exists():
+        shutil.rmtree(root)
+    graph = ClauseGraph.open(root, create=True)
+    started = time.perf_counter()
+    report = graph.ingest([data / FOLDERS[name]])
+    built = [o for o in report.outcomes if o.status != "unchanged"]
+    if built:
+        print(f"[{name}] ingested {len(built)} files in {time.perf_counter() - started:.0f}s",
+              file=sys.stderr)
+    for failed in report.failed:
+        print(f"[{name}] FAILED {failed.path}: {failed.error}", file=sys.stderr)
+    return graph
+
+
+def judge(answer: Any, item: dict[str, Any]) -> dict[str, Any]:
+    """One question's outcome from the answer as the Python API returns it."""
+    texts = [normalise(e.text) for e in answer.evidence]
+    direct = getattr(answer, "direct_answer", None)
+    found = bool(getattr(answer, "found", direct is not None))
+    row: dict[str, Any] = {
+        "question": item["question"], "document": item.get("document"),
+        "not_found": bool(item.get("not_found")), "found": found, "direct_answer": direct,
+        "top": answer.evidence[0].label if answer.evidence else None,
+    }
+    if item.get("not_found"):
+        row["not_found_ok"] = not found
+        return row
+    gold = normalise(item["gold"])
+    row["rank"] = next((i + 1 for i, t in enumerate(texts) if gold in t), None)
+    row["in_any"] = row["rank"] is not None
+    row["r1"] = row["rank"] == 1
+    row["r5"] = row["rank"] is not None and row["rank"] <= 5
+    facts = [normalise(a) for a in item.get("answer", [])]
+    row["direct_ok"] = found and any(f in normalise(direct) for f in facts)
+    return row
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    answerable = [r for r in rows if not r["not_found"]]
+    missing = [r for r in rows if r["not_found"]]
+
+    def share(values: list[bool]) -> float | None:
+        return round(100.0 * sum(values) / len(values), 1) if values else None
+
+    return {
+        "questions": len(rows), "answerable": len(answerable), "not_found_questions": len(missing),
+        "recall@1": share([r["r1"] for r in answerable]),
+        "recall@5": share([r["r5"] for r in answerable]),
+        "direct_answer": share([r["direct_ok"] for r in answerable]),
+        "not_found": share([r["not_found_ok"] for r in missing]),
+    }
+
+
+def run_labelled(graph: ClauseGraph, name: str, verbose: bool, limit: int | None) -> dict:
+    labels = yaml.safe_load((LABELS / f"{name}.yaml").read_text(encoding="utf-8"))
+    items = labels["questions"][:limit] if limit else labels["questions"]
+    rows = []
+    for item in items:
+        answer = graph.ask(item["question"], documents=[item["document"]])
+        row = judge(answer, item)
+        rows.append(row)
+        if verbose:
+            print(json.dumps(row, ensure_ascii=False), file=sys.stderr)
+    by_doc: dict[str, list] = defaultdict(list)
+    for row in rows:
+        by_doc[row["document"]].append(row)
+    return {
+        "overall": summarise(rows),
+        "per_document": {doc: summarise(r) for doc, r in sorted(by_doc.items())},
+        "rows": rows,
+    }
+
+
+def run_hackrx(graph: ClauseGraph, data: Path, verbose: bool) -> dict:
+    reference = json.loads((data / "insurance-policies" /
+                            "hackrx6_sample_qa_policy_pdf.json").read_text(encoding="utf-8"))
+    facts = yaml.safe_load((LABELS / "hackrx.yaml").read_text(encoding="utf-8"))
+    results: dict[str, Any] = {}
+    for mode, documents in (("scoped", [facts["document"]]), ("unscoped", None)):
+        rows = []
+        for qa, fact in zip(reference["qa"], facts["questions"], strict=True):
+            answer = graph.ask(qa["question"], documents=documents)
+            row = judge(answer, {"question": qa["question"], **fact,
+                                 "document": facts["document"]})
+            if documents is None and answer.evidence:
+                # unscoped, the top clause must also come from policy.pdf
+                top_file = Path(answer.evidence[0].source_path).name
+                row["r1"] = row["r1"] and top_file == facts["document"]
+            rows.append(row)
+            if verbose:
+                print(mode, json.dumps(row, ensure_ascii=False), file=sys.stderr)
+        results[mode] = {
+            "top_clause_right": sum(r["r1"] for r in rows),
+            "fact_in_direct_answer": sum(r["direct_ok"] for r in rows),
+            "fact_in_top5": sum(r["r5"] for r in rows),
+            "of": len(rows), "rows": rows,
+        }
+    return results
+
+
+def print_table(title: str, result: dict) -> None:
+    print(f"\n## {title}\n")
+    print("| document | questions | recall@1 | recall@5 | direct answer | not found |")
+    print("|---|---|---|---|---|---|")
+    for doc, s in [*result["per_document"].items(), ("**all**", result["overall"])]:
+        print(f"| {doc[:60]} | {s['questions']} | {s['recall@1']} | {s['recall@5']} | "
+              f"{s['direct_answer']} | {s['not_found']} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--index-dir", type=Path, default=Path("/tmp/clausegraph-real-pdfs"))
+    parser.add_argument("--sets", default="insurance,contracts,hackrx")
+    parser.add_argument("--fresh", action="store_true", help="rebuild the indexes")
+    parser.add_argument("--limit", type=int, help="first N questions of each labelled set")
+    parser.add_argument("--out", type=Path, help="write all results (with every row) as JSON")
+    parser.add_argument("--verbose", action="store_true", help="print every row to stderr")
+    args = parser.parse_args()
+    sets = args.sets.split(",")
+    results: dict[str, Any] = {}
+    graphs: dict[str, ClauseGraph] = {}
+    for name in ("insurance", "contracts"):
+        if name in sets or (name == "insurance" and "hackrx" in sets):
+            graphs[name] = open_index(name, args.data, args.index_dir, args.fresh)
+    started = time.perf_counter()
+    for name in ("insurance", "contracts"):
+        if name in sets:
+            results[name] = run_labelled(graphs[name], name, args.verbose, args.limit)
+            print_table(f"{name} ({FOLDERS[name]})", results[name])
+    if "hackrx" in sets:
+        results["hackrx"] = run_hackrx(graphs["insurance"], args.data, args.verbose)
+        print("\n## HackRx sample (policy.pdf)\n")
+        for mode, r in results["hackrx"].items():
+            print(f"- {mode}: top clause right {r['top_clause_right']}/{r['of']}, fact in "
+                  f"direct answer {r['fact_in_direct_answer']}/{r['of']}, fact in top-5 "
+                  f"{r['fact_in_top5']}/{r['of']}")
+    print(f"\n(questions answered in {time.perf_counter() - started:.0f}s)")
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n",
+                            encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""The direct answer, the not-found path, scoping by a name inside a sentence, and the
+per-document comparison, on the bundled CUAD PDFs (real model, real index)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from clausegraph.answer.direct import NOT_FOUND, question_kind, split_sentences
+from clausegraph.report.compare import render_comparison
+
+AUDIBLE = "AudibleInc"
+BELLRING = "BellringBrands"
+
+
+def _doc(graph, fragment: str) -> str:
+    return next(k for k, e in graph.index.entries().items() if fragment in e.source_path)
+
+
+def test_list_labels_do_not_end_sentences():
+    text = ("iii. Two years waiting period a. Cataract b. Hernia c. Hydrocele. "
+            "The Company shall pay the claim. See clause 4.2. It applies.")
+    sentences = [text[s:e] for s, e in split_sentences(text)]
+    assert sentences[0] == "iii. Two years waiting period a. Cataract b. Hernia c. Hydrocele."
+    assert sentences[1] == "The Company shall pay the claim."
+
+
+def test_question_kinds():
+    assert question_kind("Which law governs the agreement?") == "law"
+    assert question_kind("What is the waiting period for cataract?") == "duration"
+    assert question_kind("What is the room rent limit per day?") == "amount"
+    assert question_kind("How is Affiliate defined?") == "definition"
+    assert question_kind("Can the customer terminate the agreement?") is None
+
+
+def test_direct_answer_quotes_the_deciding_sentence(sample_graph):
+    doc = _doc(sample_graph, BELLRING)
+    answer = sample_graph.ask("Which law governs the agreement?", documents=[doc])
+    assert answer.found
+    assert "State of California" in answer.direct_answer
+    assert answer.direct_answer_citations
+    cited = sample_graph.index.clauses.clause(answer.direct_answer_citations[0])
+    line = answer.direct.lines[0]
+    document = sample_graph.index.clauses.document(cited.doc_id)
+    # the quoted sentence is the document's own text at the cited span
+    assert " ".join(document.text[line.span[0]:line.span[1]].split()) == line.text
+    # and it is printed first, before the clause list
+    assert answer.answer.startswith("**Answer:**")
+    assert answer.answer.index("California") < answer.answer.index("Most relevant clause")
+
+
+def test_not_found_when_the_document_does_not_say(sample_graph):
+    doc = _doc(sample_graph, AUDIBLE)
+    answer = sample_graph.ask("What is the waiting period for cataract surgery?",
+                              documents=[doc])
+    assert not answer.found
+    assert answer.direct_answer is None
+    assert answer.direct_answer_citations == []
+    assert answer.direct.nearest, "nearest clauses are listed"
+    assert NOT_FOUND in answer.answer
+    data = answer.model_dump(mode="json")
+    assert data["found"] is False and data["direct_answer"] is None
+
+
+def test_document_named_inside_one_sentence_scopes_the_question(sample_graph):
+    scoper = sample_graph.retriever.scoper(sample_graph.settings.retrieval.scope_margin)
+    scope = scoper.scope("Which law governs the agreement between Photronics DNP Photomask "
+                         "Corporation and the suppliers?")
+    assert scope is not None
+    assert scope.doc_ids == [_doc(sample_graph, "Photronics")]
+    assert "Photronics DNP Photomask Corporation" not in scope.question
+    assert scoper.scope("Which law governs the agreement?") is None
+
+
+def test_compare_answers_every_document(sample_graph):
+    comparison = sample_graph.compare("Which law governs the agreement?")
+    assert len(comparison.rows) == len(sample_graph.index.entries())
+    by_file = {row.file: row for row in comparison.rows}
+    bellring = next(r for f, r in by_file.items() if BELLRING in f)
+    audible = next(r for f, r in by_file.items() if AUDIBLE in f)
+    assert bellring.found and "California" in bellring.answer
+    assert audible.found and "Washington" in audible.answer
+    rows = list(csv.DictReader(io.StringIO(render_comparison(comparison, "csv"))))
+    assert {r["file"] for r in rows} == set(by_file)
+    markdown = render_comparison(comparison, "md")
+    assert markdown.count("\n|") == len(comparison.rows) + 2
+    page = render_comparison(comparison, "html")
+    assert "<table>" in page and "California" in page
