@@ -175,9 +175,12 @@ class DocumentScoper:
         Mediclaim Plus Policy?"): a run of capitalised words that the name or opening of
         exactly one document contains. The phrase (and its "under the") leaves the question.
         """
+        openings = getattr(self, "openings", None)
+        if openings is None:  # the PostgreSQL scoper keeps no openings in memory (yet)
+            return None
         for start, end in _name_candidates(query):
             phrase = query[start:end]
-            holders = [i for i, opening in enumerate(self.openings) if _flat(phrase) in opening]
+            holders = [i for i, opening in enumerate(openings) if _flat(phrase) in opening]
             if len(holders) == 1:
                 question = _without(query, start, end)
                 return DocumentScope([self.doc_ids[holders[0]]], question, phrase)
