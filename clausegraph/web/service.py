@@ -289,22 +289,24 @@ class GraphService:
         return ws.graph.ask(question, documents=documents or None, **options)
 
     def compare(self, workspace: str, question: str) -> Comparison:
-        """The question asked of each document on its own."""
+        """The question asked of each document on its own (the Python API's comparison),
+        with each answer's clause and span so a click opens it highlighted."""
         ws = self.workspace(workspace)
-        graph = ws.graph
-        if hasattr(graph, "compare"):  # the Python API's own comparison, when it has one
-            result = graph.compare(question)
-            if isinstance(result, Comparison):
-                return result
-            rows = getattr(result, "rows", None) or result
-            if isinstance(rows, list) and rows and isinstance(rows[0], Answer):
-                return Comparison(question=question, rows=[
-                    _compare_row(entry, answer) for entry, answer in
-                    zip(self.documents(workspace), rows, strict=False)])
+        if not ws.has_index():
+            return Comparison(question=question, rows=[])
+        keys = {entry["doc_id"]: entry["key"] for entry in self.documents(workspace)}
+        clauses = ws.graph.index.clauses
         rows = []
-        for entry in self.documents(workspace):
-            answer = graph.ask(question, documents=[entry["doc_id"]], llm="none")
-            rows.append(_compare_row(entry, answer))
+        for row in ws.graph.compare(question).rows:
+            clause = clauses.clause(row.citations[0]) if row.found and row.citations else None
+            rows.append(CompareRow(
+                doc_id=row.doc_id, document=row.document, key=keys.get(row.doc_id, ""),
+                found=clause is not None,
+                answer=row.answer if clause is not None else "No answer found in this document.",
+                citation=row.labels[0] if clause is not None and row.labels else None,
+                clause_id=clause.clause_id if clause else None,
+                span=clause.span if clause else None,
+            ))
         return Comparison(question=question, rows=rows)
 
     def remember(self, session: str, question: str, documents: list[str] | None,
@@ -336,35 +338,18 @@ class DirectAnswer(BaseModel):
 
 
 def direct_answer(answer: Answer) -> DirectAnswer:
-    """The API's own direct answer when it has one, else the lead clause's quote.
-
-    The lead clause is the one the extractive answer leads with: the first base rule,
-    else the first exception, else the first definition.
-    """
-    by_group = {group: answer.group(group) for group in ("base_rule", "exception", "definition")}
-    lead = next((items[0] for items in by_group.values() if items), None)
-    quote = next((q for q in answer.quotes if lead and q.clause_id == lead.clause_id), None)
-    own = getattr(answer, "direct_answer", None)
-    text = str(own) if own else (" ".join(quote.text.split()) if quote else "")
-    return DirectAnswer(
-        text=text, clause_id=lead.clause_id if lead else None,
-        span=quote.span if quote else None, citation=lead.citation() if lead else None,
-    )
+    """The API's direct answer and the sentence it quotes first (what its citation opens);
+    empty when the evidence supports no answer."""
+    line = answer.direct.lines[0] if answer.found and answer.direct and answer.direct.lines \
+        else None
+    if line is None:
+        return DirectAnswer(text="", clause_id=None, span=None, citation=None)
+    return DirectAnswer(text=answer.direct_answer or line.text, clause_id=line.clause_id,
+                        span=line.span, citation=f"{line.document}, {line.citation()}")
 
 
 def answer_found(answer: Answer) -> bool:
-    found = getattr(answer, "found", None)
-    return bool(answer.evidence) if found is None else bool(found)
-
-
-def _compare_row(entry: dict[str, Any], answer: Answer) -> CompareRow:
-    direct = direct_answer(answer)
-    return CompareRow(
-        doc_id=entry["doc_id"], document=entry["title"], key=entry["key"],
-        found=answer_found(answer) and bool(direct.text),
-        answer=direct.text or "No answer found in this document.",
-        citation=direct.citation, clause_id=direct.clause_id, span=direct.span,
-    )
+    return answer.found
 
 
 def timed(call: Any, *args: Any, **kwargs: Any) -> tuple[Any, float]:

@@ -47,7 +47,7 @@ function showAnswer(data) {
   card.hidden = false;
   const direct = data.direct || {};
   document.getElementById("direct-answer").textContent =
-    direct.text || "No answer found in the documents.";
+    direct.text || "Not found in the indexed documents.";
   const cite = document.getElementById("direct-cite");
   cite.parentElement.hidden = !direct.clause_id;
   if (direct.clause_id) {
