@@ -24,6 +24,7 @@ from clausegraph.cli.common import (
 )
 from clausegraph.errors import ClauseGraphError
 from clausegraph.report.compare import FORMATS, render_comparison, row_values
+from clausegraph.text.safe import plain
 
 
 @app.command()
@@ -58,14 +59,14 @@ def compare(
             output.write_text(text, encoding="utf-8")
             console.print(f"wrote {output}", highlight=False, markup=False)
         return
-    table = Table(title=Text(question), show_lines=True, expand=True)
+    table = Table(title=Text(plain(question)), show_lines=True, expand=True)
     for column, ratio in (("document", 2), ("answer", 6), ("source", 1), ("exceptions", 3),
                           ("confidence", 1)):
         table.add_column(column, overflow="fold", ratio=ratio)
     for row in comparison.rows:
         values = row_values(row)
         values["document"] = f"{values['document']}\n({values['file']})"
-        table.add_row(*(Text(values[c]) for c in (  # Text: "[***]" is not markup
+        table.add_row(*(Text(plain(values[c])) for c in (  # Text: "[***]" is not markup
             "document", "answer", "source", "exceptions", "confidence")))
     console.print(table)
     console.print("Offline extractive answers: the quoted sentence of the cited clause, no "

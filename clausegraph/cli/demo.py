@@ -47,7 +47,7 @@ def demo(
     print_ingest_table(result)
     console.print(f"\n[bold]Question:[/] {markup(question)}\n", highlight=False)
     print_answer(answer)
-    console.print(f"\nAsk more in the web app: clausegraph serve --index {index}  "
+    console.print(f"\nAsk more in the web app: clausegraph serve --index {markup(str(index))}  "
                   "(needs: pip install -e '.[web]')", highlight=False, soft_wrap=True)
 
 

@@ -8,6 +8,7 @@ import typer
 
 from clausegraph.cli.common import SetOption, _fail, _settings, app, console
 from clausegraph.errors import ClauseGraphError
+from clausegraph.text.safe import plain
 
 
 @app.command()
@@ -39,6 +40,7 @@ def serve(
         run(index, host=host, port=port, token=token, workspaces=workspace or [],
             settings=_settings(overrides), max_upload_mb=max_upload_mb, max_files=max_files,
             uploads=uploads,
-            announce=lambda text: console.print(text, highlight=False, soft_wrap=True))
+            announce=lambda text: console.print(plain(text), highlight=False, markup=False,
+                                               soft_wrap=True))
     except ClauseGraphError as exc:
         _fail(str(exc))
