@@ -47,7 +47,8 @@ def demo(
     print_ingest_table(result)
     console.print(f"\n[bold]Question:[/] {markup(question)}\n", highlight=False)
     print_answer(answer)
-    console.print(f"\nAsk more in the web app: clausegraph serve --index {markup(str(index))}  "
-                  "(needs: pip install -e '.[web]')", highlight=False, soft_wrap=True)
+    console.print(plain(f"\nAsk more in the web app: clausegraph serve --index {index}  "
+                        "(needs: pip install -e '.[web]')"),
+                  highlight=False, markup=False, soft_wrap=True)
 
 
