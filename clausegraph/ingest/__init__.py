@@ -70,15 +70,17 @@ def load_document(
     extra: dict = {}
     encoding = None
     if suffix == ".pdf":
-        text, pages, metadata_title, pdf_ocr, warnings = pdf_text(file_path, data, ocr)
+        read_pdf = pdf_text(file_path, data, ocr)
+        text, pages, metadata_title = read_pdf.text, read_pdf.pages, read_pdf.metadata_title
         excluded = running_line_spans(text, pages)
         media_type = "pdf"
-        extra = {**_ocr_fields(pages, pdf_ocr), "warnings": warnings}
+        extra = {**_ocr_fields(pages, read_pdf.ocr), "warnings": read_pdf.warnings,
+                 "tables": read_pdf.tables}
     elif suffix in (".docx", ".html", ".htm"):
         media_type = "docx" if suffix == ".docx" else "html"
         read = (read_docx if suffix == ".docx" else read_html)(file_path, data)
         text, pages, excluded, metadata_title = read.text, read.pages, [], read.title
-        extra = {"blocks": read.blocks, "warnings": read.warnings}
+        extra = {"blocks": read.blocks, "tables": read.tables, "warnings": read.warnings}
     else:
         text, encoding = decode_text(file_path, data)
         pages = [Page(number=1, start=0, end=len(text))]

@@ -11,43 +11,140 @@ line that says what each value means: ``"Term | Fee: $10 | Due: 30 days"``.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from clausegraph.models import Block, Page
+from clausegraph.models import Block, Page, Table, TableCell
 
 PAGE_BREAK = "\f"
 
 CELL_SEPARATOR = " | "
 
 
-def table_lines(rows: Sequence[Sequence[str]]) -> list[str]:
-    """Lines for a table given as rows of cell texts (whitespace already collapsed).
+_ITEM_RE = re.compile(r"\d{1,3}[.)]?(?:\s|$)")
+_PERCENT_RE = re.compile(r"\d\s*%")
+_MAX_HEADER_CHARS = 90
+_HEADER_SEARCH_ROWS = 3  # a header below the title rows; further down a row is data
+COLUMN_JOINER = "/"  # names of the columns a merged value cell spans: "PLAN A/PLAN B"
 
-    The first row with two or more filled cells is the header. Each later row reads
-    ``row label | header 2: value 2 | header 3: value 3``; empty cells are left out and
-    a cell without a header is shown bare. A one-column table is its cells, one a line.
+
+@dataclass
+class RenderedTable:
+    """A table as text, one line per row, and where each source cell's text sits in it."""
+
+    text: str
+    cells: list[tuple[int, int, int, int]]  # (row, column, start, end): offsets into text
+    rows: int
+    columns: int
+
+
+class _LineBuilder:
+    """One rendered line with the offsets (within the whole table text) of its cells."""
+
+    def __init__(self, offset: int) -> None:
+        self.offset = offset
+        self.parts: list[str] = []
+        self.length = 0
+        self.cells: list[tuple[int, int, int, int]] = []
+
+    def add(self, row: int, column: int, value: str, name: str = "") -> None:
+        if self.parts:
+            self._put(CELL_SEPARATOR)
+        if name:
+            self._put(f"{name}: ")
+        start = self.offset + self.length
+        self._put(value)
+        self.cells.append((row, column, start, start + len(value)))
+
+    def _put(self, piece: str) -> None:
+        self.parts.append(piece)
+        self.length += len(piece)
+
+
+def render_table(rows: Sequence[Sequence[str | None]]) -> RenderedTable:
+    """The one table format of every reader (PDF, Word, HTML).
+
+    ``rows`` hold cell texts; ``None`` marks a grid position covered by the merged cell
+    to its left. The first row (of the first three) with two or more filled cells that
+name columns is the header (a header
+    whose merged cells are named by the row below, "Plans" over "PLAN A | PLAN B", takes
+    its names from that row too). Each later row reads ``row label | header 2: value 2 |
+    header 3: value 3``; a value spanning several columns is named by all of them
+    ("PLAN A/PLAN B: ..."), empty cells are left out and a cell without a header is shown
+    bare. A one-column table is its cells, one a line.
     """
-    rows = [[" ".join(cell.split()) for cell in row] for row in rows]
-    rows = [row for row in rows if any(row)]
-    if not rows:
-        return []
-    if max(len(row) for row in rows) == 1:
-        return [row[0] for row in rows]
-    header_index = next((i for i, row in enumerate(rows) if sum(map(bool, row)) >= 2), None)
-    if header_index is None:  # no row has two values: nothing to name the columns by
-        return [CELL_SEPARATOR.join(cell for cell in row if cell) for row in rows]
-    header = rows[header_index]
-    lines = [CELL_SEPARATOR.join(cell for cell in row if cell) for row in rows[: header_index + 1]]
-    for row in rows[header_index + 1 :]:
-        cells = [row[0]] if row[0] else []
-        for column, value in enumerate(row[1:], start=1):
+    grid = [[None if cell is None else " ".join(cell.split()) for cell in row] for row in rows]
+    numbered = [(index, row) for index, row in enumerate(grid) if any(row)]
+    columns = max((len(row) for row in grid), default=0)
+    header_at = next((i for i, (_, row) in enumerate(numbered[:_HEADER_SEARCH_ROWS])
+                      if _is_header(row)), None)
+    names: list[str] = []
+    body_from = 0
+    if header_at is not None and columns > 1:
+        names, body_from = _header_names(numbered, header_at, columns)
+    lines: list[_LineBuilder] = []
+    offset = 0
+    for position, (index, row) in enumerate(numbered):
+        line = _LineBuilder(offset)
+        plain = columns == 1 or not names or position < body_from
+        for column, value in enumerate(row):
             if not value:
                 continue
-            name = header[column] if column < len(header) else ""
-            cells.append(f"{name}: {value}" if name else value)
-        lines.append(CELL_SEPARATOR.join(cells))
-    return lines
+            name = "" if plain or column == 0 else _span_name(row, column, names)
+            line.add(index, column, value, name)
+        lines.append(line)
+        offset += line.length + 1
+    text = "\n".join("".join(line.parts) for line in lines)
+    cells = [cell for line in lines for cell in line.cells]
+    return RenderedTable(text=text, cells=cells, rows=len(grid), columns=columns)
+
+
+def _is_header(row: Sequence[str | None]) -> bool:
+    """Two or more filled cells naming columns: none is a numbered item ("14", "1. Any
+    ulcer": a list laid out in columns), a long text or a percentage, and the first is
+    not a field label ("Company:", "BY:": a form of label | value rows)."""
+    filled = [cell for cell in row if cell]
+    if len(filled) < 2 or filled[0].endswith(":"):
+        return False
+    return not any(_ITEM_RE.match(cell) or len(cell) > _MAX_HEADER_CHARS or _PERCENT_RE.search(cell)
+                   for cell in filled)
+
+
+def _header_names(numbered: list[tuple[int, list[str | None]]], header_at: int,
+                  columns: int) -> tuple[list[str], int]:
+    """Column names and the position of the first body row."""
+    header = list(numbered[header_at][1]) + [""] * columns
+    names: list[str] = []
+    for column in range(columns):  # a merged header cell names every column it covers
+        names.append(header[column] if header[column] is not None
+                     else (names[-1] if names else ""))
+    body_from = header_at + 1
+    below = numbered[header_at + 1][1] if header_at + 1 < len(numbered) else []
+    if None in header[:columns] and any(
+        column < len(below) and below[column] for column in range(columns)
+        if header[column] is None
+    ):
+        names = [below[c] if c < len(below) and below[c] else names[c] for c in range(columns)]
+        body_from += 1
+    return names, body_from
+
+
+def _span_name(row: Sequence[str | None], column: int, names: list[str]) -> str:
+    """The header of a value's column; of all its columns when it spans merged ones."""
+    last = column
+    while last + 1 < len(row) and row[last + 1] is None:
+        last += 1
+    spanned = [names[c].rstrip(" :") for c in range(column, last + 1)
+               if c < len(names) and names[c]]
+    return COLUMN_JOINER.join(dict.fromkeys(spanned))
+
+
+def table_lines(rows: Sequence[Sequence[str | None]]) -> list[str]:
+    """Lines of ``render_table`` (a table nested in an HTML cell is read inline)."""
+    text = render_table(rows).text
+    return text.split("\n") if text else []
 
 
 @dataclass
@@ -58,6 +155,7 @@ class StructuredText:
     pages: list[Page]
     blocks: list[Block]
     title: str | None = None
+    tables: list[Table] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -68,6 +166,7 @@ class BlockWriter:
         self._parts: list[str] = []
         self._length = 0
         self.blocks: list[Block] = []
+        self.tables: list[Table] = []
         self._page = 1
         self._page_starts: list[tuple[int, int]] = [(1, 0)]
 
@@ -100,16 +199,25 @@ class BlockWriter:
         for _ in range(breaks):
             self.page_break()
 
-    def add_table(self, rows: Sequence[Sequence[str]]) -> None:
-        lines = table_lines(rows)
-        if lines:
-            self.add("table", "\n".join(lines))
+    def add_table(self, rows: Sequence[Sequence[str | None]]) -> None:
+        table = render_table(rows)
+        if not table.text:
+            return
+        start = self._length
+        self.add("table", table.text)
+        self.tables.append(Table(
+            number=len(self.tables) + 1, start=start, end=start + len(table.text),
+            page=self._page, rows=table.rows, columns=table.columns,
+            cells=[TableCell(row=row, column=column, start=start + s, end=start + e,
+                             page=self._page) for row, column, s, e in table.cells],
+        ))
 
     def result(self, title: str | None = None, warnings: list[str] | None = None
                ) -> StructuredText:
         text = "".join(self._parts)
         return StructuredText(text=text, pages=_pages(self._page_starts, len(text)),
-                              blocks=self.blocks, title=title, warnings=warnings or [])
+                              blocks=self.blocks, title=title, tables=self.tables,
+                              warnings=warnings or [])
 
     def _write(self, piece: str) -> None:
         self._parts.append(piece)

@@ -14,7 +14,9 @@ import pymupdf
 from clausegraph.errors import IngestError
 from clausegraph.ingest.ocr import PdfOcr, describe_pages, ocr_scanned_pages
 from clausegraph.ingest.legibility import measure
-from clausegraph.models import Page
+from clausegraph.ingest.blocks import RenderedTable
+from clausegraph.ingest.pdf_tables import find_page_tables
+from clausegraph.models import Page, Table, TableCell
 
 PAGE_SEPARATOR = "\n"
 
@@ -31,16 +33,24 @@ _SCANNED_MAX_CHARS_PER_PAGE = 25
 # ---------------------------------------------------------------------------------- PDFs
 
 
-def pdf_text(
-    path: Path, data: bytes, ocr: bool = True
-) -> tuple[str, list[Page], str | None, PdfOcr, list[str]]:
-    """Canonical text, pages, metadata title, OCR'd pages and warnings of a PDF, or an
-    ``IngestError``."""
+class PdfText(NamedTuple):
+    text: str
+    pages: list[Page]
+    metadata_title: str | None
+    ocr: PdfOcr
+    warnings: list[str]
+    tables: list[Table]
+
+
+def pdf_text(path: Path, data: bytes, ocr: bool = True) -> PdfText:
+    """Canonical text, pages, metadata title, OCR'd pages, warnings and tables of a PDF,
+    or an ``IngestError``."""
     pymupdf.TOOLS.mupdf_warnings(reset=True)
     pdf = _open_pdf(path, data)
     pdf_ocr, warnings = PdfOcr(), []
     try:
-        raw_texts = _page_texts(path, pdf)
+        reads = _page_texts(path, pdf)
+        raw_texts = [read.text for read in reads]
         suspicious = pdf.is_repaired or _FONT_TROUBLE.search(pymupdf.TOOLS.mupdf_warnings())
         page_texts, warnings = _legible_pages(path, raw_texts, bool(suspicious))
         if ocr:
@@ -63,7 +73,26 @@ def pdf_text(
     finally:
         pdf.close()
     text, pages = _join_pages(page_texts)
-    return text, pages, metadata_title, pdf_ocr, warnings
+    return PdfText(text, pages, metadata_title, pdf_ocr, warnings,
+                   _document_tables(reads, page_texts, pages))
+
+
+def _document_tables(reads: Sequence[PageRead], page_texts: Sequence[str],
+                     pages: Sequence[Page]) -> list[Table]:
+    """The pages' tables at document offsets; none from a page left out or OCR'd."""
+    tables: list[Table] = []
+    for read, page_text, page in zip(reads, page_texts, pages, strict=True):
+        if len(page_text) != len(read.text):  # the page was emptied or replaced by OCR
+            continue
+        for rendered, start in zip(read.tables, read.table_starts, strict=True):
+            start += page.start
+            tables.append(Table(
+                number=len(tables) + 1, start=start, end=start + len(rendered.text),
+                page=page.number, rows=rendered.rows, columns=rendered.columns,
+                cells=[TableCell(row=row, column=column, start=start + s, end=start + e,
+                                 page=page.number) for row, column, s, e in rendered.cells],
+            ))
+    return tables
 
 
 def _legible_pages(
@@ -123,25 +152,56 @@ def _reason(error: Exception) -> str:
     return message or type(error).__name__
 
 
-def _page_texts(path: Path, pdf: pymupdf.Document) -> list[str]:
-    texts: list[str] = []
+def _page_texts(path: Path, pdf: pymupdf.Document) -> list[PageRead]:
+    reads: list[PageRead] = []
     for index in range(pdf.page_count):
         try:
-            texts.append(_page_text(pdf[index]))
+            reads.append(read_page(pdf[index]))
         except Exception as error:  # a damaged page object or content stream
             raise IngestError(
                 path, f"not a readable PDF: page {index + 1}: {_reason(error)}"
             ) from error
-    return texts
+    return reads
 
 
-def _page_text(page: pymupdf.Page) -> str:
-    """Text of one page, its blocks in reading order, ending with a newline if not empty."""
-    text = "".join(block.text for _, block in blocks_in_reading_order(page))
+class PageRead(NamedTuple):
+    """One page's text and the tables rendered into it (offsets into that text)."""
+
+    text: str
+    tables: list[RenderedTable]
+    table_starts: list[int]
+
+
+def read_page(page: pymupdf.Page) -> PageRead:
+    """Text of one page, its blocks in reading order, ending with a newline if not empty.
+
+    Each ruled table (``tables.find_page_tables``) replaces the text blocks it covers by
+    one block: the table rendered a row a line, read where the table sits.
+    """
+    textpage = page_textpage(page)
+    numbered = _text_blocks(page, textpage)
+    found = find_page_tables(page, textpage, numbered)
+    taken = {number for table in found for number in table.blocks}
+    blocks = [block for number, block in numbered.items() if number not in taken]
+    placed = [(_Block(*table.bbox, table.text), table) for table in found]
+    table_of = {id(block): table for block, table in placed}
+    parts: list[str] = []
+    tables: list[RenderedTable] = []
+    starts: list[int] = []
+    length = 0
+    for block in _reading_order([*blocks, *(block for block, _ in placed)],
+                                page.rect.width, page.rect.height):
+        table = table_of.get(id(block))
+        if table is not None:
+            tables.append(table.rendered)
+            starts.append(length + table.offset)
+        parts.append(block.text)
+        length += len(block.text)
+    text = "".join(parts)
     # Control characters stay until the legibility check has counted them.
     if text and not text.endswith("\n"):
         text += "\n"
-    return text
+    return PageRead(text, tables, starts)
 
 
 def page_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
@@ -149,14 +209,19 @@ def page_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
     return page.get_textpage(flags=_PDF_TEXT_FLAGS)
 
 
+def _text_blocks(page: pymupdf.Page, textpage: pymupdf.TextPage) -> dict[int, _Block]:
+    return {b[5]: _Block(*b[:5]) for b in page.get_text("blocks", textpage=textpage)
+            if b[6] == 0}
+
+
 def blocks_in_reading_order(
     page: pymupdf.Page, textpage: pymupdf.TextPage | None = None
 ) -> list[tuple[int, _Block]]:
-    """The page's text blocks as (MuPDF block number, block), in the order the page text
-    joins them; the web app's highlights map character offsets back to words through it."""
+    """The page's text blocks as (MuPDF block number, block), in reading order (tables
+    not rendered); the web app's highlights map character offsets back to words through
+    it, tolerating the places where the page text differs (a table's rows)."""
     textpage = textpage or page_textpage(page)
-    numbered = {b[5]: _Block(*b[:5]) for b in page.get_text("blocks", textpage=textpage)
-                if b[6] == 0}
+    numbered = _text_blocks(page, textpage)
     number = {id(block): n for n, block in numbered.items()}
     ordered = _reading_order(list(numbered.values()), page.rect.width, page.rect.height)
     return [(number[id(block)], block) for block in ordered]

@@ -23,6 +23,8 @@ from clausegraph.models.document import (
     OcrWord,
     Page,
     Span,
+    Table,
+    TableCell,
 )
 from clausegraph.models.graph import DocumentGraph, Edge, RelationType, UnresolvedReference
 from clausegraph.models.retrieval import RetrievedClause, local_label
@@ -30,6 +32,6 @@ from clausegraph.models.retrieval import RetrievedClause, local_label
 __all__ = [
     "SEGMENT_JOINER", "Answer", "AnswerLine", "Block", "ChainLink", "Clause", "DirectAnswer",
     "Document", "DocumentGraph", "Edge", "Entity", "EvidenceClause", "OcrWord", "Page", "Quote",
-    "RelationType", "RetrievedClause", "Span",
+    "RelationType", "RetrievedClause", "Span", "Table", "TableCell",
     "UnresolvedReference", "local_label",
 ]

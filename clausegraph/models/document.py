@@ -5,12 +5,19 @@ Every offset is a Python ``str`` index into ``Document.text``, the document's ca
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from functools import cached_property
 
 from pydantic import BaseModel, ConfigDict, Field
 
 Span = tuple[int, int]
+_REPEAT_MARK_RE = re.compile(r"~\d+")
+# Path parts a reader names a clause by, with the number under them ("Schedule B/3").
+_CONTAINER_RE = re.compile(
+    r"(?i)(?:article|section|schedule|exhibit|annex(?:ure)?|appendix|part|chapter|"
+    r"attachment|addendum|rider|contents|preamble)\b"
+)
 SEGMENT_JOINER = "\n"
 
 
@@ -36,6 +43,33 @@ class Block(BaseModel):
     end: int
     label: str | None = None
     level: int | None = Field(default=None, description="heading level (1 = top)")
+
+
+class TableCell(BaseModel):
+    """One cell of a table: where its text sits in the canonical text, and on which page.
+
+    ``row`` and ``column`` count from 0 in the source's grid; the header row's cells are
+    cells too. The text at (``start``, ``end``) is the cell's own text as rendered.
+    """
+
+    row: int
+    column: int
+    start: int
+    end: int
+    page: int
+
+
+class Table(BaseModel):
+    """A table of the source, rendered one line per row (``ingest/blocks.py``,
+    ``render_table``): ``"row label | column header: value | column header: value"``."""
+
+    number: int = Field(description="counts the document's tables from 1")
+    start: int
+    end: int
+    page: int = Field(description="page of the table's first row")
+    rows: int
+    columns: int
+    cells: list[TableCell] = Field(default_factory=list)
 
 
 class OcrWord(BaseModel):
@@ -69,6 +103,9 @@ class Document(BaseModel):
     excluded: list[Span] = Field(default_factory=list)
     blocks: list[Block] = Field(
         default_factory=list, description="Word/HTML paragraphs, headings, tables, footnotes"
+    )
+    tables: list[Table] = Field(
+        default_factory=list, description="tables (PDF, Word, HTML), each one clause"
     )
     ocr_pages: list[int] = Field(default_factory=list, description="pages whose text is OCR")
     ocr_words: list[OcrWord] = Field(default_factory=list)
@@ -164,5 +201,13 @@ class Clause(BaseModel):
 
     @property
     def label(self) -> str:
-        """What a reader calls this clause: its id within the document ("Schedule 1/12")."""
-        return self.clause_id.split(":", 1)[-1]
+        """What a reader calls this clause: its own number in its container ("7.1(b)",
+        "Schedule 1/12", "Excl02(a)"), not the whole outline path of its id.
+
+        The id (``19/10/4/6(i)/2/Excl02(a)``) stays unique; the label keeps only the
+        named containers (Schedule, Article, Annexure, ...) and the last part, without
+        the ``~2`` that tells repeated paths apart.
+        """
+        parts = _REPEAT_MARK_RE.sub("", self.clause_id.split(":", 1)[-1]).split("/")
+        kept = [part for part in parts[:-1] if _CONTAINER_RE.match(part)]
+        return "/".join([*kept, parts[-1]])

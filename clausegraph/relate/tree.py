@@ -237,7 +237,8 @@ class ClauseTree:
         by_path: dict[tuple[str, ...], str] = {}
         for clause in self.clauses:
             both = f"{clause.number} {clause.heading}" if clause.number and clause.heading else None
-            for label in (clause.number, clause.heading, clause.label, both):
+            path = clause.clause_id.split(":", 1)[-1]  # the id's path, as section paths spell it
+            for label in (clause.number, clause.heading, path, both):
                 if label:
                     by_path.setdefault((*clause.section_path, label), clause.clause_id)
         by_key_ident: dict[tuple[str, ...], str] = {}

@@ -61,12 +61,12 @@ Choices made here, which later stages can rely on:
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from itertools import pairwise
 
 from clausegraph.config import SegmentConfig
-from clausegraph.models import Clause, Document, Span
+from clausegraph.models import Clause, Document, Span, Table
 from clausegraph.text import nlp
 
 # Words a heading never ends with: a line ending in one is running text.
@@ -228,6 +228,10 @@ _SIGNATURE_FIELD_RE = re.compile(
     r"(?i)(?:by|name|title|date|dated|its|address|attn|attention|e-?mail|tel|telephone|phone|"
     r"fax|facsimile|signature|witness|print(?:ed)? name|signed)\b\s*(?:\(print\))?\s*[:.]"
 )
+# A table under a caption like these stands on its own, not inside the section before it.
+_STANDALONE_TABLE_RE = re.compile(r"(?i)(?:table|schedule|summary)\s+of\b")
+_REPEAT_MARK_RE = re.compile(r"~\d+")
+_CAPTION_CHARS = 80
 _SIGNATURE_MARK_RE = re.compile(r"(?i)/s/|_{3,}|.{0,60}\bsignature pages?\b|by\s*$")
 _EMBEDDED_NUMBER_RE = re.compile(r"\s\d{1,3}\.\d")
 _SENTENCE_BREAK_RE = re.compile(r"[a-z]{2}\.\s+[A-Z]")
@@ -523,6 +527,8 @@ class _Parser:
         self.signing = ""
         # (number, _heading_key) of numbered lines that end in a page number, as contents do
         self.numbered_headings: set[tuple[str | None, str]] = set()
+        self.table_of = _table_of_lines(self.lines, document.tables)
+        self.table_node: _Node | None = None
         self._layout_mode()
         self.toc = self._find_toc()
         self.schedule_listing = self._find_schedule_listings()
@@ -667,8 +673,23 @@ class _Parser:
     def run(self) -> list[_Unit]:
         """Parse every line, then return one unit per node in reading order."""
         toc_node: _Node | None = None
+        caption: _Line | None = None
         for index, line in enumerate(self.lines):
             if index == self.heading_line:
+                continue
+            table = self.table_of[index]
+            if table is not None and not self.toc[index]:  # a contents page stays contents
+                if self.table_node is None or self.table_node.value != table:
+                    self._open_table(table, caption)
+                    caption = None
+                self._append(self.table_node, line.start, line.end, body=True)
+                continue
+            self._close_table()
+            if caption is not None:  # a caption-like line before a table it did not head
+                self._line(index - 1, caption)
+                caption = None
+            if self._is_caption(index):
+                caption = line
                 continue
             if self.toc[index]:
                 toc_node = toc_node or self._open_toc()
@@ -678,6 +699,7 @@ class _Parser:
                 self._pop_to(self.root)
                 toc_node = None
             self._line(index, line)
+        self._close_table()
         return [
             _Unit(node, node.pieces, _size(node.pieces), list(node.terms))
             for node in self.nodes
@@ -1502,11 +1524,61 @@ class _Parser:
         node.terms = [term]
         self._append(node, line.start, line.end, body=True)
 
+    def _is_caption(self, index: int) -> bool:
+        """A short line right before a table, not a sentence ("Table of Benefits:")."""
+        if index + 1 >= len(self.lines) or self.table_of[index + 1] is None:
+            return False
+        line = self.lines[index]
+        s = self.text[line.start : line.end]
+        return (len(s) <= _CAPTION_CHARS and s[-1] not in ".;,"
+                and self._match_label(s, index) is None)
+
+    def _open_table(self, number: int, caption: _Line | None) -> None:
+        """A table is one clause, under the section it sits in; a captioned table
+        ("Table of Benefits", "Schedule of ...") stands on its own under the outline's
+        containers (schedule, article), as the caption closes the numbered sections."""
+        self._close_table()
+        heading = _clean_heading(self.text[caption.start : caption.end]).rstrip(" :-") \
+            if caption is not None else None
+        if heading and _STANDALONE_TABLE_RE.match(heading):
+            while len(self.stack) > 1 and self.stack[-1].rank is None:
+                self.stack.pop()
+        while len(self.stack) > 1 and self.stack[-1].family in ("para", "bullet", "def"):
+            self.stack.pop()
+        parent = self.stack[-1]
+        anchor = parent
+        while anchor is not self.root and not anchor.numbered:
+            anchor = anchor.parent
+        name = f"Table {number}"
+        path = name if anchor is self.root else f"{anchor.path.split('~')[0]}/{name}"
+        node = self._new_node(parent, "table", "table", None, path=path)
+        node.kind, node.heading, node.value = "table", heading, number
+        if caption is not None:
+            self._append(node, caption.start, caption.end, body=True)
+        self.table_node = node
+
+    def _close_table(self) -> None:
+        if self.table_node is not None and self.table_node in self.stack:
+            del self.stack[self.stack.index(self.table_node):]
+        self.table_node = None
+
     def _open_toc(self) -> _Node:
         self._pop_to(self.root)
         node = self._new_node(self.root, "toc", "toc", None, path="contents")
         node.heading = "Table of Contents"
         return node
+
+
+def _table_of_lines(lines: list[_Line], tables: list[Table]) -> list[int | None]:
+    """For each line, the number of the table it belongs to (None outside tables)."""
+    spans = sorted((t.start, t.end, t.number) for t in tables)
+    starts = [start for start, _, _ in spans]
+    out: list[int | None] = []
+    for line in lines:
+        index = bisect_right(starts, line.start) - 1
+        inside = index >= 0 and line.start < spans[index][1]
+        out.append(spans[index][2] if inside else None)
+    return out
 
 
 def _rstrip(text: str, start: int, end: int) -> int:
@@ -1665,10 +1737,12 @@ def _build_clauses(document: Document, units: list[_Unit], max_chars: int) -> li
         segments = joiner.join(unit.pieces)
         size = sum(end - start for start, end in segments)
         if size > max_chars:
-            windows = _windows(document.text, segments, max_chars)
+            table = unit.node.kind == "table"
+            windows = (_row_groups if table else _windows)(document.text, segments, max_chars)
             for number, window in enumerate(windows, 1):
+                kind = "table" if table else "window"
                 clauses.append(
-                    _clause(document, unit, window, f"#w{number}", "window", len(clauses))
+                    _clause(document, unit, window, f"#w{number}", kind, len(clauses))
                 )
         else:
             clauses.append(_clause(document, unit, segments, "", unit.node.kind, len(clauses)))
@@ -1699,7 +1773,8 @@ def _clause(
 def _number(node: _Node) -> str | None:
     if node.comp is None:
         return None
-    return node.path.split("~")[0].rsplit("/", 1)[-1]
+    # "~2" marks a repeated path anywhere in it ("6~2(i)/2/Excl02"): not part of the number
+    return _REPEAT_MARK_RE.sub("", node.path).rsplit("/", 1)[-1]
 
 
 def _display(node: _Node) -> str:
@@ -1753,6 +1828,28 @@ def _windows(text: str, segments: list[Span], max_chars: int) -> list[list[Span]
     if current:
         windows.append(current)
     return [_rejoin(window, segments) for window in windows]
+
+
+def _row_groups(text: str, segments: list[Span], max_chars: int) -> list[list[Span]]:
+    """Cut a long table into runs of whole rows (lines) of at most ``max_chars`` each
+    (a single longer row is a run of its own)."""
+    rows: list[Span] = []
+    for start, end in segments:
+        for match in re.finditer(r"[^\n]+", text[start:end]):
+            row_start = _skip_space(text, start + match.start(), start + match.end())
+            row_end = _rstrip(text, row_start, start + match.end())
+            if row_end > row_start:
+                rows.append((row_start, row_end))
+    groups: list[list[Span]] = []
+    size = 0
+    for row in rows:
+        if groups and size + 1 + row[1] - row[0] <= max_chars:
+            groups[-1].append(row)
+            size += 1 + row[1] - row[0]
+        else:
+            groups.append([row])
+            size = row[1] - row[0]
+    return [_rejoin(group, segments) for group in groups]
 
 
 def _sentences(text: str, segments: list[Span]) -> list[Span]:

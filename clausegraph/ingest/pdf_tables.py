@@ -1,0 +1,199 @@
+"""Ruled tables on a PDF page (pymupdf ``find_tables``), rendered in the one table format.
+
+A table found by its ruling lines replaces the text blocks it covers: each cell's words
+(MuPDF's words, so the spacing matches the rest of the page text) are joined and the
+grid goes through ``blocks.render_table``, one line per row ("row label | column header:
+value"). Not every ruled box is a table: a box around a paragraph, or two columns of
+running text with a rule between them, comes back from ``find_tables`` as a grid of one
+or two rows of long cells; those stay text.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import pymupdf
+
+from clausegraph.ingest.blocks import RenderedTable, render_table
+
+log = logging.getLogger(__name__)
+
+# Drawing items (lines, rectangles) a page needs before tables are looked for:
+# ``find_tables`` costs about a second a page, a page of text draws few or none.
+MIN_DRAWING_ITEMS = 8
+MIN_ROWS = 2  # rows holding text
+MIN_COLUMNS = 2
+MIN_FILLED_CELLS = 4
+# Cells of running text, not values: a boxed paragraph or a ruled two-column page.
+MAX_CELL_CHARS = 700
+MAX_MEAN_CELL_CHARS = 220
+# A column of wrapped sentences: this share of its cells of 40+ characters (at least 4)
+# start in lower case, carrying on the line above.
+PROSE_CELL_CHARS = 40
+PROSE_MIN_CELLS = 4
+PROSE_CONTINUED_SHARE = 0.3
+PROSE_ROW_SHARE = 0.4  # of the rows hold a single cell of 40+ characters: lines of text
+FORM_LABEL_SHARE = 0.3  # of the filled cells are field labels ("NAME (print):")
+# A list set in a grid: this share of first-column cells are list labels, beside text
+# of this mean length.
+LIST_LABEL_SHARE = 0.6
+LIST_TEXT_CHARS = 50
+_LIST_LABEL_RE = re.compile(r"\(?(?:[a-zA-Z]{1,2}|[ivxlIVXL]{1,5}|\d{1,3}(?:\.\d{1,3})*)[.)]")
+_EDGE_TOLERANCE = 1.0  # points
+
+
+@dataclass
+class FoundTable:
+    """A table to put into the page text in place of the text blocks it covers."""
+
+    bbox: tuple[float, float, float, float]
+    rendered: RenderedTable
+    text: str  # what the page text gets: stray words, the rendered rows, a newline
+    offset: int  # where ``rendered.text`` starts in ``text``
+    blocks: set[int]  # MuPDF numbers of the text blocks the table replaces
+
+
+def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
+                     blocks: Mapping[int, Sequence]) -> list[FoundTable]:
+    """The page's ruled tables; ``blocks`` are its text blocks by MuPDF number (x0, y0,
+    x1, y1, text)."""
+    if _drawing_items(page) < MIN_DRAWING_ITEMS:
+        return []
+    try:
+        candidates = page.find_tables().tables
+    except Exception as error:  # a table finder failure must not cost the page its text
+        log.debug("page %d: find_tables failed: %s", page.number + 1, error)
+        return []
+    words = page.get_text("words", textpage=textpage)
+    found: list[FoundTable] = []
+    taken: set[int] = set()
+    for candidate in candidates:
+        table = _read_table(candidate, words, blocks, taken)
+        if table is not None:
+            found.append(table)
+            taken |= table.blocks
+    return found
+
+
+def _drawing_items(page: pymupdf.Page) -> int:
+    return sum(len(path.get("items", ())) for path in page.get_cdrawings())
+
+
+def _read_table(candidate, words: Sequence[tuple], blocks: Mapping[int, Sequence],
+                taken: set[int]) -> FoundTable | None:
+    bbox = tuple(candidate.bbox)
+    inside = {number for number, block in blocks.items()
+              if number not in taken and _center_in(block[:4], bbox)}
+    if not inside:
+        return None
+    own_words = sorted((w for w in words if w[5] in inside), key=lambda w: (w[5], w[6], w[7]))
+    grid_boxes = [list(row.cells) for row in candidate.rows]
+    columns = max((len(row) for row in grid_boxes), default=0)
+    column_starts = _column_starts(grid_boxes, columns)
+    cell_words: dict[tuple[int, int], list[str]] = {}
+    stray: list[str] = []
+    for word in own_words:
+        cell = _cell_of(word[:4], grid_boxes)
+        (cell_words.setdefault(cell, []) if cell else stray).append(word[4])
+    grid: list[list[str | None]] = []
+    for r, row in enumerate(grid_boxes):
+        cells: list[str | None] = []
+        for c in range(columns):
+            box = row[c] if c < len(row) else None
+            if box is None:
+                cells.append(None if _covered_from_left(row, c, column_starts) else "")
+            else:
+                cells.append(" ".join(cell_words.get((r, c), [])))
+        grid.append(cells)
+    if not _is_data_table(grid):
+        return None
+    rendered = render_table(grid)
+    prefix = " ".join(stray) + "\n" if stray else ""
+    return FoundTable(bbox=bbox, rendered=rendered, text=prefix + rendered.text + "\n",
+                      offset=len(prefix), blocks=inside)
+
+
+def _center_in(box: Sequence[float], bbox: Sequence[float]) -> bool:
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return (bbox[0] - _EDGE_TOLERANCE <= x <= bbox[2] + _EDGE_TOLERANCE
+            and bbox[1] - _EDGE_TOLERANCE <= y <= bbox[3] + _EDGE_TOLERANCE)
+
+
+def _cell_of(box: Sequence[float], grid_boxes: Sequence[Sequence]) -> tuple[int, int] | None:
+    for r, row in enumerate(grid_boxes):
+        for c, cell in enumerate(row):
+            if cell is not None and _center_in(box, cell):
+                return r, c
+    return None
+
+
+def _column_starts(grid_boxes: Sequence[Sequence], columns: int) -> list[float]:
+    starts = []
+    for c in range(columns):
+        xs = [row[c][0] for row in grid_boxes if c < len(row) and row[c] is not None]
+        starts.append(min(xs) if xs else float("inf"))
+    return starts
+
+
+def _covered_from_left(row: Sequence, column: int, column_starts: Sequence[float]) -> bool:
+    """A grid position with no cell of its own is merged into the cell on its left when
+    that cell reaches into this column (else it is merged from above: left empty)."""
+    for left in range(column - 1, -1, -1):
+        if left < len(row) and row[left] is not None:
+            return row[left][2] > column_starts[column] + _EDGE_TOLERANCE
+    return False
+
+
+def _is_data_table(grid: Sequence[Sequence[str | None]]) -> bool:
+    """Rows of short values, not a boxed paragraph or two ruled columns of text."""
+    filled = [cell for row in grid for cell in row if cell]
+    rows = sum(1 for row in grid if any(row))
+    columns = sum(1 for c in range(columns_in(grid))
+                  if any(c < len(row) and row[c] for row in grid))
+    if rows < MIN_ROWS or columns < MIN_COLUMNS or len(filled) < MIN_FILLED_CELLS:
+        return False
+    if sum(cell.endswith(":") for cell in filled) >= FORM_LABEL_SHARE * len(filled):
+        return False  # a form ("BY: | /s/ ...", "TITLE: | President"): a signature block
+    lengths = [len(cell) for cell in filled]
+    if max(lengths) > MAX_CELL_CHARS or sum(lengths) / len(lengths) > MAX_MEAN_CELL_CHARS:
+        return False
+    lines = [row for row in grid if any(row)]
+    spanning = sum(1 for row in lines if sum(map(bool, row)) == 1
+                   and max(len(cell or "") for cell in row) >= PROSE_CELL_CHARS)
+    if spanning >= PROSE_ROW_SHARE * len(lines):
+        return False  # most rows are one line of text across the grid: a ruled page of text
+    if _is_laid_out_list(lines):
+        return False
+    return not any(_is_prose_column(grid, c) for c in range(columns_in(grid)))
+
+
+def _is_laid_out_list(rows: Sequence[Sequence[str | None]]) -> bool:
+    """Numbered paragraphs set in a grid: list labels ("(a)", "ii.", "3)") down the first
+    column beside long text; each item is a clause of its own, not a table row."""
+    labelled = [row for row in rows if row and row[0]]
+    if not labelled:
+        return False
+    labels = sum(1 for row in labelled if _LIST_LABEL_RE.fullmatch(row[0]))
+    beside = [len(" ".join(cell for cell in row[1:] if cell)) for row in labelled]
+    return (labels >= LIST_LABEL_SHARE * len(labelled)
+            and sum(beside) / len(beside) >= LIST_TEXT_CHARS)
+
+
+def columns_in(grid: Sequence[Sequence[str | None]]) -> int:
+    return max((len(row) for row in grid), default=0)
+
+
+def _is_prose_column(grid: Sequence[Sequence[str | None]], column: int) -> bool:
+    """A column whose rows are the wrapped lines of sentences: many of its longer cells
+    go on from the row above (start in lower case), as a table's values do not. A page
+    of numbered paragraphs laid out in a ruled grid ("(x) | neither the Corporation
+    nor ...") is text."""
+    long_cells = [row[column] for row in grid
+                  if column < len(row) and row[column] and len(row[column]) >= PROSE_CELL_CHARS]
+    if len(long_cells) < PROSE_MIN_CELLS:
+        return False
+    continued = sum(1 for cell in long_cells if cell[0].islower())
+    return continued >= PROSE_CONTINUED_SHARE * len(long_cells)
