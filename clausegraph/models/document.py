@@ -175,7 +175,8 @@ class Clause(BaseModel):
     segments: list[Span]
     pages: list[int]
     order: int = Field(description="position of the clause in its document")
-    kind: str = Field(default="clause", description="clause | heading | definition | window")
+    kind: str = Field(default="clause",
+                      description="clause | heading | definition | window | table")
     entities: list[Entity] = Field(default_factory=list)
     defined_terms: list[str] = Field(default_factory=list)
 

@@ -38,6 +38,12 @@ Choices made here, which later stages can rely on:
   ``<nearest numbered ancestor>¶N``; top-level ones before the first numbered label (or
   the second capitalised heading) are ``preamble¶N``; a table of contents near the start is
   ``contents``. Repeats get ``~2``, ``~3`` in reading order.
+* A table (``Document.tables``: PDF, Word, HTML) is one clause of kind ``table``, its
+  rows never parsed for labels; its id is ``<section>/Table N`` (N counts the document's
+  tables), or ``Table N`` at the top level, where a caption such as "Table of Benefits:"
+  (the short line right before it, which the clause keeps as its heading) puts it, as
+  that caption closes the numbered sections. A long table is cut into groups of whole
+  rows (``Table N#w1``); tables never merge with a neighbour.
 * ``number`` is the last ``/`` part of the path (``7.1(b)``, ``Section 5``,
   ``ARTICLE IV``), ``None`` for unnumbered clauses.
 * ``section_path`` lists the labels of the ancestors, root first, each as number plus
@@ -1641,19 +1647,20 @@ def _merge_tiny(units: list[_Unit], min_chars: int) -> list[_Unit]:
     A tiny numbered item joins the unit before it only when that unit is its ancestor or
     its sibling; a tiny item that heads a list ("iii. Two years waiting period" over "a.
     Cataract") or follows a deeper item of another branch joins the unit after it instead,
-    so no list item ends up under a heading it does not sit under.
+    so no list item ends up under a heading it does not sit under. A table is a clause
+    of its own whatever its size: it neither takes in nor joins a neighbour.
     """
     out: list[_Unit] = []
     pending: _Unit | None = None
     for position, unit in enumerate(units):
         if pending is not None:
-            if pending.node.zone == unit.node.zone:
+            if pending.node.zone == unit.node.zone and unit.node.family != "table":
                 heads = _is_descendant(unit.node, pending.node)
                 unit = _joined(pending, unit, pending.node if heads else unit.node)
             else:
                 out.append(pending)
             pending = None
-        if unit.size < min_chars and unit.node.family != "toc":
+        if unit.size < min_chars and unit.node.family not in ("toc", "table"):
             following = units[position + 1] if position + 1 < len(units) else None
             heads_list = (unit.node.numbered and following is not None
                           and _is_descendant(following.node, unit.node))
@@ -1661,7 +1668,7 @@ def _merge_tiny(units: list[_Unit], min_chars: int) -> list[_Unit]:
                 out.append(unit)  # "6. Ectopic pregnancy": a short item, but an item
                 continue
             if (out and not heads_list and out[-1].node.zone == unit.node.zone
-                    and out[-1].node.family != "toc" and _may_absorb(out[-1].node, unit.node)):
+                    and out[-1].node.family not in ("toc", "table") and _may_absorb(out[-1].node, unit.node)):
                 out[-1] = _joined(out[-1], unit, out[-1].node)
                 continue
             pending = unit

@@ -1,0 +1,239 @@
+"""PDF tables: ruled tables become table clauses in the one table format (``render_table``);
+two-column text, boxed paragraphs and lists set in a grid stay text.
+
+The pages are rebuilt here with pymupdf from real layouts: the "Table of Benefits" of a
+health policy (National Parivar Mediclaim Plus, p.22: a caption, a "Plans" header merged
+over the PLAN A/B/C columns, one row per benefit), and the definitions of a CUAD agency
+agreement (OLDAPI Wind-Down, Schedule "A", CC BY 4.0; straight quotes, which the
+built-in PDF font can draw) set as "(a) | text" in a ruled grid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import docx
+import pymupdf
+
+from clausegraph.ingest import load_document
+from clausegraph.ingest.blocks import render_table
+from clausegraph.models import Clause
+from clausegraph.segment import segment
+
+FONT_SIZE = 8
+
+# (row label, PLAN A, PLAN B, PLAN C); None: the cell to the left spans this column.
+BENEFITS: list[tuple[str, str | None, str | None, str | None]] = [
+    ("Sum insured (SI) (as Floater)", "INR 6/ 7/ 8/ 9 /10 Lac", "INR 15/ 20 /25 Lac",
+     "INR 30/ 40/ 50 Lac"),
+    ("Treatment", "Allopathy, AYUSH", None, None),
+    ("Pre Hospitalisation", "30 days", "30 days", "30 days"),
+    ("Room/ ICU Charges (per day per insured person)",
+     "Room - Up to 1% of SI or actual, whichever is lower", "Up to SI", "Up to SI"),
+    ("Limit for Cataract Surgery (For each eye)",
+     "Up to 15% of SI or INR 60,000 whichever is lower", "Up to SI", "Up to SI"),
+    ("Ambulance (per insured person, in a policy year)", "Up to INR 2,500",
+     "Up to INR 4,000", "Up to INR 5,000"),
+]
+COLUMNS = (40.0, 230.0, 350.0, 460.0, 570.0)
+
+
+def _cell(page: pymupdf.Page, x0: float, y0: float, x1: float, y1: float, text: str) -> None:
+    rect = pymupdf.Rect(x0, y0, x1, y1)
+    page.draw_rect(rect, color=(0, 0, 0), width=0.6)
+    assert page.insert_textbox(rect + (2, 2, -2, -2), text, fontsize=FONT_SIZE) >= 0
+
+
+def benefits_pdf(path: Path) -> Path:
+    """A numbered section ending on p.1, then the Table of Benefits under its caption."""
+    pdf = pymupdf.open()
+    page = pdf.new_page()
+    page.insert_text((40, 60), "7.3 Critical Illness", fontsize=10)
+    page.insert_text((40, 80), "Benefit amount can be enhanced only at the time of renewal.",
+                     fontsize=FONT_SIZE)
+    page.insert_text((40, 110), "Table of Benefits:", fontsize=10)
+    top, height = 120.0, 36.0
+    x = COLUMNS
+    _cell(page, x[0], top, x[1], top + height, "Features")
+    _cell(page, x[1], top, x[4], top + height, "Plans")
+    top += height
+    _cell(page, x[0], top, x[1], top + height, "")
+    for column, name in enumerate(("PLAN A", "PLAN B", "PLAN C"), start=1):
+        _cell(page, x[column], top, x[column + 1], top + height, name)
+    for label, *values in BENEFITS:
+        top += height
+        _cell(page, x[0], top, x[1], top + height, label)
+        column = 1
+        while column <= 3:
+            span = 1
+            while column + span <= 3 and values[column + span - 1] is None:
+                span += 1
+            _cell(page, x[column], top, x[column + span], top + height, values[column - 1] or "")
+            column += span
+    pdf.save(path)
+    return path
+
+
+def test_a_ruled_table_is_one_table_clause_a_row_a_line(tmp_path: Path) -> None:
+    document = load_document(benefits_pdf(tmp_path / "benefits.pdf"))
+    assert len(document.tables) == 1
+    table = document.tables[0]
+    lines = document.text[table.start:table.end].split("\n")
+    assert lines[:3] == [
+        "Features | Plans",
+        "PLAN A | PLAN B | PLAN C",
+        "Sum insured (SI) (as Floater) | PLAN A: INR 6/ 7/ 8/ 9 /10 Lac | "
+        "PLAN B: INR 15/ 20 /25 Lac | PLAN C: INR 30/ 40/ 50 Lac",
+    ]
+    # a value merged over all three plans is named by all of them
+    assert "Treatment | PLAN A/PLAN B/PLAN C: Allopathy, AYUSH" in lines
+    assert ("Room/ ICU Charges (per day per insured person) | PLAN A: Room - Up to 1% of SI "
+            "or actual, whichever is lower | PLAN B: Up to SI | PLAN C: Up to SI") in lines
+
+    # every cell's span slices the canonical text to that cell's own text, on its page
+    cells = {(c.row, c.column): document.text[c.start:c.end] for c in table.cells}
+    assert cells[(0, 1)] == "Plans"
+    assert cells[(7, 1)] == "Up to INR 2,500"
+    assert cells[(5, 0)] == "Room/ ICU Charges (per day per insured person)"
+    assert {c.page for c in table.cells} == {1}
+    assert all(table.start <= c.start < c.end <= table.end for c in table.cells)
+
+    clauses = segment(document)
+    tables = [c for c in clauses if c.kind == "table"]
+    assert len(tables) == 1
+    benefit = tables[0]
+    # its own clause under its caption, not inside the section printed before it
+    assert benefit.heading == "Table of Benefits"
+    assert benefit.section_path == []
+    assert benefit.label == "Table 1"
+    assert "Limit for Cataract Surgery (For each eye) | PLAN A: Up to 15% of SI" in benefit.text
+    assert benefit.text == Clause.join_segments(document.text, benefit.segments)
+    section = next(c for c in clauses if c.clause_id.endswith(":7.3"))
+    assert "PLAN A" not in section.text
+
+
+def test_a_long_table_is_cut_into_groups_of_whole_rows(tmp_path: Path) -> None:
+    from clausegraph.config import SegmentConfig
+
+    document = load_document(benefits_pdf(tmp_path / "benefits.pdf"))
+    groups = [c for c in segment(document, SegmentConfig(max_clause_chars=300))
+              if c.kind == "table"]
+    assert len(groups) > 1
+    rows = document.text[document.tables[0].start:document.tables[0].end].split("\n")
+    for group in groups:
+        assert all(line in rows for line in group.text.split("\n") if line != "Table of Benefits:")
+
+
+def _text_column(page: pymupdf.Page, rect: pymupdf.Rect, text: str) -> None:
+    assert page.insert_textbox(rect, text, fontsize=9) >= 0
+
+
+LEFT = (
+    "1.1 The Insurer will pay the medical expenses incurred by the Insured Person for "
+    "in-patient treatment during the policy period, subject to the limits in the schedule. "
+    "1.2 Pre-hospitalisation expenses are covered for thirty days before admission when "
+    "they relate to the same illness. 1.3 Post-hospitalisation expenses are covered for "
+    "sixty days after discharge."
+)
+RIGHT = (
+    "2.1 Expenses for any pre-existing disease are excluded until thirty-six months of "
+    "continuous coverage have elapsed after the date of inception of the first policy. "
+    "2.2 Cataract surgery is covered after a waiting period of two years. 2.3 Treatment "
+    "arising from hazardous sports is excluded unless declared."
+)
+
+
+def test_two_ruled_columns_of_text_and_a_boxed_paragraph_stay_text(tmp_path: Path) -> None:
+    pdf = pymupdf.open()
+    page = pdf.new_page()
+    left, right = pymupdf.Rect(40, 60, 290, 330), pymupdf.Rect(310, 60, 560, 330)
+    for rect, text in ((left, LEFT), (right, RIGHT)):
+        page.draw_rect(rect, color=(0, 0, 0), width=0.6)
+        _text_column(page, rect + (4, 4, -4, -4), text)
+    box = pymupdf.Rect(40, 360, 560, 420)
+    page.draw_rect(box, color=(0, 0, 0), width=0.6)
+    _text_column(page, box + (4, 4, -4, -4), "Important: please read the exclusions in "
+                 "section 2 carefully before you make a claim under this policy.")
+    path = tmp_path / "columns.pdf"
+    pdf.save(path)
+    document = load_document(path)
+    assert document.tables == []
+    assert "|" not in document.text
+    # the left column is read before the right one
+    flat = " ".join(document.text.split())
+    assert flat.index("sixty days after discharge") < flat.index("2.1 Expenses")
+
+
+DEFINITIONS = [
+    ("(a)", '"Agent" and "Agents" have the respective meanings given to them above;'),
+    ("(b)", '"Agents\' Counsel" means Dentons Canada LLP;'),
+    ("(c)", '"Agents\' Fee" has the meaning given in Section 1(1)(a);'),
+    ("(d)", '"Agreement" means the agreement resulting from the acceptance by the '
+            "Corporation of the offer made by the Agents by this letter;"),
+    ("(e)", '"Business Day" means any day other than a Saturday, Sunday or statutory or '
+            "civic holiday in Toronto, Ontario;"),
+    ("(f)", '"Closing" means the completion of the Offering;'),
+]
+
+
+def test_a_list_set_in_a_ruled_grid_stays_list_items(tmp_path: Path) -> None:
+    pdf = pymupdf.open()
+    page = pdf.new_page()
+    page.insert_text((40, 60), "1. Definitions", fontsize=10)
+    page.insert_text((40, 80), "In this Agreement:", fontsize=9)
+    top = 90.0
+    for label, text in DEFINITIONS:
+        _cell(page, 40, top, 80, top + 30, label)
+        _cell(page, 80, top, 570, top + 30, text)
+        top += 30
+    path = tmp_path / "definitions.pdf"
+    pdf.save(path)
+    document = load_document(path)
+    assert document.tables == []
+    clauses = segment(document)
+    assert not any(c.kind == "table" for c in clauses)
+    closing = next(c for c in clauses if '"Closing" means' in c.text)
+    assert closing.label == "1(f)"
+
+
+def test_word_tables_use_the_same_renderer_and_become_table_clauses(tmp_path: Path) -> None:
+    word = docx.Document()
+    word.add_paragraph("4. Fees")
+    word.add_paragraph("The fees are set out below.")
+    table = word.add_table(rows=3, cols=3)
+    grid = [["Service", "Monthly fee", "Notice"], ["Hosting", "$1,200", "30 days"],
+            ["Support", "$400", ""]]
+    for row, values in zip(table.rows, grid, strict=True):
+        for cell, value in zip(row.cells, values, strict=True):
+            cell.text = value
+    path = tmp_path / "fees.docx"
+    word.save(path)
+    document = load_document(path)
+    [found] = document.tables
+    assert document.text[found.start:found.end] == render_table(grid).text
+    assert {document.text[c.start:c.end] for c in found.cells} == {
+        value for row in grid for value in row if value}
+    [clause] = [c for c in segment(document) if c.kind == "table"]
+    assert clause.text == render_table(grid).text
+    assert clause.label == "Table 1"
+
+
+def _rendered(rows: Sequence[Sequence[str | None]]) -> list[str]:
+    return render_table(rows).text.split("\n")
+
+
+def test_render_table_headers() -> None:
+    # a list in two columns: serial numbers are data, not column names
+    assert _rendered([["1", "BABY FOOD", "16", "FLEXI MASK"],
+                      ["2", "BELTS", "17", "HAND HOLDER"]]) == [
+        "1 | BABY FOOD | 16 | FLEXI MASK", "2 | BELTS | 17 | HAND HOLDER"]
+    # label | value rows of a form have no header row
+    assert _rendered([["Company:", "Bravatek Solutions, Inc."], ["Telephone:", "1-866"]]) == [
+        "Company: | Bravatek Solutions, Inc.", "Telephone: | 1-866"]
+    # a header ending in a colon does not double it
+    assert _rendered([["Event", "TPA must be informed:"], ["Planned", "72 hours before"]]) == [
+        "Event | TPA must be informed:", "Planned | TPA must be informed: 72 hours before"]
+    table = render_table([["Item", "Fee"], ["Hosting", "$1,200"]])
+    assert [(r, c, table.text[s:e]) for r, c, s, e in table.cells] == [
+        (0, 0, "Item"), (0, 1, "Fee"), (1, 0, "Hosting"), (1, 1, "$1,200")]

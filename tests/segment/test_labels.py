@@ -1,0 +1,53 @@
+"""Clause labels a reader recognises: the clause's own number in its container, never the
+whole outline path its id needs to stay unique."""
+
+from __future__ import annotations
+
+from clausegraph.models import Clause, Document, Page
+from clausegraph.segment import segment
+
+
+def _clause(clause_id: str) -> Clause:
+    return Clause(clause_id=clause_id, doc_id="0" * 16, text="x", span=(0, 1),
+                  segments=[(0, 1)], pages=[1], order=0)
+
+
+def test_label_is_the_own_number_with_its_named_containers() -> None:
+    # ids seen on real policies (ICICI Golden Shield wording) and contracts
+    assert _clause("icici:19/10/4/6(i)/2/Excl02(a)").label == "Excl02(a)"
+    assert _clause("icici:4(b)(b)(d)/13(vi)").label == "13(vi)"
+    assert _clause("icici:6~2(i)").label == "6(i)"
+    assert _clause("k:Schedule B/3").label == "Schedule B/3"
+    assert _clause("k:ARTICLE IV/Section 5").label == "ARTICLE IV/Section 5"
+    assert _clause("k:7.1(b)").label == "7.1(b)"
+    assert _clause("k:4.2#w1").label == "4.2#w1"
+    assert _clause("k:preamble¶2").label == "preamble¶2"
+
+
+# A policy wording whose list restarts "6." (the last benefit of a program, then the
+# exclusions' "i." list): the second "6" gets a unique id, but its items are numbered
+# "6(i)", and their section path reads "6 ...", not "6 > 6 > 6".
+POLICY = """5. Pharmacy cover
+We shall cover medical expenses incurred on purchase of medicines up to the limit.
+6. Nursing at Home
+We shall cover the expenses incurred by You for a qualified nurse at Your residence.
+6. Exclusions
+We will not be liable to make any payment in respect of:
+i. Standard exclusions for which standard wordings are specified by the regulator.
+ii. Any expenses incurred on out-patient treatment which is not covered.
+"""
+
+
+def test_numbers_and_paths_of_a_repeated_number_leave_out_the_repeat_mark() -> None:
+    document = Document(doc_id="0" * 16, key="policy", source_path="policy.txt",
+                        title="Policy", media_type="text", text=POLICY,
+                        pages=[Page(number=1, start=0, end=len(POLICY))])
+    clauses = segment(document)
+    ids = [c.clause_id for c in clauses]
+    assert len(ids) == len(set(ids))
+    item = next(c for c in clauses if "Standard exclusions" in c.text)
+    assert "~" in item.clause_id  # unique: the second "6"
+    assert item.number == "6(i)"
+    assert item.label == "6(i)"
+    assert all("~" not in part for part in item.section_path)
+    assert item.section_path[-1].startswith("6 ")
