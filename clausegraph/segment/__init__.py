@@ -1556,7 +1556,7 @@ class _Parser:
         while anchor is not self.root and not anchor.numbered:
             anchor = anchor.parent
         name = f"Table {number}"
-        path = name if anchor is self.root else f"{anchor.path.split('~')[0]}/{name}"
+        path = name if anchor is self.root else f"{anchor.path}/{name}"
         node = self._new_node(parent, "table", "table", None, path=path)
         node.kind, node.heading, node.value = "table", heading, number
         if caption is not None:
