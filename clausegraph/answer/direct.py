@@ -49,6 +49,10 @@ _KIND_WORDS = {
     "law": frozenset(tokenize("law laws govern governs governed governing jurisdiction")),
     "coverage": frozenset(tokenize("cover covers covered coverage benefit benefits eligible "
                                    "reimburse reimbursed indemnify payable")),
+    "duration": frozenset(tokenize("expire expires expiry expiration last lasts long run runs "
+                                   "duration")),
+    "incorporation": frozenset(tokenize("incorporated incorporation organized organised "
+                                        "organization formed registered")),
 }
 EXCEPTION_LINES = 3
 # An exception line must hold this share of the question's word weight (see governs()).
@@ -59,7 +63,9 @@ _GENERIC = frozenset(tokenize(
     "policy policies agreement contract document there any under this these such what "
     "which whose is are be there's tell me please explain describe many much long soon "
     "often extent kind type define defined definition meaning mean apply applies "
-    "exception exceptions conditions"
+    "exception exceptions conditions "
+    # how a question is phrased, not what it is about ("how much notice does X need")
+    "need needs needed require requires required before happen happens get gets take takes"
 ))
 
 # A sentence ends at . ; or : followed by a capital, a digit or an opening bracket/quote,
@@ -97,6 +103,11 @@ _VALUE_PATTERNS = {
     "law": re.compile(r"(?i:\blaws?\s+of\b|\bgoverned\s+by\b)|\b[A-Z][a-z]+ law\b"),
     "definition": re.compile(r"\bmeans?\b|\bshall mean\b|\bdefined\b|\brefers? to\b", re.I),
     "count": re.compile(rf"\b{_NUMBER_WORDS}\b", re.I),
+    # "Photronics, Inc., a Connecticut corporation"; "organized under the laws of Florida"
+    "incorporation": re.compile(
+        r"\b(?:incorporated|organi[sz]ed|formed|registered|existing)\s+(?:in|under)\b"
+        r"|\b[A-Z][a-z]+(?: [A-Z][a-z]+)?\s+(?:corporation|limited liability company|"
+        r"limited partnership|company|limited company)\b"),
     # a sentence that grants or refuses cover says so with one of these verbs
     "coverage": re.compile(
         r"\b(?:indemnif\w*|reimburs\w*|(?:is|are|be|being|not) covered|covers?\b|payable|"
@@ -114,6 +125,9 @@ _CONDITION = re.compile(
 _EXCLUSION_DISCOUNT = 0.8
 _TITLE_BONUS = 0.15
 _QUESTION_KINDS = (
+    ("incorporation", re.compile(
+        r"\bwhere\b.*\b(incorporated|organi[sz]ed|formed|registered)\b|"
+        r"\b(state|jurisdiction|place) of (incorporation|organi[sz]ation)\b", re.I)),
     ("law", re.compile(r"\b(law|laws|governed|governing|jurisdiction)\b", re.I)),
     ("definition", re.compile(r"\b(define[sd]?|definition|mean|meaning)\b|^what (is|are) (an? )?['\"‘“]", re.I)),
     ("duration", re.compile(
