@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -379,8 +380,7 @@ def _score_sentences(
     title_bonus = _TITLE_BONUS * sum(w for t, w in weights.items() if t in titled) / total
     pattern = _VALUE_PATTERNS.get(kind or "")
     prior = 0.12 / (1 + rank)
-    sentences = [(span, set(tokenize(clause.text[span[0]:span[1]])))
-                 for span in split_sentences(clause.text)]
+    sentences = _sentence_tokens(clause.text)
     scored = []
     for i, (span, own) in enumerate(sentences):
         if not own:
@@ -416,6 +416,14 @@ def _score_sentences(
                 best = _Scored(score, coverage, clause, window)
         scored.append(best)
     return scored
+
+
+@lru_cache(maxsize=8192)
+def _sentence_tokens(text: str) -> tuple[tuple[Span, frozenset[str]], ...]:
+    """Each sentence of a clause with its words (cached: every answer scores the same
+    retrieved clauses again, twice when it also ranks them)."""
+    return tuple((span, frozenset(tokenize(text[span[0]:span[1]])))
+                 for span in split_sentences(text))
 
 
 def _condition_span(best: _Scored, question: str) -> Span | None:
