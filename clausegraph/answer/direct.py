@@ -139,6 +139,9 @@ _MIN_RULE_CHARS = 60
 # exclusion's sentence wins only when it matches the question clearly better.
 _EXCLUSION_DISCOUNT = 0.8
 _TITLE_BONUS = 0.15
+# a parent clause this short is a list heading: its words are context of its items
+_LIST_HEADING_CHARS = 200
+_LIST_ITEMS = 12
 _QUESTION_KINDS = (
     ("incorporation", re.compile(
         r"\bwhere\b.*\b(incorporated|organi[sz]ed|formed|registered)\b|"
@@ -218,6 +221,8 @@ class DocumentTerms:
     def __init__(self, index: IndexReader) -> None:
         self.index = index
         self._df: dict[str, tuple[int, dict[str, int]]] = {}
+        self._short_parents: dict[str, dict[str, str]] = {}
+        self._children: dict[str, dict[str, list[Clause]]] = {}
 
     def weights(self, doc_id: str, tokens: Sequence[str]) -> dict[str, float]:
         if doc_id not in self._df:
@@ -234,6 +239,30 @@ class DocumentTerms:
         # square root: a word the document rarely uses should count more than a common
         # one, but not drown it ("terminate" is everywhere in a termination question)
         return {t: math.sqrt(math.log((total + 1) / (df.get(t, 0) + 0.5))) for t in tokens}
+
+    def list_heading(self, clause: Clause) -> str:
+        """The text of the short clause that heads ``clause``'s list ("ii. Specified
+        disease/procedure waiting period" over "a) ... excluded until 24 months"), or ""."""
+        if clause.doc_id not in self._short_parents:
+            self._short_parents[clause.doc_id] = {
+                c.number: c.text for c in self.index.clauses.document_clauses(clause.doc_id)
+                if c.number and len(c.text) <= _LIST_HEADING_CHARS
+            }
+        if not clause.section_path:
+            return ""
+        return self._short_parents[clause.doc_id].get(clause.section_path[-1], "")
+
+    def list_items(self, clause: Clause) -> list[Clause]:
+        """The items of the list a short clause heads (empty for any other clause)."""
+        if not clause.number or len(clause.text) > _LIST_HEADING_CHARS:
+            return []
+        if clause.doc_id not in self._children:
+            children: dict[str, list[Clause]] = {}
+            for c in self.index.clauses.document_clauses(clause.doc_id):
+                if c.section_path:
+                    children.setdefault(c.section_path[-1], []).append(c)
+            self._children[clause.doc_id] = children
+        return self._children[clause.doc_id].get(clause.number, [])[:_LIST_ITEMS]
 
     def present(self, doc_id: str, token: str) -> bool:
         """Whether the document uses the word (or, for a long word, one of its family:
@@ -271,7 +300,8 @@ def focus_scores(
     for clause in clauses:
         weights = terms.weights(clause.doc_id, tokens)
         total = sum(weights.values()) or 1.0
-        sentences = _score_sentences(clause, 0, weights, total, None)
+        sentences = _score_sentences(clause, 0, weights, total, None,
+                                     list_heading=terms.list_heading(clause))
         scores.append(max((s.coverage for s in sentences), default=0.0))
     return scores
 
@@ -311,7 +341,8 @@ def direct_answer(
         scored
         for rank, clause in enumerate(ranked[:CANDIDATE_CLAUSES])
         for scored in _score_sentences(clause, rank, weights, total, kind,
-                                       clause.clause_id in excluded)
+                                       clause.clause_id in excluded,
+                                       terms.list_heading(clause))
     ]
     best = max(candidates, key=lambda s: s.score, default=None)
     nearest = [_line(index, c, _lead_span(c)) for c in ranked[:3]]
@@ -396,11 +427,12 @@ def _word_share(text: str, weights: dict[str, float], total: float) -> float:
 
 def _score_sentences(
     clause: Clause, rank: int, weights: dict[str, float], total: float, kind: str | None,
-    exclusion: bool = False,
+    exclusion: bool = False, list_heading: str = "",
 ) -> list[_Scored]:
     """Every sentence of ``clause`` scored; a sentence may take the one before it along
     ("iii. Two years waiting period" + "a. Cataract") at a small discount."""
-    context = set(tokenize(" ".join([*clause.section_path[-2:], clause.heading or ""])))
+    context = set(tokenize(" ".join([*clause.section_path[-2:], clause.heading or "",
+                                     list_heading])))
     # the clause titled with what is asked ("3.1.14 Maternity") governs it: a small bonus
     # by the share of the question's weight its own heading holds
     titled = set(tokenize(clause.heading or ""))
