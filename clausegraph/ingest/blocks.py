@@ -12,7 +12,6 @@ line that says what each value means: ``"Term | Fee: $10 | Due: 30 days"``.
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 

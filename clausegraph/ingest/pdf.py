@@ -12,9 +12,9 @@ import numpy as np
 import pymupdf
 
 from clausegraph.errors import IngestError
-from clausegraph.ingest.ocr import PdfOcr, describe_pages, ocr_scanned_pages
-from clausegraph.ingest.legibility import measure
 from clausegraph.ingest.blocks import RenderedTable
+from clausegraph.ingest.legibility import measure
+from clausegraph.ingest.ocr import PdfOcr, describe_pages, ocr_scanned_pages
 from clausegraph.ingest.pdf_tables import find_page_tables
 from clausegraph.models import Page, Table, TableCell
 

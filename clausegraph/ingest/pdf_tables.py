@@ -64,7 +64,8 @@ def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
         return []
     try:
         candidates = _find_tables(page)
-    except Exception as error:  # a table finder failure must not cost the page its text
+    except Exception as error:  # noqa: BLE001
+        # a table finder failure must not cost the page its text
         log.debug("page %d: find_tables failed: %s", page.number + 1, error)
         return []
     words = page.get_text("words", textpage=textpage)

@@ -83,8 +83,8 @@ def test_a_ruled_table_is_one_table_clause_a_row_a_line(tmp_path: Path) -> None:
     assert lines[:3] == [
         "Features | Plans",
         "PLAN A | PLAN B | PLAN C",
-        "Sum insured (SI) (as Floater) | PLAN A: INR 6/ 7/ 8/ 9 /10 Lac | "
-        "PLAN B: INR 15/ 20 /25 Lac | PLAN C: INR 30/ 40/ 50 Lac",
+        ("Sum insured (SI) (as Floater) | PLAN A: INR 6/ 7/ 8/ 9 /10 Lac | "
+         "PLAN B: INR 15/ 20 /25 Lac | PLAN C: INR 30/ 40/ 50 Lac"),
     ]
     # a value merged over all three plans is named by all of them
     assert "Treatment | PLAN A/PLAN B/PLAN C: Allopathy, AYUSH" in lines
@@ -169,10 +169,10 @@ DEFINITIONS = [
     ("(a)", '"Agent" and "Agents" have the respective meanings given to them above;'),
     ("(b)", '"Agents\' Counsel" means Dentons Canada LLP;'),
     ("(c)", '"Agents\' Fee" has the meaning given in Section 1(1)(a);'),
-    ("(d)", '"Agreement" means the agreement resulting from the acceptance by the '
-            "Corporation of the offer made by the Agents by this letter;"),
-    ("(e)", '"Business Day" means any day other than a Saturday, Sunday or statutory or '
-            "civic holiday in Toronto, Ontario;"),
+    ("(d)", ('"Agreement" means the agreement resulting from the acceptance by the '
+             "Corporation of the offer made by the Agents by this letter;")),
+    ("(e)", ('"Business Day" means any day other than a Saturday, Sunday or statutory or '
+             "civic holiday in Toronto, Ontario;")),
     ("(f)", '"Closing" means the completion of the Offering;'),
 ]
 
