@@ -129,12 +129,12 @@ def test_a_crash_before_the_manifest_switch_leaves_the_previous_index(
 def test_a_crash_while_writing_the_global_index_leaves_the_previous_index(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import faiss
+    import bm25s
 
     graph = _graph_with(tmp_path, PHOTRONICS)
     before = graph.stats()
     full = OSError(errno.ENOSPC, "No space left on device")
-    monkeypatch.setattr(faiss, "serialize_index", lambda *a: (_ for _ in ()).throw(full))
+    monkeypatch.setattr(bm25s.BM25, "save", lambda *a, **k: (_ for _ in ()).throw(full))
     with pytest.raises(IndexStoreError, match="nothing was committed.*no space left"):
         graph.ingest([BELLRING])
     monkeypatch.undo()
