@@ -3,14 +3,18 @@
 One :class:`FolderReader` is a consistent snapshot: it reads the manifest once and then
 only the immutable files that manifest names, so a concurrent writer never changes it.
 Clauses and edges are read when the reader opens; the bm25s index (and the library behind
-it) and the vectors only when a search first needs them, so ``show`` stays fast.
+it) and the vectors only when a search first needs them, so ``show`` stays fast. The files of
+the global folder are opened with the snapshot, so a later search still reads this
+generation after a writer has committed a newer one and collected its folder.
 """
 
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -119,6 +123,10 @@ class LocalLexical(LexicalIndex):
         self._last: tuple[tuple[str, ...], np.ndarray] | None = None
 
     @property
+    def loaded(self) -> bool:
+        return self._loaded
+
+    @property
     def bm25(self) -> Any:
         """The ``bm25s.BM25`` index (None for an empty index)."""
         if not self._loaded:
@@ -174,6 +182,10 @@ class LocalVectors(VectorIndex):
     @property
     def dim(self) -> int:
         return self._dim
+
+    @property
+    def loaded(self) -> bool:
+        return self._matrix is not None
 
     @property
     def matrix(self) -> np.ndarray:
@@ -265,7 +277,8 @@ class FolderReader(IndexReader):
             for doc_id in self.manifest["documents"]:
                 self.clauses.add(store.read_document(doc_id), store.read_clauses(doc_id))
                 graphs[doc_id] = store.read_graph(doc_id)
-            stored_ids = (json.loads((self.global_dir / "clause_ids.json").read_bytes())
+            self._pinned = self._pin_global()
+            stored_ids = (json.loads(self._pinned_bytes("clause_ids.json"))
                           if self.global_dir else [])
         if stored_ids != [c.clause_id for c in self.clauses.rows]:
             raise IndexStoreError(store.root, "global index does not match the stored clauses")
@@ -301,17 +314,54 @@ class FolderReader(IndexReader):
         except IndexStoreError:
             return True
 
+    def _pin_global(self) -> dict[str, Any]:
+        """Every file of the global folder, open for reading, by path inside the folder (an
+        open file outlives its deletion on POSIX systems)."""
+        if self.global_dir is None:
+            return {}
+        return {path.relative_to(self.global_dir).as_posix(): open(path, "rb")
+                for path in sorted(self.global_dir.rglob("*")) if path.is_file()}
+
+    def _pinned_bytes(self, name: str) -> bytes:
+        handle = self._pinned[name]
+        handle.seek(0)
+        return handle.read()
+
+    @contextmanager
+    def _global_folder(self) -> Iterator[Path]:
+        """The global folder of this snapshot: in place, or, once a writer has collected it,
+        a private copy written from the files opened with the snapshot."""
+        assert self.global_dir is not None
+        if self.global_dir.is_dir():
+            yield self.global_dir
+            return
+        with tempfile.TemporaryDirectory(prefix="clausegraph-snapshot-") as copy:
+            for name in self._pinned:
+                target = Path(copy) / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(self._pinned_bytes(name))
+            yield Path(copy)
+
+    def _release_if_done(self, just_loaded: str) -> None:
+        """Close the global files once both indexes they hold are in memory."""
+        if (just_loaded == "bm25" or self.lexical.loaded) and \
+                (just_loaded == "vectors" or self.vectors.loaded):
+            self.close()
+
+    def close(self) -> None:
+        for handle in self._pinned.values():
+            handle.close()
+        self._pinned = {}
+
     def _load_bm25(self) -> Any:
         if self.global_dir is None:
             return None
         import bm25s
 
-        with self._reading():
-            # bm25s.load raises its own FileNotFoundError only after reading some files;
-            # check first so a collected folder is reported as such.
-            if not (self.global_dir / "bm25").is_dir():
-                raise FileNotFoundError(str(self.global_dir / "bm25"))
-            return bm25s.BM25.load(str(self.global_dir / "bm25"))
+        with self._reading(), self._global_folder() as folder:
+            bm25 = bm25s.BM25.load(str(folder / "bm25"))
+        self._release_if_done("bm25")
+        return bm25
 
     def _load_vectors(self) -> np.ndarray:
         """``vectors.npy`` of the global folder; indexes written before it existed (they hold
@@ -319,17 +369,15 @@ class FolderReader(IndexReader):
         dim = int(self.manifest.get("dim", 0))
         if self.global_dir is None:
             return np.zeros((0, dim), dtype=np.float32)
-        path = self.global_dir / "vectors.npy"
-        with self._reading():
-            if path.is_file():
-                matrix = np.load(path)
+        with self._reading(), self._global_folder() as folder:
+            if (folder / "vectors.npy").is_file():
+                matrix = np.load(folder / "vectors.npy")
             else:
-                if not self.global_dir.is_dir():
-                    raise FileNotFoundError(str(self.global_dir))
                 matrix = np.vstack([self.store.read_embeddings(d) for d in self.manifest["documents"]])
         if matrix.shape != (len(self.clauses), dim):
             raise IndexStoreError(self.store.root, f"damaged index files (vectors of shape "
                                   f"{matrix.shape}, expected {(len(self.clauses), dim)})")
+        self._release_if_done("vectors")
         return np.ascontiguousarray(matrix, dtype=np.float32)
 
     @property
