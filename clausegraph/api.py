@@ -42,6 +42,9 @@ if TYPE_CHECKING:
     from clausegraph.strategies.base import Strategy, StrategyResult
 
 ProgressCallback = Callable[[str, int, int], None]
+# A question that names no document is answered inside each of its best documents, up to
+# this many (one retrieval each, tens of milliseconds).
+PER_DOCUMENT_ANSWERS = 3
 """Called as ``progress(file_name, files_done, files_total)``."""
 
 
@@ -498,13 +501,17 @@ class ClauseGraph:
         pool = dict(overrides, top_k=max(config.top_k, config.focus_pool))
         found = self.search(question, documents, strategy, **pool)
         results = self._evidence(question, found, overrides)
+        asked = self._asked(question)
+        scoped = documents is not None or self.retriever.last_scope is not None
+        by_document = None if scoped else self._per_document_evidence(
+            asked, results, strategy, overrides)
         name = strategy if isinstance(strategy, str) else strategy.name
         settings = dict(self.retrieval_config(**overrides).model_dump(mode="json"),
                         strategy=name)
         from clausegraph.answer.extractive import build_answer
 
-        answer = build_answer(self.index, question, results, settings,
-                              asked=self._asked(question))
+        answer = build_answer(self.index, question, results, settings, asked=asked,
+                              by_document=by_document)
         answer.strategy_notes = dict(found.notes)
         provider = None if llm == "none" else (llm if llm is not None else self.llm)
         if provider is None or not answer.evidence:
@@ -525,6 +532,25 @@ class ClauseGraph:
             if strict:
                 raise
             return fallback_answer(answer, exc, provider)
+
+    def _per_document_evidence(
+        self, asked: str, results: list[RetrievedClause], strategy: str | Strategy,
+        overrides: dict[str, Any],
+    ) -> dict[str, list[RetrievedClause]] | None:
+        """Each leading document's own evidence, when a question that names no document
+        draws on several: the shared top-k holds only a few clauses of each, so each
+        document's answer is taken from a search inside that document alone."""
+        doc_order = list(dict.fromkeys(r.clause.doc_id for r in results
+                                       if r.origin != "governing"))
+        if len(doc_order) < 2:
+            return None
+        config = self.retrieval_config(**overrides)
+        pool = dict(overrides, top_k=max(config.top_k, config.focus_pool))
+        by_document = {}
+        for doc_id in doc_order[:PER_DOCUMENT_ANSWERS]:
+            found = self.search(asked, [doc_id], strategy, **pool)
+            by_document[doc_id] = self._evidence(asked, found, overrides)
+        return by_document
 
     def compare(
         self,

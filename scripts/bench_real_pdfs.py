@@ -135,6 +135,12 @@ def run_hackrx(graph: ClauseGraph, data: Path, verbose: bool) -> dict:
                 # unscoped, the top clause must also come from policy.pdf
                 top_file = Path(answer.evidence[0].source_path).name
                 row["r1"] = row["r1"] and top_file == facts["document"]
+            if documents is None:
+                # the question names no policy: every leading document gets its own answer;
+                # does policy.pdf's hold the fact?
+                own = next((d for d in answer.per_document if d.file == facts["document"]), None)
+                row["own_answer_ok"] = bool(own and own.found and any(
+                    normalise(a) in normalise(own.text) for a in fact["answer"]))
             rows.append(row)
             if verbose:
                 print(mode, json.dumps(row, ensure_ascii=False), file=sys.stderr)
@@ -142,6 +148,7 @@ def run_hackrx(graph: ClauseGraph, data: Path, verbose: bool) -> dict:
             "top_clause_right": sum(r["r1"] for r in rows),
             "fact_in_direct_answer": sum(r["direct_ok"] for r in rows),
             "fact_in_top5": sum(r["r5"] for r in rows),
+            "fact_in_own_document_answer": sum(r.get("own_answer_ok", False) for r in rows),
             "of": len(rows), "rows": rows,
         }
     return results
@@ -183,7 +190,9 @@ def main() -> None:
         for mode, r in results["hackrx"].items():
             print(f"- {mode}: top clause right {r['top_clause_right']}/{r['of']}, fact in "
                   f"direct answer {r['fact_in_direct_answer']}/{r['of']}, fact in top-5 "
-                  f"{r['fact_in_top5']}/{r['of']}")
+                  f"{r['fact_in_top5']}/{r['of']}"
+                  + (f", fact in policy.pdf's own answer {r['fact_in_own_document_answer']}/"
+                     f"{r['of']}" if mode == "unscoped" else ""))
     print(f"\n(questions answered in {time.perf_counter() - started:.0f}s)")
     if args.out:
         args.out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n",

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,21 +39,34 @@ NOT_FOUND = "Not found in the indexed documents"
 CANDIDATE_CLAUSES = 5
 MIN_DOCUMENT_COVERAGE = 0.7
 MIN_SENTENCE_SCORE = 0.45
+# and both together: min(sentence score, 1) x document coverage (see docs/real_documents.md)
+MIN_CONFIDENCE = 0.5
 MAX_SENTENCE_CHARS = 320
 _PLAIN_SENTENCE_WORDS = 40
 _PAIR_DISCOUNT = 0.9
 _FAMILY_PREFIX = 5
 # Words that only name the kind of value asked: a sentence holding such a value has them.
-_KIND_WORDS = {"law": frozenset(tokenize("law laws govern governs governed governing "
-                                         "jurisdiction"))}
+_KIND_WORDS = {
+    "law": frozenset(tokenize("law laws govern governs governed governing jurisdiction")),
+    "coverage": frozenset(tokenize("cover covers covered coverage benefit benefits eligible "
+                                   "reimburse reimbursed indemnify payable")),
+    "duration": frozenset(tokenize("expire expires expiry expiration last lasts long run runs "
+                                   "duration")),
+    "incorporation": frozenset(tokenize("incorporated incorporation organized organised "
+                                        "organization formed registered")),
+}
 EXCEPTION_LINES = 3
+# An exception line must hold this share of the question's word weight (see governs()).
+MIN_EXCEPTION_RELEVANCE = 0.5
 
 # Words every question about a document uses: they say nothing about what is asked.
 _GENERIC = frozenset(tokenize(
     "policy policies agreement contract document there any under this these such what "
     "which whose is are be there's tell me please explain describe many much long soon "
     "often extent kind type define defined definition meaning mean apply applies "
-    "exception exceptions conditions"
+    "exception exceptions conditions "
+    # how a question is phrased, not what it is about ("how much notice does X need")
+    "need needs needed require requires required before happen happens get gets take takes"
 ))
 
 # A sentence ends at . ; or : followed by a capital, a digit or an opening bracket/quote,
@@ -90,8 +104,31 @@ _VALUE_PATTERNS = {
     "law": re.compile(r"(?i:\blaws?\s+of\b|\bgoverned\s+by\b)|\b[A-Z][a-z]+ law\b"),
     "definition": re.compile(r"\bmeans?\b|\bshall mean\b|\bdefined\b|\brefers? to\b", re.I),
     "count": re.compile(rf"\b{_NUMBER_WORDS}\b", re.I),
+    # "Photronics, Inc., a Connecticut corporation"; "organized under the laws of Florida"
+    "incorporation": re.compile(
+        r"\b(?:incorporated|organi[sz]ed|formed|registered|existing)\s+(?:in|under)\b"
+        r"|\b[A-Z][a-z]+(?: [A-Z][a-z]+)?\s+(?:corporation|limited liability company|"
+        r"limited partnership|company|limited company)\b"),
+    # a sentence that grants or refuses cover says so with one of these verbs
+    "coverage": re.compile(
+        r"\b(?:indemnif\w*|reimburs\w*|(?:is|are|be|being|not) covered|covers?\b|payable|"
+        r"shall (?:pay|be paid|be admissible)|will pay|admissible|excluded|not be liable|"
+        r"(?:is|are) eligible|entitled)", re.I),
 }
+# "... and what are the conditions?": the condition sentence of the answering clause follows
+_ASKS_CONDITIONS = re.compile(r"\b(conditions?|eligib\w*|requirements?|criteria|qualif\w*)\b",
+                              re.I)
+_CONDITION = re.compile(
+    r"\b(?:provided (?:that)?|subject to|only (?:if|when|after)|at least|must|should have|"
+    r"continuously covered|waiting period|unless|on condition)\b", re.I)
+# For "is X covered?" the grant is the answer and the exclusions its exceptions: an
+# exclusion's sentence wins only when it matches the question clearly better.
+_EXCLUSION_DISCOUNT = 0.8
+_TITLE_BONUS = 0.15
 _QUESTION_KINDS = (
+    ("incorporation", re.compile(
+        r"\bwhere\b.*\b(incorporated|organi[sz]ed|formed|registered)\b|"
+        r"\b(state|jurisdiction|place) of (incorporation|organi[sz]ation)\b", re.I)),
     ("law", re.compile(r"\b(law|laws|governed|governing|jurisdiction)\b", re.I)),
     ("definition", re.compile(r"\b(define[sd]?|definition|mean|meaning)\b|^what (is|are) (an? )?['\"‘“]", re.I)),
     ("duration", re.compile(
@@ -102,6 +139,9 @@ _QUESTION_KINDS = (
         r"fees|co-?pay\w*|discount|bonus|rent|charges|deductible|sub-?limit|price|paid|"
         r"payable|liability)\b|%", re.I)),
     ("count", re.compile(r"\bhow many\b", re.I)),
+    ("coverage", re.compile(
+        r"\b(cover|covers|covered|coverage|benefits?|eligible|reimburs\w*|indemnif\w*|"
+        r"payable|pay for|pays for)\b", re.I)),
 )
 
 
@@ -229,8 +269,12 @@ def direct_answer(
     question: str,
     ranked: Sequence[Clause],
     exceptions: Sequence[Clause] = (),
+    overrides: frozenset[tuple[str, str]] = frozenset(),
 ) -> DirectAnswer:
-    """The direct answer from one document's ranked clauses (best first)."""
+    """The direct answer from one document's ranked clauses (best first).
+
+    ``exceptions`` are the retrieved clauses of the document's exception group;
+    ``overrides`` the (source, target) clause ids of its Overrides edges."""
     kind = question_kind(question)
     tokens = content_tokens(question)
     if not ranked:
@@ -241,15 +285,18 @@ def direct_answer(
     weights = terms.weights(doc_id, tokens)
     total = sum(weights.values()) or 1.0
     doc_coverage = sum(w for t, w in weights.items() if terms.present(doc_id, t)) / total
+    excluded = {c.clause_id for c in exceptions} if kind == "coverage" else set()
     candidates = [
         scored
         for rank, clause in enumerate(ranked[:CANDIDATE_CLAUSES])
-        for scored in _score_sentences(clause, rank, weights, total, kind)
+        for scored in _score_sentences(clause, rank, weights, total, kind,
+                                       clause.clause_id in excluded)
     ]
     best = max(candidates, key=lambda s: s.score, default=None)
     nearest = [_line(index, c, _lead_span(c)) for c in ranked[:3]]
-    if best is None or doc_coverage < MIN_DOCUMENT_COVERAGE or best.score < MIN_SENTENCE_SCORE:
-        confidence = round(min(best.score if best else 0.0, 1.0) * doc_coverage, 3)
+    confidence = round(min(best.score if best else 0.0, 1.0) * doc_coverage, 3)
+    if best is None or doc_coverage < MIN_DOCUMENT_COVERAGE or \
+            best.score < MIN_SENTENCE_SCORE or confidence < MIN_CONFIDENCE:
         return DirectAnswer(found=False, text=None, document=document, doc_id=doc_id,
                             file=file, nearest=nearest, confidence=confidence, kind=kind,
                             document_coverage=round(doc_coverage, 3),
@@ -269,33 +316,71 @@ def direct_answer(
             lines.append(_line(index, best.clause, (after[0][0], end), limit=False))
     # A sentence that names the topic but not the value ("a. Cataract" in a list, the value
     # in the list's heading "iii. Two years waiting period") reads after the sentence before.
+    condition = _condition_span(best, question)
+    if condition is not None:
+        lines.append(_line(index, best.clause, condition))
     lead = _companion(candidates, best, kind)
     if lead is not None:
         lines.insert(0, _line(index, lead.clause, _focus(lead.clause.text, lead.span, weights,
                                                           pattern)))
-    own = {best.clause.clause_id}
+    answered = {line.clause_id for line in lines}
     excepts = [
         _line(index, clause, _best_span(clause, weights, total))
-        for clause in exceptions if clause.clause_id not in own
+        for clause in exceptions
+        if clause.clause_id not in answered
+        and governs(clause, best.clause, overrides, _word_share(clause.text, weights, total))
     ][:EXCEPTION_LINES]
     return DirectAnswer(
         found=True, text=" ".join(line.text for line in lines), document=document,
         doc_id=doc_id, file=file, lines=lines, exceptions=excepts, nearest=[],
-        confidence=round(min(best.score, 1.0) * doc_coverage, 3), kind=kind,
+        confidence=confidence, kind=kind,
         document_coverage=round(doc_coverage, 3), sentence_score=round(best.score, 3),
     )
 
 
+def governs(
+    exception: Clause, answer: Clause, overrides: frozenset[tuple[str, str]], relevance: float
+) -> bool:
+    """Whether an exception-group clause is an exception *to the answering clause*.
+
+    An Overrides edge to it says so. Otherwise the clause must not be the answer's own
+    list heading or a sibling item of the same list (in "iii. Two years waiting period:
+    a. Cataract", the three-year and 90-day items beside it are other rules, not exceptions
+    to it), and must speak of what is asked (``relevance``: share of the question's word
+    weight it holds)."""
+    if (exception.clause_id, answer.clause_id) in overrides:
+        return True
+    if _is_ancestor(exception, answer) or exception.section_path == answer.section_path:
+        return False
+    return relevance >= MIN_EXCEPTION_RELEVANCE
+
+
+def _is_ancestor(clause: Clause, other: Clause) -> bool:
+    number = clause.number
+    if not number:
+        return False
+    return any(part == number or part.startswith(number + " ") for part in other.section_path)
+
+
+def _word_share(text: str, weights: dict[str, float], total: float) -> float:
+    present = set(tokenize(text))
+    return sum(w for t, w in weights.items() if t in present) / total
+
+
 def _score_sentences(
-    clause: Clause, rank: int, weights: dict[str, float], total: float, kind: str | None
+    clause: Clause, rank: int, weights: dict[str, float], total: float, kind: str | None,
+    exclusion: bool = False,
 ) -> list[_Scored]:
     """Every sentence of ``clause`` scored; a sentence may take the one before it along
     ("iii. Two years waiting period" + "a. Cataract") at a small discount."""
     context = set(tokenize(" ".join([*clause.section_path[-2:], clause.heading or ""])))
+    # the clause titled with what is asked ("3.1.14 Maternity") governs it: a small bonus
+    # by the share of the question's weight its own heading holds
+    titled = set(tokenize(clause.heading or ""))
+    title_bonus = _TITLE_BONUS * sum(w for t, w in weights.items() if t in titled) / total
     pattern = _VALUE_PATTERNS.get(kind or "")
     prior = 0.12 / (1 + rank)
-    sentences = [(span, set(tokenize(clause.text[span[0]:span[1]])))
-                 for span in split_sentences(clause.text)]
+    sentences = _sentence_tokens(clause.text)
     scored = []
     for i, (span, own) in enumerate(sentences):
         if not own:
@@ -306,13 +391,17 @@ def _score_sentences(
             options.append((_PAIR_DISCOUNT, (previous_span[0], span[1]), own | previous))
         best = None
         for discount, window, tokens in options:
-            held = sum(w for t, w in weights.items() if t in tokens)
-            held += 0.5 * sum(w for t, w in weights.items() if t in context and t not in tokens)
-            has_value = pattern is not None and bool(
-                pattern.search(clause.text[window[0]:window[1]]))
+            # an exclusion list item ("Treatment taken outside India") refuses cover by
+            # its section, not by a verb of its own
+            has_value = exclusion or (pattern is not None and bool(
+                pattern.search(clause.text[window[0]:window[1]])))
             if has_value and kind in _KIND_WORDS:
-                held += sum(w for t, w in weights.items()
-                            if t in _KIND_WORDS[kind] and t not in tokens and t not in context)
+                # the value stands for the words that ask for it ("indemnify" for "cover")
+                matched = tokens | _KIND_WORDS[kind]
+            else:
+                matched = tokens
+            held = sum(w for t, w in weights.items() if t in matched)
+            held += 0.5 * sum(w for t, w in weights.items() if t in context and t not in matched)
             coverage = discount * held / total
             # asked for a period, an amount, a law: a sentence without one answers less
             fit = 0.3 if has_value else (0.0 if pattern is None else -0.45 * coverage)
@@ -320,11 +409,32 @@ def _score_sentences(
             substance = 1.0 if len(tokens) >= 6 else 0.4
             # a run-on "sentence" (a flattened table, a whole list) holds every word somewhere
             spread = 1.0 + max(0, len(tokens) - _PLAIN_SENTENCE_WORDS) / 80
-            score = substance * (coverage + fit) / spread + prior
+            score = substance * (coverage + fit) / spread + prior + title_bonus
+            if exclusion:
+                score *= _EXCLUSION_DISCOUNT
             if best is None or score > best.score:
                 best = _Scored(score, coverage, clause, window)
         scored.append(best)
     return scored
+
+
+@lru_cache(maxsize=8192)
+def _sentence_tokens(text: str) -> tuple[tuple[Span, frozenset[str]], ...]:
+    """Each sentence of a clause with its words (cached: every answer scores the same
+    retrieved clauses again, twice when it also ranks them)."""
+    return tuple((span, frozenset(tokenize(text[span[0]:span[1]])))
+                 for span in split_sentences(text))
+
+
+def _condition_span(best: _Scored, question: str) -> Span | None:
+    """The first sentence after ``best`` in its clause that states a condition, when the
+    question asks for the conditions (a grant's own "subject to the limit" is rarely the
+    condition asked about, so the next one is added even then)."""
+    text = best.clause.text
+    if not _ASKS_CONDITIONS.search(question):
+        return None
+    return next(((a, b) for a, b in split_sentences(text)
+                 if a >= best.span[1] and _CONDITION.search(text[a:b])), None)
 
 
 def _companion(candidates: list[_Scored], best: _Scored, kind: str | None) -> _Scored | None:

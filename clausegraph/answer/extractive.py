@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 
-from clausegraph.answer.direct import NOT_FOUND, direct_answer, terms_for
+from clausegraph.answer.direct import NOT_FOUND, DocumentTerms, direct_answer, terms_for
 from clausegraph.models import (
     Answer,
     ChainLink,
     Clause,
+    DirectAnswer,
     Edge,
     EvidenceClause,
     Quote,
@@ -137,8 +138,13 @@ def build_answer(
     results: list[RetrievedClause],
     retrieval_settings: dict,
     asked: str | None = None,
+    by_document: dict[str, list[RetrievedClause]] | None = None,
 ) -> Answer:
-    """Group, chain and quote the retrieved clauses into the offline extractive answer."""
+    """Group, chain and quote the retrieved clauses into the offline extractive answer.
+
+    ``by_document``: a document's own evidence (a search inside it), when the question
+    named no document; its direct answer is then taken from that, not from the few
+    clauses of it in ``results``."""
     edges = chain_edges(index, results)
     groups = assign_groups(results, edges)
     # Evidence stays in rank order (retrieved clauses best first, then the definitions and
@@ -158,7 +164,8 @@ def build_answer(
         chain=chain,
         retrieval=retrieval_settings,
     )
-    _attach_direct(answer, index, results, groups, asked or question)
+    _attach_direct(answer, index, results, asked or question, by_document or {})
+    _add_cited(answer, index, by_document or {})
     if answer.found:
         # the clause that decides the answer is the one to read first
         cited = set(answer.direct_answer_citations)
@@ -170,23 +177,20 @@ def build_answer(
 
 
 def _attach_direct(
-    answer: Answer, index: IndexReader, results: list[RetrievedClause],
-    groups: dict[str, str], asked: str,
+    answer: Answer, index: IndexReader, results: list[RetrievedClause], asked: str,
+    by_document: dict[str, list[RetrievedClause]],
 ) -> None:
-    """One direct answer per document of the evidence; the best-ranked document's leads.
+    """One direct answer per document of the evidence; the best-answering document leads.
 
     ``asked`` is the question without the document name it may contain (the scope)."""
-    ranked = [r.clause for r in results if r.origin != "governing"]
-    doc_order = list(dict.fromkeys(c.doc_id for c in ranked))
+    doc_order = list(dict.fromkeys(r.clause.doc_id for r in results if r.origin != "governing"))
     terms = terms_for(index)
     for doc_id in doc_order:
-        own = [c for c in ranked if c.doc_id == doc_id]
-        exceptions = [r.clause for r in results
-                      if r.clause.doc_id == doc_id and groups[r.clause_id] == "exception"
-                      and r.clause_id != own[0].clause_id]
-        answer.per_document.append(
-            direct_answer(index, terms, asked, own, exceptions))
-    lead = next((d for d in answer.per_document if d.found), None)
+        own = by_document.get(doc_id) or [r for r in results if r.clause.doc_id == doc_id]
+        answer.per_document.append(_document_answer(index, terms, asked, own))
+    # the document that answers best leads (ties: the best-ranked document)
+    lead = max((d for d in answer.per_document if d.found), key=lambda d: d.confidence,
+               default=None)
     lead = lead or (answer.per_document[0] if answer.per_document else None)
     answer.direct = lead
     if lead is not None and lead.found:
@@ -195,6 +199,36 @@ def _attach_direct(
         answer.direct_answer_citations = lead.citations()
     if lead is not None:
         answer.confidence = lead.confidence
+
+
+def _add_cited(
+    answer: Answer, index: IndexReader, by_document: dict[str, list[RetrievedClause]]
+) -> None:
+    """A clause the direct answer cites is always in the evidence (found by a search
+    inside its document, it may not be in the shared top-k)."""
+    present = {e.clause_id for e in answer.evidence}
+    for results in by_document.values():
+        groups = assign_groups(results, chain_edges(index, results))
+        for result in results:
+            if result.clause_id in answer.direct_answer_citations and \
+                    result.clause_id not in present:
+                answer.evidence.append(_evidence(index, result, groups[result.clause_id]))
+                answer.quotes.append(best_quote(result.clause, set(tokenize(answer.question))))
+                present.add(result.clause_id)
+
+
+def _document_answer(
+    index: IndexReader, terms: DocumentTerms, asked: str, results: list[RetrievedClause]
+) -> DirectAnswer:
+    """The direct answer of one document from its evidence (ranked clauses, then the
+    definitions and exceptions that govern them)."""
+    edges = chain_edges(index, results)
+    groups = assign_groups(results, edges)
+    ranked = [r.clause for r in results if r.origin != "governing"]
+    exceptions = [r.clause for r in results if groups[r.clause_id] == "exception"]
+    overrides = frozenset((e.source, e.target) for e in edges
+                          if e.type is RelationType.OVERRIDES)
+    return direct_answer(index, terms, asked, ranked, exceptions, overrides)
 
 
 def template_values(answer: Answer) -> dict:
@@ -208,7 +242,16 @@ def template_values(answer: Answer) -> dict:
         "direct": answer.direct,
         "per_document": answer.per_document,
         "not_found": NOT_FOUND,
+        "answering": _answering_clause(answer),
     }
+
+
+def _answering_clause(answer: Answer) -> EvidenceClause | None:
+    """The evidence clause the direct answer quotes (None when nothing was found)."""
+    if not answer.found:
+        return None
+    cited = set(answer.direct_answer_citations)
+    return next((e for e in answer.evidence if e.clause_id in cited), None)
 
 
 def _evidence(index: IndexReader, result: RetrievedClause, group: str) -> EvidenceClause:

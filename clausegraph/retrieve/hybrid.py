@@ -12,6 +12,8 @@ score = alpha * sim + beta * centrality + gamma * path_support      (seed 004, 4
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -60,6 +62,15 @@ class Retriever:
         self.last_scope: DocumentScope | None = None
         self._scopers: dict[float, DocumentScoper] = {}
         self._doc_rank = {d: i for i, d in enumerate(index.clauses.document_ids())}
+        # An answer searches the same question once overall and once inside each of its
+        # best documents, and the web app repeats questions: embed each once (per index).
+        self.query_vector = lru_cache(maxsize=256)(self._encode_query)
+
+    def _encode_query(self, query: str) -> np.ndarray:
+        """The query's embedding (see ``query_vector``)."""
+        vector = self.embedder.encode_query(query)
+        vector.setflags(write=False)
+        return vector
 
     def retrieve(
         self,
@@ -73,7 +84,7 @@ class Retriever:
             return []
         doc_ids, query = self.resolve_scope(query, config, doc_ids)
         tokens = self.query_tokens(query)
-        query_vector = self.embedder.encode_query(query)
+        query_vector = self.query_vector(query)
         pool = self._seed_pool(tokens, query_vector, doc_ids, config)
         seeds = sorted(pool.values(), key=lambda c: -c.sim)[: config.seed_k]
         self._add_graph_support(pool, seeds, config)

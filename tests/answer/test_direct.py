@@ -6,7 +6,15 @@ from __future__ import annotations
 import csv
 import io
 
-from clausegraph.answer.direct import NOT_FOUND, question_kind, split_sentences
+from clausegraph.answer.direct import (
+    NOT_FOUND,
+    _condition_span,
+    _Scored,
+    governs,
+    question_kind,
+    split_sentences,
+)
+from clausegraph.models import Clause
 from clausegraph.report.compare import render_comparison
 
 AUDIBLE = "AudibleInc"
@@ -46,7 +54,35 @@ def test_direct_answer_quotes_the_deciding_sentence(sample_graph):
     assert " ".join(document.text[line.span[0]:line.span[1]].split()) == line.text
     # and it is printed first, before the clause list
     assert answer.answer.startswith("**Answer:**")
-    assert answer.answer.index("California") < answer.answer.index("Most relevant clause")
+    assert answer.answer.index("California") < answer.answer.index("Answering clause")
+    # the clause shown under the answer is the one it quotes
+    shown = answer.answer.split("**Answering clause:** [", 1)[1].split("]", 1)[0]
+    assert shown in answer.direct_answer_citations
+
+
+def test_unscoped_question_is_answered_inside_each_document(sample_graph):
+    answer = sample_graph.ask("Which law governs the agreement?")
+    found = {d.file for d in answer.per_document if d.found}
+    # each contract names its own law: both answers come from a search inside the document
+    by_file = {d.file: d.text for d in answer.per_document if d.found}
+    assert any(BELLRING in f and "California" in t for f, t in by_file.items()), by_file
+    assert any(AUDIBLE in f and "Washington" in t for f, t in by_file.items()), by_file
+    assert len(found) >= 2
+    # every clause a direct answer cites is in the evidence, with its document
+    shown = {e.clause_id for e in answer.evidence}
+    assert set(answer.direct_answer_citations) <= shown
+
+
+def test_conditions_question_adds_the_condition_sentence():
+    text = ("3.1.14 Maternity The Company shall indemnify Maternity Expenses for any female "
+            "Insured Person, subject to the limit in the Table of Benefits. The female Insured "
+            "Person should have been continuously covered for at least 24 months before "
+            "availing this benefit. The New Born Baby is covered from birth.")
+    clause = _item("3.1.14", ["3 COVERS", "3.1"], text)
+    best = _Scored(1.0, 1.0, clause, split_sentences(text)[0])
+    span = _condition_span(best, "Does this policy cover maternity, and what are the conditions?")
+    assert span is not None and "at least 24 months" in text[span[0]:span[1]]
+    assert _condition_span(best, "Does this policy cover maternity expenses?") is None
 
 
 def test_not_found_when_the_document_does_not_say(sample_graph):
@@ -86,3 +122,26 @@ def test_compare_answers_every_document(sample_graph):
     assert markdown.count("\n|") == len(comparison.rows) + 2
     page = render_comparison(comparison, "html")
     assert "<table>" in page and "California" in page
+
+
+def _item(number: str, path: list[str], text: str) -> Clause:
+    return Clause(clause_id=f"d:{number}", doc_id="d", number=number, section_path=path,
+                  text=text, span=(0, len(text)), segments=[(0, len(text))], pages=[1],
+                  order=0)
+
+
+def test_sibling_list_items_are_not_exceptions_to_the_answer():
+    # policy wording: "Specified disease waiting period: i. 90 days ... iii. Two years
+    # waiting period a. Cataract ... iv. Three years ...": iii answers, i and iv are other rules
+    path = ["4 EXCLUSIONS", "4.2", "4.2(f)"]
+    answer = _item("4.2(f)(iii)", path, "iii. Two years waiting period a. Cataract")
+    sibling = _item("4.2(f)(iv)", path, "iv. Three years waiting period a. Joint replacement")
+    heading = _item("4.2(f)", ["4 EXCLUSIONS", "4.2"], "Specified disease waiting period")
+    other = _item("4.3", ["4 EXCLUSIONS"], "Cataract surgery is not covered outside India.")
+    none: frozenset = frozenset()
+    assert not governs(sibling, answer, none, relevance=1.0)
+    assert not governs(heading, answer, none, relevance=1.0)
+    assert governs(other, answer, none, relevance=1.0)
+    assert not governs(other, answer, none, relevance=0.2), "must speak of what is asked"
+    # an explicit Overrides edge wins over the list structure
+    assert governs(sibling, answer, frozenset({(sibling.clause_id, answer.clause_id)}), 0.0)
