@@ -192,4 +192,4 @@ class Settings(StrictModel):
 
 # The main job's embedded defaults: the bundled sample contracts and a question about them.
 DATASET_DIR = DOCS_DIR / "dataset"
-SAMPLE_QUESTION = "Can a party terminate the agreement early, and what exceptions apply?"
+SAMPLE_QUESTION = "Can a party terminate the agreement for breach, and what exceptions apply?"

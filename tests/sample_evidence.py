@@ -113,6 +113,7 @@ def sample_answer(question: str = "Can a party terminate the agreement, and what
         "direct": None,
         "per_document": [],
         "not_found": NOT_FOUND,
+        "answering": None,
     }
     return Answer(
         question=question,

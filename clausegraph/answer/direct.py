@@ -50,6 +50,7 @@ _KIND_WORDS = {
     "law": frozenset(tokenize("law laws govern governs governed governing jurisdiction")),
     "coverage": frozenset(tokenize("cover covers covered coverage benefit benefits eligible "
                                    "reimburse reimbursed indemnify payable")),
+    "amount": frozenset(tokenize("cap capped limit limits maximum minimum amount")),
     "duration": frozenset(tokenize("expire expires expiry expiration last lasts long run runs "
                                    "duration")),
     "incorporation": frozenset(tokenize("incorporated incorporation organized organised "
@@ -66,7 +67,8 @@ _GENERIC = frozenset(tokenize(
     "often extent kind type define defined definition meaning mean apply applies "
     "exception exceptions conditions "
     # how a question is phrased, not what it is about ("how much notice does X need")
-    "need needs needed require requires required before happen happens get gets take takes"
+    "need needs needed require requires required before happen happens get gets take takes "
+    "can could may might shall should would will must do does did have has had either"
 ))
 
 # A sentence ends at . ; or : followed by a capital, a digit or an opening bracket/quote,
@@ -87,6 +89,7 @@ _NUMBER_WORDS = (
     r"twenty|thirty|forty|forty-five|sixty|ninety|hundred|eighty|"
     r"thirty[- ]six|twenty[- ]four|forty[- ]eight)"
 )
+_NUMBER_WORD_END = re.compile(rf"\b{_NUMBER_WORDS}\s*$", re.I)
 _VALUE_PATTERNS = {
     "duration": re.compile(
         rf"\b{_NUMBER_WORDS}(?:\s*\(\d+\))?\s*(?:continuous\s+|consecutive\s+|calendar\s+|"
@@ -121,10 +124,24 @@ _ASKS_CONDITIONS = re.compile(r"\b(conditions?|eligib\w*|requirements?|criteria|
 _CONDITION = re.compile(
     r"\b(?:provided (?:that)?|subject to|only (?:if|when|after)|at least|must|should have|"
     r"continuously covered|waiting period|unless|on condition)\b", re.I)
+# A sentence that opens by carving an exception out of what precedes it.
+_PROVISO = re.compile(
+    r"\s*(?:\(?[a-z0-9ivx]{1,4}[.)]\s*)?(?:notwithstanding|provided(?:,)?\s+(?:however|that|further)|"
+    r"except\b|excepting|save\s+(?:that|as|for)|however\b|unless\b|this\s+(?:exclusion|limitation|"
+    r"section|clause)\s+(?:shall|will|does)\s+not\s+apply|the\s+foregoing\s+(?:shall|will|does)\s+not"
+    r"\s+apply)", re.I)
+# An exception inside a sentence, after the rule it qualifies.
+_INLINE_PROVISO = re.compile(
+    r"[;,]\s*(?=(?:provided,?\s+(?:however|further|that)|except\s+(?:that|as|for|to\s+the\s+extent)"
+    r"|notwithstanding)\b)", re.I)
+_MIN_RULE_CHARS = 60
 # For "is X covered?" the grant is the answer and the exclusions its exceptions: an
 # exclusion's sentence wins only when it matches the question clearly better.
 _EXCLUSION_DISCOUNT = 0.8
 _TITLE_BONUS = 0.15
+# a parent clause this short is a list heading: its words are context of its items
+_LIST_HEADING_CHARS = 200
+_LIST_ITEMS = 12
 _QUESTION_KINDS = (
     ("incorporation", re.compile(
         r"\bwhere\b.*\b(incorporated|organi[sz]ed|formed|registered)\b|"
@@ -170,7 +187,10 @@ def split_sentences(text: str) -> list[Span]:
     >>> [text[s:e] for s, e in split_sentences(text)]
     ['iii. Two years waiting period a. Cataract b. Hernia.', 'Then more.']
     """
-    cuts = {m.start() for m in _LINE_ITEM.finditer(text)}
+    # "(60)" opening a line after "within sixty" is the numeral, not a list item
+    cuts = {m.start() for m in _LINE_ITEM.finditer(text)
+            if not (m.group().lstrip().startswith("(") and m.group().lstrip()[1:2].isdigit()
+                    and _NUMBER_WORD_END.search(text, max(0, m.start() - 20), m.start()))}
     for match in _SENTENCE_END.finditer(text):
         before = text[max(0, match.start() - 12): match.start()]
         if text[match.start()] == "." and _NO_END_BEFORE.search(before + " ") is None:
@@ -201,6 +221,8 @@ class DocumentTerms:
     def __init__(self, index: IndexReader) -> None:
         self.index = index
         self._df: dict[str, tuple[int, dict[str, int]]] = {}
+        self._short_parents: dict[str, dict[str, str]] = {}
+        self._children: dict[str, dict[str, list[Clause]]] = {}
 
     def weights(self, doc_id: str, tokens: Sequence[str]) -> dict[str, float]:
         if doc_id not in self._df:
@@ -217,6 +239,30 @@ class DocumentTerms:
         # square root: a word the document rarely uses should count more than a common
         # one, but not drown it ("terminate" is everywhere in a termination question)
         return {t: math.sqrt(math.log((total + 1) / (df.get(t, 0) + 0.5))) for t in tokens}
+
+    def list_heading(self, clause: Clause) -> str:
+        """The text of the short clause that heads ``clause``'s list ("ii. Specified
+        disease/procedure waiting period" over "a) ... excluded until 24 months"), or ""."""
+        if clause.doc_id not in self._short_parents:
+            self._short_parents[clause.doc_id] = {
+                c.number: c.text for c in self.index.clauses.document_clauses(clause.doc_id)
+                if c.number and len(c.text) <= _LIST_HEADING_CHARS
+            }
+        if not clause.section_path:
+            return ""
+        return self._short_parents[clause.doc_id].get(clause.section_path[-1], "")
+
+    def list_items(self, clause: Clause) -> list[Clause]:
+        """The items of the list a short clause heads (empty for any other clause)."""
+        if not clause.number or len(clause.text) > _LIST_HEADING_CHARS:
+            return []
+        if clause.doc_id not in self._children:
+            children: dict[str, list[Clause]] = {}
+            for c in self.index.clauses.document_clauses(clause.doc_id):
+                if c.section_path:
+                    children.setdefault(c.section_path[-1], []).append(c)
+            self._children[clause.doc_id] = children
+        return self._children[clause.doc_id].get(clause.number, [])[:_LIST_ITEMS]
 
     def present(self, doc_id: str, token: str) -> bool:
         """Whether the document uses the word (or, for a long word, one of its family:
@@ -254,7 +300,8 @@ def focus_scores(
     for clause in clauses:
         weights = terms.weights(clause.doc_id, tokens)
         total = sum(weights.values()) or 1.0
-        sentences = _score_sentences(clause, 0, weights, total, None)
+        sentences = _score_sentences(clause, 0, weights, total, None,
+                                     list_heading=terms.list_heading(clause))
         scores.append(max((s.coverage for s in sentences), default=0.0))
     return scores
 
@@ -284,13 +331,18 @@ def direct_answer(
     file = Path(index.clauses.document(doc_id).source_path).name
     weights = terms.weights(doc_id, tokens)
     total = sum(weights.values()) or 1.0
-    doc_coverage = sum(w for t, w in weights.items() if terms.present(doc_id, t)) / total
+    # a word that only asks for the kind of value ("cap", "expire") need not be the
+    # document's own word: its value answers it
+    asks = _KIND_WORDS.get(kind or "", frozenset())
+    doc_coverage = sum(w for t, w in weights.items()
+                       if t in asks or terms.present(doc_id, t)) / total
     excluded = {c.clause_id for c in exceptions} if kind == "coverage" else set()
     candidates = [
         scored
         for rank, clause in enumerate(ranked[:CANDIDATE_CLAUSES])
         for scored in _score_sentences(clause, rank, weights, total, kind,
-                                       clause.clause_id in excluded)
+                                       clause.clause_id in excluded,
+                                       terms.list_heading(clause))
     ]
     best = max(candidates, key=lambda s: s.score, default=None)
     nearest = [_line(index, c, _lead_span(c)) for c in ranked[:3]]
@@ -302,7 +354,10 @@ def direct_answer(
                             document_coverage=round(doc_coverage, 3),
                             sentence_score=round(best.score if best else 0.0, 3))
     pattern = _VALUE_PATTERNS.get(kind or "")
-    lines = [_line(index, best.clause, _focus(best.clause.text, best.span, weights, pattern))]
+    # "X may terminate ...; provided, however, that ...": the rule answers, its proviso
+    # is the first exception
+    rule, inline_proviso = _split_proviso(best.clause.text, best.span)
+    lines = [_line(index, best.clause, _focus(best.clause.text, rule, weights, pattern))]
     # A sentence ending in a colon ("... complies with all minimum criteria as under:")
     # introduces the answer: the items after it are read with it.
     if best.clause.text[best.span[0]:best.span[1]].rstrip().endswith(":"):
@@ -324,7 +379,10 @@ def direct_answer(
         lines.insert(0, _line(index, lead.clause, _focus(lead.clause.text, lead.span, weights,
                                                           pattern)))
     answered = {line.clause_id for line in lines}
-    excepts = [
+    shown_end = max(line.span[1] for line in lines if line.clause_id == best.clause.clause_id)
+    proviso = _proviso_span(best.clause, best.clause.document_span(*best.span)[0], shown_end)
+    own_excepts = [_line(index, best.clause, span) for span in (inline_proviso, proviso) if span]
+    excepts = own_excepts + [
         _line(index, clause, _best_span(clause, weights, total))
         for clause in exceptions
         if clause.clause_id not in answered
@@ -369,11 +427,12 @@ def _word_share(text: str, weights: dict[str, float], total: float) -> float:
 
 def _score_sentences(
     clause: Clause, rank: int, weights: dict[str, float], total: float, kind: str | None,
-    exclusion: bool = False,
+    exclusion: bool = False, list_heading: str = "",
 ) -> list[_Scored]:
     """Every sentence of ``clause`` scored; a sentence may take the one before it along
     ("iii. Two years waiting period" + "a. Cataract") at a small discount."""
-    context = set(tokenize(" ".join([*clause.section_path[-2:], clause.heading or ""])))
+    context = set(tokenize(" ".join([*clause.section_path[-2:], clause.heading or "",
+                                     list_heading])))
     # the clause titled with what is asked ("3.1.14 Maternity") governs it: a small bonus
     # by the share of the question's weight its own heading holds
     titled = set(tokenize(clause.heading or ""))
@@ -393,8 +452,8 @@ def _score_sentences(
         for discount, window, tokens in options:
             # an exclusion list item ("Treatment taken outside India") refuses cover by
             # its section, not by a verb of its own
-            has_value = exclusion or (pattern is not None and bool(
-                pattern.search(clause.text[window[0]:window[1]])))
+            has_value = exclusion or (pattern is not None and
+                                      _holds_value(kind, clause.text, *window))
             if has_value and kind in _KIND_WORDS:
                 # the value stands for the words that ask for it ("indemnify" for "cover")
                 matched = tokens | _KIND_WORDS[kind]
@@ -420,10 +479,40 @@ def _score_sentences(
 
 @lru_cache(maxsize=8192)
 def _sentence_tokens(text: str) -> tuple[tuple[Span, frozenset[str]], ...]:
-    """Each sentence of a clause with its words (cached: every answer scores the same
+    """Each sentence of a clause with its words, a rule and its inline proviso apart
+    (cached: every answer scores the same
     retrieved clauses again, twice when it also ranks them)."""
-    return tuple((span, frozenset(tokenize(text[span[0]:span[1]])))
-                 for span in split_sentences(text))
+    parts = [part for sentence in split_sentences(text)
+             for part in _split_proviso(text, sentence) if part]
+    return tuple((span, frozenset(tokenize(text[span[0]:span[1]]))) for span in parts)
+
+
+def _split_proviso(text: str, span: Span) -> tuple[Span, Span | None]:
+    """``span`` cut before an inline proviso ("...; provided, however, that ..."), and the
+    proviso; the span whole when it holds none past its first ``_MIN_RULE_CHARS``."""
+    start, end = span
+    match = _INLINE_PROVISO.search(text, start + _MIN_RULE_CHARS, end)
+    if match is None:
+        return span, None
+    return (start, match.start() + 1), _trim(text, (match.start() + 1, end))
+
+
+def _proviso_span(clause: Clause, answer_start: int, shown_end: int) -> Span | None:
+    """The answering clause's own exception: the first sentence after the quoted answer
+    that carves something out of it ("Notwithstanding the foregoing, ...", "Provided
+    that ...", "This exclusion shall not apply to ..."). ``answer_start`` and
+    ``shown_end`` are document offsets; the span returned is in the clause's text."""
+    for (a, b), _ in _sentence_tokens(clause.text):
+        start = clause.document_span(a, b)[0]
+        if start > answer_start and start >= shown_end and _PROVISO.match(clause.text, a):
+            return a, b
+    return None
+
+
+@lru_cache(maxsize=32768)
+def _holds_value(kind: str, text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` holds a value of ``kind`` (cached like the sentences)."""
+    return _VALUE_PATTERNS[kind].search(text, start, end) is not None
 
 
 def _condition_span(best: _Scored, question: str) -> Span | None:
@@ -466,6 +555,10 @@ def _focus(text: str, span: Span, weights: dict[str, float], pattern: re.Pattern
                                                        if left <= w[0] and w[1] <= right})
         if any(left <= a and b <= right for a, b in values):
             held += 0.3 * (sum(weights.values()) or 1.0)
+        # of equal stretches, one that starts a phrase reads better than one that starts
+        # mid-phrase ("either Party may terminate ...", not "Section 10.4]) that ...")
+        if left == start or text[start:left].rstrip()[-1:] in (",", ";", ":"):
+            held += 0.01 * (sum(weights.values()) or 1.0)
         if held > best_score:
             best_score, best = held, (left, min(end, right))
     left, right = best

@@ -37,6 +37,11 @@ from clausegraph.web.uploads import UploadRejected, check_upload, display_name, 
 log = logging.getLogger("clausegraph.web")
 router = APIRouter(prefix="/api/v1")
 ReportFormat = Literal["md", "html", "pdf", "json"]
+ORIGINAL_MEDIA_TYPES = {
+    "pdf": "application/pdf",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "html": "application/octet-stream",  # downloaded, not rendered: it is the client's markup
+}
 MEDIA_TYPES = {"md": "text/markdown; charset=utf-8", "html": "text/html; charset=utf-8",
                "pdf": "application/pdf", "json": "application/json"}
 MAX_QUESTION_CHARS = 2000
@@ -208,8 +213,10 @@ def download_original(request: Request, doc_id: str) -> FileResponse:
     path = Path(entry["source_path"])
     if not path.is_file():
         raise NotFoundError(f"the original of {entry['key']} is no longer where it was indexed")
-    media = "application/pdf" if entry["media_type"] == "pdf" else "text/plain; charset=utf-8"
-    return FileResponse(path, media_type=media, filename=path.name)
+    media = ORIGINAL_MEDIA_TYPES.get(entry["media_type"], "text/plain; charset=utf-8")
+    # an uploaded HTML file is served as an attachment, never rendered on our origin
+    return FileResponse(path, media_type=media, filename=path.name,
+                        content_disposition_type="attachment")
 
 
 @router.get("/documents/{doc_id}/pages/{number}.png", response_class=Response,

@@ -9,7 +9,9 @@ and title still read like the file) and the suffix comes from the content.
 from __future__ import annotations
 
 import hashlib
+import io
 import re
+import zipfile
 import unicodedata
 from pathlib import Path
 
@@ -29,20 +31,36 @@ class UploadRejected(ValueError):
 
 
 def sniff_kind(data: bytes) -> str | None:
-    """'pdf' or 'text' from the bytes themselves, or None for anything else.
+    """'pdf', 'docx', 'html' or 'text' from the bytes themselves, or None otherwise.
 
-    A PDF starts with ``%PDF-`` (readers accept it within the first KiB); text is
-    UTF-8 without NUL bytes. A .docx or an executable renamed to .pdf is refused.
+    A PDF starts with ``%PDF-`` (readers accept it within the first KiB); a Word file is
+    a zip holding ``word/document.xml``; HTML is text that opens with a doctype or an
+    ``<html>``/``<body>`` tag; text is UTF-8 without NUL bytes. An executable or a zip of
+    anything else renamed to .pdf or .docx is refused.
     """
     if b"%PDF-" in data[:1024]:
         return "pdf"
+    if data[:4] == b"PK\x03\x04":
+        return "docx" if _is_word(data) else None
     if b"\x00" in data:
         return None
     try:
-        data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    return "text"
+    return "html" if _HTML_START.match(text) else "text"
+
+
+_HTML_START = re.compile(r"\A(?:\ufeff)?\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)\b",
+                         re.I | re.S)
+
+
+def _is_word(data: bytes) -> bool:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return "word/document.xml" in archive.namelist()
+    except (zipfile.BadZipFile, ValueError, OSError):
+        return False
 
 
 def display_name(name: str | None) -> str:
@@ -62,7 +80,8 @@ def slug(name: str) -> str:
 
 
 def check_upload(name: str, data: bytes, limits: UploadLimits) -> str:
-    """The suffix to store ``data`` under ('.pdf', '.txt', '.md'), or ``UploadRejected``."""
+    """The suffix to store ``data`` under ('.pdf', '.docx', '.html', '.txt', '.md'), or
+    ``UploadRejected``."""
     label = display_name(name)
     if not data:
         raise UploadRejected(f"{label}: empty file (0 bytes)")
@@ -73,9 +92,10 @@ def check_upload(name: str, data: bytes, limits: UploadLimits) -> str:
         )
     kind = sniff_kind(data)
     if kind is None:
-        raise UploadRejected(f"{label}: not a PDF or UTF-8 text file (checked by content)")
-    if kind == "pdf":
-        return ".pdf"
+        raise UploadRejected(f"{label}: not a PDF, Word (.docx), HTML or UTF-8 text file "
+                             "(checked by content)")
+    if kind in ("pdf", "docx", "html"):
+        return f".{kind}"
     return ".md" if label.lower().endswith(".md") else ".txt"
 
 

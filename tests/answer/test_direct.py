@@ -9,6 +9,7 @@ import io
 from clausegraph.answer.direct import (
     NOT_FOUND,
     _condition_span,
+    _split_proviso,
     _Scored,
     governs,
     question_kind,
@@ -145,3 +146,22 @@ def test_sibling_list_items_are_not_exceptions_to_the_answer():
     assert not governs(other, answer, none, relevance=0.2), "must speak of what is asked"
     # an explicit Overrides edge wins over the list structure
     assert governs(sibling, answer, frozenset({(sibling.clause_id, answer.clause_id)}), 0.0)
+
+
+def test_inline_proviso_becomes_the_first_exception():
+    text = ("10.2 Termination for Breach. Either Party may terminate this Agreement if the other "
+            "Party materially breaches its obligations hereunder, provided that, except as "
+            "provided in Section 10.3, the breaching Party does not cure the breach within "
+            "thirty (30) days following its receipt of such notice.")
+    sentence = split_sentences(text)[1]
+    rule, proviso = _split_proviso(text, sentence)
+    assert text[rule[0]:rule[1]].endswith("obligations hereunder,")
+    assert text[proviso[0]:proviso[1]].startswith("provided that, except as provided")
+    # a sentence that opens with "except" is not cut before its rule
+    opening = "Except as set out in Section 4, neither Party may assign this Agreement."
+    assert _split_proviso(opening, (0, len(opening))) == ((0, len(opening)), None)
+
+
+def test_a_numeral_opening_a_line_is_not_a_list_item():
+    text = "Company shall comply within sixty\n(60) days from the date of the notice. Next."
+    assert [text[a:b] for a, b in split_sentences(text)][0].endswith("of the notice.")

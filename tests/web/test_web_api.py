@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import zipfile
+
 import json
 import re
 import time
@@ -173,7 +176,7 @@ def test_upload_ingest_download_remove(team, client):
         ("files", ("fake.pdf", b"MZ\x90\x00\x03\x00\x00\x00 not a pdf", "application/pdf")),
     ]).json()
     assert [f["status"] for f in job["files"]] == ["queued", "rejected"]
-    assert job["files"][1]["error"] == "fake.pdf: not a PDF or UTF-8 text file (checked by content)"
+    assert job["files"][1]["error"] == "fake.pdf: not a PDF, Word (.docx), HTML or UTF-8 text file (checked by content)"
     job = _wait_for_job(team, job)
     uploaded = job["files"][0]
     assert uploaded["status"] == "ingested", uploaded
@@ -193,6 +196,47 @@ def test_upload_ingest_download_remove(team, client):
     removed = team.delete(f"/api/v1/documents/{uploaded['doc_id']}")
     assert removed.json()["removed"] == [uploaded["doc_id"]]
     assert team.get("/api/v1/documents").json() == []
+
+
+def _word_file(paragraphs: list[str]) -> bytes:
+    import docx
+
+    document = docx.Document()
+    for text in paragraphs:
+        document.add_paragraph(text)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+def test_word_and_html_uploads_are_recognised_by_content(team):
+    word = _word_file(["1. Term", "This Agreement lasts five (5) years from the Effective Date.",
+                       "2. Termination", "Either party may terminate on ninety days notice."])
+    html = (b"<!DOCTYPE html><html><body><h1>1. Fees</h1><p>The Customer shall pay a fee "
+            b"of USD 1,000 per month.</p><script>alert(1)</script></body></html>")
+    not_word = io.BytesIO()
+    with zipfile.ZipFile(not_word, "w") as archive:
+        archive.writestr("payload.txt", "not a Word document")
+    job = team.post("/api/v1/documents", files=[
+        ("files", ("contract.bin", word, "application/octet-stream")),  # the name lies
+        ("files", ("fees.txt", html, "text/plain")),
+        ("files", ("renamed.docx", not_word.getvalue(), "application/zip")),
+    ]).json()
+    assert [f["status"] for f in job["files"]] == ["queued", "queued", "rejected"]
+    assert "renamed.docx: not a PDF, Word (.docx), HTML" in job["files"][2]["error"]
+    job = _wait_for_job(team, job)
+    assert [f["status"] for f in job["files"][:2]] == ["ingested", "ingested"], job
+    rows = {r["doc_id"]: r for r in team.get("/api/v1/documents").json()}
+    word_id, html_id = job["files"][0]["doc_id"], job["files"][1]["doc_id"]
+    assert rows[word_id]["media_type"] == "docx" and rows[html_id]["media_type"] == "html"
+    original = team.get(f"/api/v1/documents/{html_id}/original")
+    assert original.headers["content-type"] == "application/octet-stream"
+    assert original.headers["content-disposition"].startswith("attachment")
+    answer = team.post("/api/v1/ask", json={"question": "How long does the agreement last?",
+                                            "documents": [word_id]}).json()
+    assert "five (5) years" in answer["direct"]["text"]
+    for doc_id in (word_id, html_id):
+        team.delete(f"/api/v1/documents/{doc_id}")
 
 
 def test_a_broken_pdf_fails_with_a_message_naming_the_file(team):
