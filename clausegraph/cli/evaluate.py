@@ -102,11 +102,14 @@ def evaluate(
     nDCG@k, MRR per document. Both: latency, memory, indexing."""
     # Imported on use: the harness loads the whole pipeline, other commands need not wait.
     from clausegraph.errors import ClauseGraphError
+    from clausegraph.eval.plots import require_matplotlib
     from clausegraph.eval.run import EvalOptions, write_outputs
     from clausegraph.eval.run import evaluate as run_evaluation
 
     settings = _settings(overrides)
     try:
+        if not no_plots:
+            require_matplotlib()
         options = EvalOptions(
             corpus=corpus, benchmarks=_split(benchmarks),
             k=[int(v) for v in k.split(",") if v.strip()], published=published,

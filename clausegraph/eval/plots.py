@@ -3,19 +3,31 @@ latency per strategy."""
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from clausegraph.errors import ClauseGraphError
 from clausegraph.eval.benchmark import PUBLISHED_LABEL, load_published
 from clausegraph.eval.metric import K_VALUES
 from clausegraph.eval.models import ORACLE, DatasetResult, LegalBenchResult
 
 
+def require_matplotlib() -> None:
+    """Stop with one line naming the extra when matplotlib (optional) is missing; checked
+    before an evaluation starts so a long run does not fail at its end."""
+    if importlib.util.find_spec("matplotlib") is None:
+        raise ClauseGraphError(
+            "evaluate's plots need matplotlib, which is not installed: install "
+            "clausegraph[plots] (pip install 'clausegraph[plots]'), or pass --no-plots")
+
+
 def _pyplot() -> Any:
     # Imported on first plot (slow to import); the Agg backend must be chosen before pyplot.
+    require_matplotlib()
     import matplotlib
 
     matplotlib.use("Agg")

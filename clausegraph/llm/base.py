@@ -9,6 +9,7 @@ never stored in settings, never part of a message, a ``repr`` or a log record.
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import random
@@ -110,6 +111,23 @@ class LLMError(ClauseGraphError):
 
 class LLMConfigError(LLMError):
     """The provider is not usable as configured (no key, unknown provider, ...)."""
+
+
+# The client library each provider needs, and the pip package it comes in (extra "llm").
+SDK_PACKAGES = {"gemini": ("google.genai", "google-genai"), "openai": ("openai", "openai")}
+
+
+def import_sdk(provider: str) -> Any:
+    """The provider's client library, or a one-line ``LLMConfigError`` naming the extra
+    that installs it (the SDKs are optional: offline answers need neither)."""
+    module, package = SDK_PACKAGES[provider]
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise LLMConfigError(
+            f"{provider}: the {package} package is not installed; install clausegraph[llm] "
+            "(pip install 'clausegraph[llm]', or pip install -e '.[llm]' in a clone)",
+            provider=provider) from None
 
 
 class LLMAuthError(LLMError):

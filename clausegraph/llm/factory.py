@@ -21,7 +21,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from clausegraph.llm.base import LLMConfig, LLMConfigError, LLMProvider
+from clausegraph.llm.base import (
+    SDK_PACKAGES,
+    LLMConfig,
+    LLMConfigError,
+    LLMProvider,
+    import_sdk,
+)
 
 ENV_PREFIX = "CLAUSEGRAPH_LLM_"
 _ENV_FIELDS = ("provider", "model", "base_url", "api_key_env", "timeout", "max_retries",
@@ -82,6 +88,8 @@ def create_provider(config: LLMConfig | None = None,
     config = resolve_config(config, env)
     if config.provider == "none":
         return None
+    if config.provider in SDK_PACKAGES:
+        import_sdk(config.provider)  # a missing client library is said before a missing key
     key, variable = find_api_key(config, env)
     # Record where the key comes from so error messages can point at it (never the key).
     config = config.model_copy(update={"api_key_env": variable})
@@ -107,6 +115,7 @@ def create_provider(config: LLMConfig | None = None,
 def create_embedder(model: str | None = None, dim: int = 768,
                     config: LLMConfig | None = None, env: Mapping[str, str] | None = None):
     """A :class:`GeminiEmbedder` using the Gemini key and endpoint of ``config``."""
+    import_sdk("gemini")
     from clausegraph.llm.gemini import DEFAULT_EMBEDDING_MODEL, GeminiEmbedder, GeminiProvider
 
     config = resolve_config(config, env).model_copy(update={"provider": "gemini"})

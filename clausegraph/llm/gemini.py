@@ -20,6 +20,7 @@ from clausegraph.llm.base import (
     LLMProvider,
     LLMResponse,
     ServerInfo,
+    import_sdk,
     parse_retry_after,
 )
 
@@ -60,7 +61,7 @@ class GeminiProvider(LLMProvider):
 
     def __init__(self, config: LLMConfig, api_key: str | None) -> None:
         super().__init__(config, api_key)
-        from google import genai
+        genai = import_sdk("gemini")
         from google.genai import types
 
         self._types = types

@@ -17,6 +17,7 @@ from clausegraph.llm.base import (
     LLMProvider,
     LLMResponse,
     ServerInfo,
+    import_sdk,
     parse_retry_after,
 )
 
@@ -39,7 +40,7 @@ class OpenAICompatProvider(LLMProvider):
 
     def __init__(self, config: LLMConfig, api_key: str | None) -> None:
         super().__init__(config, api_key)
-        import openai
+        openai = import_sdk("openai")
 
         kwargs: dict[str, Any] = {
             "api_key": api_key or LOCAL_PLACEHOLDER_KEY,

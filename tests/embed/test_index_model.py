@@ -102,36 +102,67 @@ def test_mismatch_rules_on_manifest_facts(built_index: Path) -> None:
         {"embedding_model": "bge-small"}, embedder)
 
 
+# argv: the command's arguments, then the comma-separated top-level modules it may not load
 LOADED_MODULES = """
 import sys
 from clausegraph.cli import app
+forbidden = sys.argv[-1].split(",")
 try:
-    app(sys.argv[1:])
+    app(sys.argv[1:-1])
 except SystemExit:
     pass
-heavy = ("torch", "sentence_transformers", "onnxruntime", "tokenizers", "spacy", "pymupdf")
-print("LOADED", [name for name in heavy if name in sys.modules])
+print("LOADED", sorted({name.split(".")[0] for name in sys.modules} & set(forbidden)))
 """
+MODEL = ("torch", "sentence_transformers", "onnxruntime", "tokenizers")
+PDF_AND_NLP = ("spacy", "pymupdf")
+# search indexes and what the default install no longer has (optional extras)
+SEARCH = ("bm25s", "scipy", "faiss")
+OPTIONAL = ("matplotlib", "openai", "google")
+# what each command may not load: reading commands need only the clauses and edges
+FORBIDDEN = {
+    "--help": MODEL + PDF_AND_NLP + SEARCH + OPTIONAL,
+    "stats": MODEL + PDF_AND_NLP + SEARCH + OPTIONAL,
+    "show": MODEL + PDF_AND_NLP + SEARCH + OPTIONAL,
+    "remove-missing": MODEL + PDF_AND_NLP + SEARCH + OPTIONAL,
+    "stats-missing": MODEL + PDF_AND_NLP + SEARCH + OPTIONAL,
+    # removing a document rebuilds the global BM25 index (bm25s), nothing else
+    "remove": MODEL + PDF_AND_NLP + ("faiss",) + OPTIONAL,
+    # asking embeds the question and searches; no PDF, NLP, FAISS, plots or LLM client
+    "ask": ("torch", "sentence_transformers") + PDF_AND_NLP + ("faiss",) + OPTIONAL,
+}
 
 
-@pytest.mark.parametrize("command", ["--help", "stats", "show", "remove-missing", "stats-missing"])
-def test_read_commands_load_no_model_or_pdf_library(built_index: Path, tmp_path: Path,
-                                                    command: str) -> None:
+@pytest.mark.parametrize("command", list(FORBIDDEN))
+def test_commands_load_only_what_they_need(built_index: Path, tmp_path: Path,
+                                           command: str) -> None:
     index = str(built_index)
-    clause_id = ClauseGraph.open(built_index).index.clauses.clause_ids()[0]
+    if command == "remove":
+        index = str(tmp_path / "copy")
+        shutil.copytree(built_index, index)
+    reader = ClauseGraph.open(built_index)
+    clause_id = reader.index.clauses.clause_ids()[0]
     arguments = {
         "--help": ["--help"],
         "stats": ["stats", "--index", index],
         "show": ["show", clause_id, "--index", index],
         "remove-missing": ["remove", "no-such-document", "--index", index],
         "stats-missing": ["stats", "--index", str(tmp_path / "missing")],
+        "remove": ["remove", reader.index.clauses.document_ids()[0], "--index", index],
+        "ask": ["ask", QUESTION, "--index", index, "--json"],
     }[command]
-    done = subprocess.run([sys.executable, "-c", LOADED_MODULES, *arguments], cwd=REPO,
-                          capture_output=True, text=True, timeout=300, check=False)
+    forbidden = ",".join(FORBIDDEN[command])
+    done = subprocess.run([sys.executable, "-c", LOADED_MODULES, *arguments, forbidden],
+                          cwd=REPO, capture_output=True, text=True, timeout=300, check=False)
     loaded = [line for line in done.stdout.splitlines() if line.startswith("LOADED")]
     assert loaded == ["LOADED []"], (done.stdout[-500:], done.stderr[-500:])
     if command == "show":
         assert clause_id in done.stdout
+    if command == "ask":
+        answer = json.loads(done.stdout[:done.stdout.rindex("LOADED")])
+        assert done.returncode == 0 and answer["evidence"]
+    if command == "remove":
+        assert len(ClauseGraph.open(index).stats().documents) == \
+            len(reader.stats().documents) - 1
     if command.endswith("missing"):
         assert "error:" in done.stderr and ("missing" in done.stderr or "no document" in done.stderr)
 

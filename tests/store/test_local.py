@@ -129,12 +129,12 @@ def test_a_crash_before_the_manifest_switch_leaves_the_previous_index(
 def test_a_crash_while_writing_the_global_index_leaves_the_previous_index(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import faiss
+    import bm25s
 
     graph = _graph_with(tmp_path, PHOTRONICS)
     before = graph.stats()
     full = OSError(errno.ENOSPC, "No space left on device")
-    monkeypatch.setattr(faiss, "serialize_index", lambda *a: (_ for _ in ()).throw(full))
+    monkeypatch.setattr(bm25s.BM25, "save", lambda *a, **k: (_ for _ in ()).throw(full))
     with pytest.raises(IndexStoreError, match="nothing was committed.*no space left"):
         graph.ingest([BELLRING])
     monkeypatch.undo()
@@ -176,3 +176,19 @@ def test_bm25_scores_match_rank_bm25(sample_graph: ClauseGraph) -> None:
     # bm25s leaves out rank-bm25's constant (k1 + 1) numerator factor: same ranking
     np.testing.assert_allclose(ours * (1.5 + 1), expected, rtol=1e-4, atol=1e-4)
     assert np.count_nonzero(expected) > 10
+
+
+def test_a_snapshot_searches_its_generation_after_a_writer_collected_it(tmp_path: Path) -> None:
+    """The reader loads BM25 and the vectors on first search; a writer that committed and
+    collected the snapshot's global folder in between does not change what it finds."""
+    question = "When may the agreement be terminated?"
+    _graph_with(tmp_path, PHOTRONICS)
+    expected = [(r.clause_id, r.score) for r in ClauseGraph.open(tmp_path / "idx").retrieve(question)]
+    snapshot = ClauseGraph.open(tmp_path / "idx")
+    clause_id = snapshot.index.clauses.clause_ids()[0]  # opened: clauses read, no search yet
+    collected = snapshot.index.global_dir
+    ClauseGraph.open(tmp_path / "idx").ingest([BELLRING])
+    assert not collected.exists()
+    assert [(r.clause_id, r.score) for r in snapshot.retrieve(question)] == expected
+    assert snapshot.show(clause_id).clause.clause_id == clause_id
+    assert len(ClauseGraph.open(tmp_path / "idx").stats().documents) == 2

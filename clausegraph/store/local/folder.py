@@ -1,4 +1,4 @@
-"""The persisted index: clause store, BM25, FAISS and the clause graph in one directory.
+"""The persisted index: clause store, BM25, clause vectors and the clause graph in one directory.
 
 Layout of an index directory::
 
@@ -6,7 +6,7 @@ Layout of an index directory::
     docs/<doc_id>/                one immutable folder per document
         document.json clauses.json graph.json tokens.json embeddings.npy
     global-<generation>/          indexes over all clauses, rebuilt on every change
-        bm25/ faiss.index clause_ids.json
+        bm25/ vectors.npy clause_ids.json      (indexes before vectors.npy: faiss.index)
 
 Why this shape: a document's folder is written once and never changed, so adding or
 removing a document never re-embeds the others; the global folder is cheap to rebuild
@@ -368,7 +368,6 @@ class FolderStore(IndexStore):
 
     def _write_global(self, doc_ids: list[str], generation: int) -> str:
         import bm25s
-        import faiss
 
         name = f"global-{generation}"
         tmp = _make_temp_dir(f".tmp-{name}-", self.root)
@@ -380,9 +379,7 @@ class FolderStore(IndexStore):
             tokens += self.read_tokens(doc_id)
             vectors.append(self.read_embeddings(doc_id))
         matrix = np.ascontiguousarray(np.vstack(vectors), dtype=np.float32)
-        faiss_index = faiss.IndexFlatIP(matrix.shape[1])
-        faiss_index.add(matrix)
-        _write_bytes(tmp / "faiss.index", faiss.serialize_index(faiss_index).tobytes())
+        _write_bytes(tmp / "vectors.npy", _npy_bytes(matrix))
         bm25 = bm25s.BM25(method="robertson")
         # An empty clause still needs one token so bm25s keeps rows aligned with clause ids.
         bm25.index([t or [""] for t in tokens], show_progress=False)

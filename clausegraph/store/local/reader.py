@@ -1,13 +1,20 @@
-"""The local folder index loaded for reading: clauses in memory, bm25s, FAISS, edge maps.
+"""The local folder index loaded for reading: clauses in memory, bm25s, vectors, edge maps.
 
 One :class:`FolderReader` is a consistent snapshot: it reads the manifest once and then
 only the immutable files that manifest names, so a concurrent writer never changes it.
+Clauses and edges are read when the reader opens; the bm25s index (and the library behind
+it) and the vectors only when a search first needs them, so ``show`` stays fast. The files of
+the global folder are opened with the snapshot, so a later search still reads this
+generation after a writer has committed a newer one and collected its folder.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -105,12 +112,26 @@ class LocalClauses(ClauseStore):
 
 
 class LocalLexical(LexicalIndex):
-    """bm25s over every clause; scores for a query are computed once and reused."""
+    """bm25s over every clause, loaded on first use; scores for a query are computed once
+    and reused."""
 
-    def __init__(self, bm25: Any, clauses: LocalClauses) -> None:
-        self.bm25 = bm25
+    def __init__(self, load: Callable[[], Any], clauses: LocalClauses) -> None:
+        self._load = load
+        self._bm25: Any = None
+        self._loaded = False
         self._clauses = clauses
         self._last: tuple[tuple[str, ...], np.ndarray] | None = None
+
+    @property
+    def loaded(self) -> bool:
+        return self._loaded
+
+    @property
+    def bm25(self) -> Any:
+        """The ``bm25s.BM25`` index (None for an empty index)."""
+        if not self._loaded:
+            self._bm25, self._loaded = self._load(), True
+        return self._bm25
 
     def vocabulary_has(self, token: str) -> bool:
         return self.bm25 is not None and token in self.bm25.vocab_dict
@@ -145,10 +166,16 @@ class LocalLexical(LexicalIndex):
 
 
 class LocalVectors(VectorIndex):
-    """A FAISS flat inner-product index; filtered searches are exact products."""
+    """Every clause vector in one (n, dim) float32 matrix, loaded on first use.
 
-    def __init__(self, faiss_index: Any, clauses: LocalClauses, dim: int) -> None:
-        self.faiss = faiss_index
+    A search is one exact matrix-vector product: the same inner products a FAISS flat index
+    computes, without a 65 MB library for what NumPy does in a few milliseconds even on the
+    full corpus (scripts/scale_run.py).
+    """
+
+    def __init__(self, load: Callable[[], np.ndarray], clauses: LocalClauses, dim: int) -> None:
+        self._load = load
+        self._matrix: np.ndarray | None = None
         self._clauses = clauses
         self._dim = dim
 
@@ -157,29 +184,27 @@ class LocalVectors(VectorIndex):
         return self._dim
 
     @property
-    def matrix(self) -> np.ndarray:
-        """All clause vectors as a zero-copy (n, dim) view of the FAISS flat index."""
-        import faiss
+    def loaded(self) -> bool:
+        return self._matrix is not None
 
-        if self.faiss is None:
-            return np.zeros((0, self._dim), dtype=np.float32)
-        flat = faiss.rev_swig_ptr(self.faiss.get_xb(), self.faiss.ntotal * self.faiss.d)
-        return flat.reshape(self.faiss.ntotal, self.faiss.d)
+    @property
+    def matrix(self) -> np.ndarray:
+        """All clause vectors, row ``i`` = the clause at position ``i``."""
+        if self._matrix is None:
+            self._matrix = self._load()
+        return self._matrix
 
     def at(self, positions: np.ndarray) -> np.ndarray:
         return self.matrix[np.asarray(positions, dtype=np.int64)]
 
     def search(self, vector: np.ndarray, k: int, doc_ids: Sequence[str] | None = None) -> ScoredIds:
         positions = self._clauses.positions(doc_ids)
-        if positions is None:
-            if self.faiss is None:
-                return [], np.zeros(0, dtype=np.float32)
-            scores, ids = self.faiss.search(vector[None, :].astype(np.float32), k)
-            keep = ids[0] >= 0
-            return self._clauses.ids_at(ids[0][keep]), scores[0][keep]
-        scores = self.at(positions) @ vector
+        candidates = self.matrix if positions is None else self.at(positions)
+        if not len(candidates):
+            return [], np.zeros(0, dtype=np.float32)
+        scores = candidates @ vector.astype(np.float32)
         order = np.argsort(-scores)[:k]
-        return self._clauses.ids_at(positions[order]), scores[order]
+        return self._clauses.ids_at(order if positions is None else positions[order]), scores[order]
 
     def vectors(self, clause_ids: Sequence[str]) -> np.ndarray:
         positions = np.array([self._clauses.position[c] for c in clause_ids], dtype=np.int64)
@@ -242,34 +267,118 @@ class FolderReader(IndexReader):
     """An index folder loaded for reading (see :mod:`clausegraph.store.local.folder`)."""
 
     def __init__(self, store: FolderStore) -> None:
-        import bm25s
-        import faiss
-
         self.store = store
         self.manifest = store.read_manifest()
         self.clauses = LocalClauses(store.location)
         graphs: dict[str, DocumentGraph] = {}
-        try:
+        global_name = self.manifest["global"]
+        self.global_dir = store.root / global_name if global_name else None
+        with self._reading():
             for doc_id in self.manifest["documents"]:
                 self.clauses.add(store.read_document(doc_id), store.read_clauses(doc_id))
                 graphs[doc_id] = store.read_graph(doc_id)
-            global_dir = store.root / self.manifest["global"] if self.manifest["global"] else None
-            faiss_index = faiss.read_index(str(global_dir / "faiss.index")) if global_dir else None
-            bm25 = bm25s.BM25.load(str(global_dir / "bm25")) if global_dir else None
-            stored_ids = json.loads((global_dir / "clause_ids.json").read_bytes()) if global_dir else []
-        except PermissionError as exc:
-            raise IndexStoreError(
-                store.root, f"permission denied reading {exc.filename or 'the index files'}; "
-                "ask its owner to make the index readable"
-            ) from exc
-        except (OSError, ValueError, RuntimeError) as exc:
-            raise IndexStoreError(store.root, f"damaged index files ({exc})") from exc
+            self._pinned = self._pin_global()
+            stored_ids = (json.loads(self._pinned_bytes("clause_ids.json"))
+                          if self.global_dir else [])
         if stored_ids != [c.clause_id for c in self.clauses.rows]:
             raise IndexStoreError(store.root, "global index does not match the stored clauses")
         self.clauses.finish()
-        self.lexical = LocalLexical(bm25, self.clauses)
-        self.vectors = LocalVectors(faiss_index, self.clauses, int(self.manifest.get("dim", 0)))
+        self.lexical = LocalLexical(self._load_bm25, self.clauses)
+        self.vectors = LocalVectors(self._load_vectors, self.clauses, int(self.manifest.get("dim", 0)))
         self.graph = LocalGraph(graphs, self.clauses)
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Index files that cannot be read become one clear ``IndexStoreError``."""
+        try:
+            yield
+        except PermissionError as exc:
+            raise IndexStoreError(
+                self.store.root, f"permission denied reading {exc.filename or 'the index files'}; "
+                "ask its owner to make the index readable"
+            ) from exc
+        except FileNotFoundError as exc:
+            if self._replaced():
+                raise IndexStoreError(
+                    self.store.root, "another process changed the index while this one was "
+                    "reading it; run the command again") from exc
+            raise IndexStoreError(self.store.root, f"damaged index files ({exc})") from exc
+        except (OSError, ValueError, RuntimeError) as exc:
+            raise IndexStoreError(self.store.root, f"damaged index files ({exc})") from exc
+
+    def _replaced(self) -> bool:
+        """Whether a writer committed a newer generation since this snapshot was read (and
+        may have collected the folders it names)."""
+        try:
+            return self.store.read_manifest()["generation"] != self.manifest["generation"]
+        except IndexStoreError:
+            return True
+
+    def _pin_global(self) -> dict[str, Any]:
+        """Every file of the global folder, open for reading, by path inside the folder (an
+        open file outlives its deletion on POSIX systems)."""
+        if self.global_dir is None:
+            return {}
+        return {path.relative_to(self.global_dir).as_posix(): open(path, "rb")
+                for path in sorted(self.global_dir.rglob("*")) if path.is_file()}
+
+    def _pinned_bytes(self, name: str) -> bytes:
+        handle = self._pinned[name]
+        handle.seek(0)
+        return handle.read()
+
+    @contextmanager
+    def _global_folder(self) -> Iterator[Path]:
+        """The global folder of this snapshot: in place, or, once a writer has collected it,
+        a private copy written from the files opened with the snapshot."""
+        assert self.global_dir is not None
+        if self.global_dir.is_dir():
+            yield self.global_dir
+            return
+        with tempfile.TemporaryDirectory(prefix="clausegraph-snapshot-") as copy:
+            for name in self._pinned:
+                target = Path(copy) / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(self._pinned_bytes(name))
+            yield Path(copy)
+
+    def _release_if_done(self, just_loaded: str) -> None:
+        """Close the global files once both indexes they hold are in memory."""
+        if (just_loaded == "bm25" or self.lexical.loaded) and \
+                (just_loaded == "vectors" or self.vectors.loaded):
+            self.close()
+
+    def close(self) -> None:
+        for handle in self._pinned.values():
+            handle.close()
+        self._pinned = {}
+
+    def _load_bm25(self) -> Any:
+        if self.global_dir is None:
+            return None
+        import bm25s
+
+        with self._reading(), self._global_folder() as folder:
+            bm25 = bm25s.BM25.load(str(folder / "bm25"))
+        self._release_if_done("bm25")
+        return bm25
+
+    def _load_vectors(self) -> np.ndarray:
+        """``vectors.npy`` of the global folder; indexes written before it existed (they hold
+        ``faiss.index``) stack the per-document ``embeddings.npy`` files, the same rows."""
+        dim = int(self.manifest.get("dim", 0))
+        if self.global_dir is None:
+            return np.zeros((0, dim), dtype=np.float32)
+        with self._reading(), self._global_folder() as folder:
+            if (folder / "vectors.npy").is_file():
+                matrix = np.load(folder / "vectors.npy")
+            else:
+                matrix = np.vstack([self.store.read_embeddings(d) for d in self.manifest["documents"]])
+        if matrix.shape != (len(self.clauses), dim):
+            raise IndexStoreError(self.store.root, f"damaged index files (vectors of shape "
+                                  f"{matrix.shape}, expected {(len(self.clauses), dim)})")
+        self._release_if_done("vectors")
+        return np.ascontiguousarray(matrix, dtype=np.float32)
 
     @property
     def location(self) -> str:
