@@ -16,6 +16,8 @@ sorted file order, until ``--clauses`` clauses):
   measured in turns (``--rounds``) in one process so machine load hits all of them alike;
   the best round of each is compared;
 - cosine between each backend's vectors and sentence-transformers' on every clause (min, mean);
+- how far each encoder's dense ranking of those clauses for the LegalBench-RAG mini queries
+  moves from the ONNX fp32 graph's (same top-1 clause, top-k overlap);
 - with ``--venv``: the size of that virtual environment (``du``), and with ``--index`` cold
   wall and CPU (user + system) seconds of ``clausegraph --help | stats | show | ask`` run by
   the venv's interpreter (each a fresh process; the run with the best wall time of
@@ -239,6 +241,10 @@ def main(argv: list[str] | None = None) -> int:
                         f"{','.join(INT8_VARIANTS)} ('' for none)")
     parser.add_argument("--calibration-clauses", type=int, default=600,
                         help="clauses after the measured ones that calibrate SmoothQuant (600)")
+    parser.add_argument("--queries", type=Path, nargs="*", default=None,
+                        help="LegalBench-RAG benchmark JSON files whose queries rank the clauses "
+                        "densely with each encoder: top-1 agreement and top-k overlap with the "
+                        "ONNX fp32 ranking (default: the four mini_*.json beside the corpus)")
     parser.add_argument("--venv", type=Path, help="a venv with clausegraph installed: its size")
     parser.add_argument("--index", type=Path, help="an index for the venv's cold-start times")
     parser.add_argument("--cold-runs", type=int, default=3)
@@ -314,7 +320,39 @@ def compare_encoders(args: argparse.Namespace, result: dict) -> None:
     if variants:
         result["cosine_int8_vs_onnx"] = cosine_table(
             {k: v for k, v in vectors.items() if k.startswith("onnx")}, "onnx")
+    queries = _benchmark_queries(args.queries, args.corpus)
+    if queries and "onnx" in encoders:
+        result["dense_ranking_vs_onnx"] = ranking_overlap(encoders, vectors, queries)
     print(json.dumps({k: v for k, v in result.items() if k != "command"}, indent=1), flush=True)
+
+
+def _benchmark_queries(files: list[Path] | None, corpus: Path) -> list[str]:
+    if files is None:
+        files = sorted((corpus.parent / "benchmarks").glob("mini_*.json"))
+    return [test["query"] for path in files for test in json.loads(path.read_text())["tests"]]
+
+
+def ranking_overlap(encoders: dict, vectors: dict, queries: list[str],
+                    depths: tuple[int, ...] = (1, 8, 64)) -> dict:
+    """How far each encoder's dense ranking of the clauses for the benchmark queries moves
+    from the fp32 graph's: share of queries with the same top clause, and mean overlap of the
+    top-k sets. A proxy for retrieval staying the same, not the benchmark's own metric."""
+    import numpy as np
+
+    def top(name: str, k: int) -> np.ndarray:
+        scores = encoders[name].encode(queries) @ vectors[name].T
+        return np.argsort(-scores, axis=1, kind="stable")[:, :k]
+
+    reference = top("onnx", max(depths))
+    table = {"queries": len(queries), "clauses": int(vectors["onnx"].shape[0])}
+    for name in encoders:
+        if name == "onnx":
+            continue
+        ranked = top(name, max(depths))
+        table[name] = {f"overlap@{k}": round(float(np.mean(
+            [len(set(a[:k]) & set(b[:k])) / k for a, b in zip(ranked, reference)])), 4)
+            for k in depths}
+    return table
 
 
 if __name__ == "__main__":
