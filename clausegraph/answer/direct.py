@@ -452,8 +452,8 @@ def _score_sentences(
         for discount, window, tokens in options:
             # an exclusion list item ("Treatment taken outside India") refuses cover by
             # its section, not by a verb of its own
-            has_value = exclusion or (pattern is not None and bool(
-                pattern.search(clause.text[window[0]:window[1]])))
+            has_value = exclusion or (pattern is not None and
+                                      _holds_value(kind, clause.text, *window))
             if has_value and kind in _KIND_WORDS:
                 # the value stands for the words that ask for it ("indemnify" for "cover")
                 matched = tokens | _KIND_WORDS[kind]
@@ -507,6 +507,12 @@ def _proviso_span(clause: Clause, answer_start: int, shown_end: int) -> Span | N
         if start > answer_start and start >= shown_end and _PROVISO.match(clause.text, a):
             return a, b
     return None
+
+
+@lru_cache(maxsize=32768)
+def _holds_value(kind: str, text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` holds a value of ``kind`` (cached like the sentences)."""
+    return _VALUE_PATTERNS[kind].search(text, start, end) is not None
 
 
 def _condition_span(best: _Scored, question: str) -> Span | None:

@@ -26,3 +26,17 @@ def create_store(location: str | Path, **options: object) -> IndexStore:
     from clausegraph.store.local.folder import FolderStore
 
     return FolderStore(Path(location))
+
+
+def workspace_location(location: str | Path, name: str) -> str:
+    """Where workspace ``name`` of the index at ``location`` lives: its own folder under a
+    folder index, or the same database with ``?workspace=NAME`` (row-level security keeps
+    workspaces of one database apart)."""
+    if not is_url(location):
+        return str(Path(location) / ".workspaces" / name)
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+    parts = urlsplit(str(location))
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "workspace"]
+    return urlunsplit(parts._replace(query=urlencode([*query, ("workspace", name)])))
+

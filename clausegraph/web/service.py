@@ -186,12 +186,13 @@ class GraphService:
     # -- workspaces ------------------------------------------------------------------------
 
     def _index_of(self, name: str) -> str:
-        """Each workspace is its own index folder: isolation is the store's, not a filter."""
+        """Each workspace is its own index (a folder, or a database workspace under
+        row-level security): isolation is the store's, not a filter."""
         if name == DEFAULT_WORKSPACE:
             return self.index
-        if "://" in self.index:
-            raise ClauseGraphError("workspaces need a folder index (not a database URL)")
-        return str(Path(self.index) / ".workspaces" / name)
+        from clausegraph.store.factory import workspace_location
+
+        return workspace_location(self.index, name)
 
     def _uploads_of(self, name: str, location: str) -> Path:
         if self._uploads:

