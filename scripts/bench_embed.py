@@ -10,10 +10,14 @@ On the same real clauses (the project's segmenter over LegalBench-RAG corpus doc
 sorted file order, until ``--clauses`` clauses):
 
 - throughput in characters per second of the ONNX backend (the default), the
-  sentence-transformers + torch backend, and the ONNX graph with dynamic int8 weights,
+  sentence-transformers + torch backend, and the ONNX graph with dynamic int8 weights
+  (``--int8``: per-tensor, per-channel, SmoothQuant; calibrated on ``--calibration-clauses``
+  clauses that follow the measured ones),
   measured in turns (``--rounds``) in one process so machine load hits all of them alike;
   the best round of each is compared;
 - cosine between each backend's vectors and sentence-transformers' on every clause (min, mean);
+- how far each encoder's dense ranking of those clauses for the LegalBench-RAG mini queries
+  moves from the ONNX fp32 graph's (same top-1 clause, top-k overlap);
 - with ``--venv``: the size of that virtual environment (``du``), and with ``--index`` cold
   wall and CPU (user + system) seconds of ``clausegraph --help | stats | show | ask`` run by
   the venv's interpreter (each a fresh process; the run with the best wall time of
@@ -52,22 +56,97 @@ def real_clauses(corpus: Path, count: int) -> list[str]:
     return texts[:count]
 
 
-def int8_embedder(onnx_embedder):
-    """The same graph with dynamically quantised int8 MatMul weights (onnxruntime.quantization)."""
+# Dynamic int8 variants of the default graph (onnxruntime.quantization), measured and not
+# shipped (docs/embedding.md): per-tensor int8 weights (quantize_dynamic's defaults), per-channel
+# uint8 weights (what optimum's AutoQuantizationConfig.avx2 and sentence-transformers'
+# "quint8_avx2" export use on AVX2 CPUs without VNNI), and SmoothQuant on the projections whose
+# inputs it helps (QKV, attention output, FFN up; FFN down stays fp32).
+INT8_VARIANTS = ("pertensor", "perchannel", "smooth")
+
+
+def int8_embedder(onnx_embedder, variant: str, calibration: list[str]):
+    """The default graph with dynamically quantised int8 weights, in a copy of the encoder."""
     import copy
 
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     from clausegraph.embed.onnx import _open_session
 
-    quantised = copy.copy(onnx_embedder)
     folder = Path(tempfile.mkdtemp(prefix="bench-int8-"))
+    source, output = onnx_embedder.graph_path, folder / f"{variant}.onnx"
     # DefaultTensorType: the fused com.microsoft ops carry no type information for the
     # quantiser's shape inference; every tensor here is float32.
-    quantize_dynamic(onnx_embedder.graph_path, folder / "int8.onnx", weight_type=QuantType.QInt8,
-                     extra_options={"DefaultTensorType": 1})
-    quantised._session = _open_session(folder / "int8.onnx")
+    options: dict = {"extra_options": {"DefaultTensorType": 1}}
+    if variant == "pertensor":
+        options["weight_type"] = QuantType.QInt8
+    else:
+        # uint8 weights: ONNX Runtime's AVX2 u8s8 kernel (VPMADDUBSW) can saturate int16 sums.
+        options.update(weight_type=QuantType.QUInt8, per_channel=True)
+    if variant == "smooth":
+        source = folder / "smoothed.onnx"
+        nodes = smooth_graph(onnx_embedder, calibration, source)
+        options.update(op_types_to_quantize=["MatMul", "Attention"], nodes_to_quantize=nodes)
+    quantize_dynamic(source, output, **options)
+    quantised = copy.copy(onnx_embedder)
+    quantised._session = _open_session(output)
     return quantised
+
+
+def smooth_graph(onnx_embedder, calibration: list[str], output: Path,
+                 alpha: float = 0.5) -> list[str]:
+    """SmoothQuant (Xiao et al. 2023): divide each projection's input channel j by
+    s_j = max|x_j|^alpha / max|W_j|^(1-alpha) and multiply row j of the weights by s_j, so the
+    product is unchanged in fp32 but the activation outlier channels that set the per-tensor
+    int8 scale shrink. max|x_j| comes from running ``calibration`` texts through the fp32 graph.
+    Returns the names of the smoothed nodes."""
+    import numpy as np
+    import onnx
+    import onnxruntime
+    from onnx import helper, numpy_helper
+
+    model = onnx.load(str(onnx_embedder.graph_path))
+    weights = {init.name: init for init in model.graph.initializer}
+    layers = sorted({n.name.split(".")[0] for n in model.graph.node if n.name.endswith(".inter")})
+    names = {f"{layer}.{part}" for layer in layers for part in ("context", "attn.mm", "inter")}
+    targets = {n.name: (n.input[0], n.input[1]) for n in model.graph.node if n.name in names}
+    probe = onnx.ModelProto()
+    probe.CopyFrom(model)
+    activations = sorted({act for act, _ in targets.values()})
+    for act in activations:
+        probe.graph.output.append(helper.make_tensor_value_info(act, onnx.TensorProto.FLOAT, None))
+    session = onnxruntime.InferenceSession(probe.SerializeToString(),
+                                           providers=["CPUExecutionProvider"])
+    peak = {act: 0.0 for act in activations}
+    encodings = onnx_embedder._tokenizer.encode_batch([t[:2000] for t in calibration])
+    for start in range(0, len(encodings), 32):
+        batch = encodings[start:start + 32]
+        width = max(len(e.ids) for e in batch)
+        ids = np.zeros((len(batch), width), np.int64)
+        mask = np.zeros_like(ids)
+        for row, encoding in enumerate(batch):
+            ids[row, :len(encoding.ids)], mask[row, :len(encoding.ids)] = encoding.ids, 1
+        values = session.run(activations, {"input_ids": ids, "attention_mask": mask})
+        for act, value in zip(activations, values):
+            peak[act] = np.maximum(peak[act], np.abs(value[mask.astype(bool)]).max(axis=0))
+    nodes = []
+    for node in model.graph.node:
+        if node.name in targets:
+            act, weight_name = targets[node.name]
+            weight = numpy_helper.to_array(weights[weight_name])
+            scale = (np.maximum(peak[act], 1e-5) ** alpha
+                     / np.maximum(np.abs(weight).max(axis=1), 1e-5) ** (1 - alpha))
+            weights[weight_name].CopyFrom(numpy_helper.from_array(
+                (weight * scale[:, None]).astype(np.float32), weight_name))
+            model.graph.initializer.append(numpy_helper.from_array(
+                (1 / scale).astype(np.float32), f"{node.name}.inv_scale"))
+            nodes.append(helper.make_node("Mul", [act, f"{node.name}.inv_scale"],
+                                          [f"{node.name}.smoothed"], name=f"{node.name}.smooth"))
+            node.input[0] = f"{node.name}.smoothed"
+        nodes.append(node)
+    del model.graph.node[:]
+    model.graph.node.extend(nodes)
+    onnx.save(model, str(output))
+    return sorted(targets)
 
 
 def throughput(encoders: dict, texts: list[str], rounds: int) -> tuple[dict, dict]:
@@ -157,7 +236,15 @@ def main(argv: list[str] | None = None) -> int:
                         "encodings when N covers them all)")
     parser.add_argument("--rounds", type=int, default=2, help="turns of each encoder (2)")
     parser.add_argument("--no-torch", action="store_true", help="skip sentence-transformers")
-    parser.add_argument("--no-int8", action="store_true", help="skip the int8 variant")
+    parser.add_argument("--int8", default=",".join(INT8_VARIANTS),
+                        help="int8 variants to measure, comma-separated from "
+                        f"{','.join(INT8_VARIANTS)} ('' for none)")
+    parser.add_argument("--calibration-clauses", type=int, default=600,
+                        help="clauses after the measured ones that calibrate SmoothQuant (600)")
+    parser.add_argument("--queries", type=Path, nargs="*", default=None,
+                        help="LegalBench-RAG benchmark JSON files whose queries rank the clauses "
+                        "densely with each encoder: top-1 agreement and top-k overlap with the "
+                        "ONNX fp32 ranking (default: the four mini_*.json beside the corpus)")
     parser.add_argument("--venv", type=Path, help="a venv with clausegraph installed: its size")
     parser.add_argument("--index", type=Path, help="an index for the venv's cold-start times")
     parser.add_argument("--cold-runs", type=int, default=3)
@@ -176,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     if not args.install_only:
         compare_encoders(args, result)
+    result["machine"]["load_average_at_end"] = os.getloadavg()
     if args.venv:
         result["venv"] = {"path": str(args.venv), "size_mb": venv_size_mb(args.venv)}
         if args.index:
@@ -193,15 +281,21 @@ def compare_encoders(args: argparse.Namespace, result: dict) -> None:
     from clausegraph.embed.factory import PACKAGED_MODEL_NAME, packaged_minilm_dir
     from clausegraph.embed.onnx import OnnxEmbedder
 
-    texts = real_clauses(args.corpus, args.clauses)
-    result["texts"] = {"clauses": len(texts), "corpus": str(args.corpus)}
+    variants = [v for v in args.int8.split(",") if v]
+    if unknown := set(variants) - set(INT8_VARIANTS):
+        raise SystemExit(f"error: --int8: unknown variant(s) {', '.join(sorted(unknown))}")
+    extra = args.calibration_clauses if "smooth" in variants else 0
+    texts = real_clauses(args.corpus, args.clauses + extra)
+    texts, calibration = texts[:args.clauses], texts[args.clauses:]
+    result["texts"] = {"clauses": len(texts), "corpus": str(args.corpus),
+                       "calibration_clauses": len(calibration)}
     print(f"{len(texts)} clauses, {sum(map(len, texts)):,} characters", flush=True)
 
     started = time.perf_counter()
     encoders = {"onnx": OnnxEmbedder(packaged_minilm_dir(), PACKAGED_MODEL_NAME)}
     result["onnx_load_seconds"] = round(time.perf_counter() - started, 2)
-    if not args.no_int8:
-        encoders["onnx-int8"] = int8_embedder(encoders["onnx"])
+    for variant in variants:
+        encoders[f"onnx-int8-{variant}"] = int8_embedder(encoders["onnx"], variant, calibration)
     if not args.no_torch:
         from clausegraph.embed.sentence_transformers import SentenceTransformerEmbedder
 
@@ -223,10 +317,42 @@ def compare_encoders(args: argparse.Namespace, result: dict) -> None:
                    "cpu": round(per_cpu[name] / per_cpu["sentence-transformers"], 2)}
             for name in encoders if name != "sentence-transformers"}
         result["cosine_vs_sentence_transformers"] = cosine_table(vectors, "sentence-transformers")
-    if "onnx-int8" in vectors:
+    if variants:
         result["cosine_int8_vs_onnx"] = cosine_table(
-            {k: v for k, v in vectors.items() if k in ("onnx", "onnx-int8")}, "onnx")
+            {k: v for k, v in vectors.items() if k.startswith("onnx")}, "onnx")
+    queries = _benchmark_queries(args.queries, args.corpus)
+    if queries and "onnx" in encoders:
+        result["dense_ranking_vs_onnx"] = ranking_overlap(encoders, vectors, queries)
     print(json.dumps({k: v for k, v in result.items() if k != "command"}, indent=1), flush=True)
+
+
+def _benchmark_queries(files: list[Path] | None, corpus: Path) -> list[str]:
+    if files is None:
+        files = sorted((corpus.parent / "benchmarks").glob("mini_*.json"))
+    return [test["query"] for path in files for test in json.loads(path.read_text())["tests"]]
+
+
+def ranking_overlap(encoders: dict, vectors: dict, queries: list[str],
+                    depths: tuple[int, ...] = (1, 8, 64)) -> dict:
+    """How far each encoder's dense ranking of the clauses for the benchmark queries moves
+    from the fp32 graph's: share of queries with the same top clause, and mean overlap of the
+    top-k sets. A proxy for retrieval staying the same, not the benchmark's own metric."""
+    import numpy as np
+
+    def top(name: str, k: int) -> np.ndarray:
+        scores = encoders[name].encode(queries) @ vectors[name].T
+        return np.argsort(-scores, axis=1, kind="stable")[:, :k]
+
+    reference = top("onnx", max(depths))
+    table = {"queries": len(queries), "clauses": int(vectors["onnx"].shape[0])}
+    for name in encoders:
+        if name == "onnx":
+            continue
+        ranked = top(name, max(depths))
+        table[name] = {f"overlap@{k}": round(float(np.mean(
+            [len(set(a[:k]) & set(b[:k])) / k for a, b in zip(ranked, reference)])), 4)
+            for k in depths}
+    return table
 
 
 if __name__ == "__main__":
