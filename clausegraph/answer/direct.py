@@ -439,7 +439,7 @@ def _score_sentences(
     title_bonus = _TITLE_BONUS * sum(w for t, w in weights.items() if t in titled) / total
     pattern = _VALUE_PATTERNS.get(kind or "")
     prior = 0.12 / (1 + rank)
-    sentences = _sentence_tokens(clause.text)
+    sentences = _sentence_tokens(clause.text, clause.kind == "table")
     scored = []
     for i, (span, own) in enumerate(sentences):
         if not own:
@@ -478,10 +478,13 @@ def _score_sentences(
 
 
 @lru_cache(maxsize=8192)
-def _sentence_tokens(text: str) -> tuple[tuple[Span, frozenset[str]], ...]:
+def _sentence_tokens(text: str, by_line: bool = False) -> tuple[tuple[Span, frozenset[str]], ...]:
     """Each sentence of a clause with its words, a rule and its inline proviso apart
     (cached: every answer scores the same
     retrieved clauses again, twice when it also ranks them)."""
+    if by_line:  # a table clause: each line is one row ("row | column: value | ...")
+        return tuple((span, frozenset(tokenize(text[span[0]:span[1]])))
+                     for span in _line_spans(text))
     parts = [part for sentence in split_sentences(text)
              for part in _split_proviso(text, sentence) if part]
     return tuple((span, frozenset(tokenize(text[span[0]:span[1]]))) for span in parts)
@@ -513,6 +516,15 @@ def _proviso_span(clause: Clause, answer_start: int, shown_end: int) -> Span | N
 def _holds_value(kind: str, text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` holds a value of ``kind`` (cached like the sentences)."""
     return _VALUE_PATTERNS[kind].search(text, start, end) is not None
+
+
+def _line_spans(text: str) -> list[Span]:
+    spans, start = [], 0
+    for line in text.split("\n"):
+        if line.strip():
+            spans.append(_trim(text, (start, start + len(line))))
+        start += len(line) + 1
+    return spans
 
 
 def _condition_span(best: _Scored, question: str) -> Span | None:
