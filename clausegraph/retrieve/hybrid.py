@@ -12,9 +12,9 @@ score = alpha * sim + beta * centrality + gamma * path_support      (seed 004, 4
 
 from __future__ import annotations
 
-from functools import lru_cache
-
+import threading
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -59,12 +59,23 @@ class Retriever:
     def __init__(self, index: IndexReader, embedder: Embedder) -> None:
         self.index = index
         self.embedder = embedder
-        self.last_scope: DocumentScope | None = None
+        # The scope of this thread's latest search: the web app asks from many threads
+        # through one retriever, and each answer must read its own question's scope.
+        self._thread = threading.local()
         self._scopers: dict[float, DocumentScoper] = {}
         self._doc_rank = {d: i for i, d in enumerate(index.clauses.document_ids())}
         # An answer searches the same question once overall and once inside each of its
         # best documents, and the web app repeats questions: embed each once (per index).
         self.query_vector = lru_cache(maxsize=256)(self._encode_query)
+
+    @property
+    def last_scope(self) -> DocumentScope | None:
+        """The document scope the latest search *of this thread* found in its question."""
+        return getattr(self._thread, "scope", None)
+
+    @last_scope.setter
+    def last_scope(self, scope: DocumentScope | None) -> None:
+        self._thread.scope = scope
 
     def _encode_query(self, query: str) -> np.ndarray:
         """The query's embedding (see ``query_vector``)."""

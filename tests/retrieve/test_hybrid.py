@@ -90,3 +90,23 @@ def test_an_index_emptied_by_remove_returns_nothing(tmp_path) -> None:
         store.commit([], [artifacts_for("lease").document.doc_id])
     assert not store.entries()
     assert Retriever(store.open_reader(), TextVectorEmbedder()).retrieve("rent") == []
+
+
+def test_each_thread_reads_the_scope_of_its_own_question(sample_graph):
+    """The web app asks from many threads through one retriever: a question's scope (the
+    document its sentence names) must not be overwritten by another thread's question."""
+    import threading
+
+    retriever = sample_graph.retriever
+    config = sample_graph.retrieval_config()
+    named = "Under the Bellring manufacturing agreement, which law governs?"
+    retriever.retrieve(named, config)
+    mine = retriever.last_scope
+    assert mine is not None and mine.doc_ids, "the question names its document"
+    seen = []
+    worker = threading.Thread(target=lambda: (retriever.retrieve("Which law governs?", config),
+                                              seen.append(retriever.last_scope)))
+    worker.start()
+    worker.join()
+    assert seen == [None]  # the other thread's generic question has no scope of its own
+    assert retriever.last_scope is mine  # and this thread's scope survived it
