@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from clausegraph.models import AnswerLine, Clause, DirectAnswer, Span
@@ -479,9 +479,9 @@ def _score_sentences(
 
 @lru_cache(maxsize=8192)
 def _sentence_tokens(text: str, by_line: bool = False) -> tuple[tuple[Span, frozenset[str]], ...]:
-    """Each sentence of a clause with its words, a rule and its inline proviso apart
-    (cached: every answer scores the same
-    retrieved clauses again, twice when it also ranks them)."""
+    """Each sentence of a clause with its words, a rule and its inline proviso apart.
+    Cached: every answer scores the same retrieved clauses again, twice when it also
+    ranks them."""
     if by_line:  # a table clause: each line is one row ("row | column: value | ...")
         return tuple((span, frozenset(tokenize(text[span[0]:span[1]])))
                      for span in _line_spans(text))

@@ -206,15 +206,16 @@ def _add_cited(
 ) -> None:
     """A clause the direct answer cites is always in the evidence (found by a search
     inside its document, it may not be in the shared top-k)."""
-    present = {e.clause_id for e in answer.evidence}
+    missing = set(answer.direct_answer_citations) - {e.clause_id for e in answer.evidence}
     for results in by_document.values():
+        found = [r for r in results if r.clause_id in missing]
+        if not found:
+            continue  # the usual case: grouping this document's evidence again is not needed
         groups = assign_groups(results, chain_edges(index, results))
-        for result in results:
-            if result.clause_id in answer.direct_answer_citations and \
-                    result.clause_id not in present:
-                answer.evidence.append(_evidence(index, result, groups[result.clause_id]))
-                answer.quotes.append(best_quote(result.clause, set(tokenize(answer.question))))
-                present.add(result.clause_id)
+        for result in found:
+            answer.evidence.append(_evidence(index, result, groups[result.clause_id]))
+            answer.quotes.append(best_quote(result.clause, set(tokenize(answer.question))))
+            missing.discard(result.clause_id)
 
 
 def _document_answer(
