@@ -86,6 +86,12 @@ class EmbeddingConfig(StrictModel):
         description="'minilm' = packaged all-MiniLM-L6-v2, 'gemini[:<model>]' = Gemini "
         "embeddings (needs GEMINI_API_KEY), or a local model path",
     )
+    quantize: Literal["none", "int8"] = Field(
+        "none",
+        description="onnx backend: 'none' = fp32 graph; 'int8' = SmoothQuant + dynamic int8 "
+        "graph of the packaged MiniLM (less CPU, cosine >= 0.99 to fp32, docs/embedding.md; "
+        "its indexes are told apart from fp32 ones). Other backends ignore it",
+    )
     batch_size: int = Field(64, ge=1)
     max_chars: int = Field(
         2000, ge=100, description="text beyond this is not embedded (MiniLM reads 256 tokens)"

@@ -11,8 +11,8 @@ sorted file order, until ``--clauses`` clauses):
 
 - throughput in characters per second of the ONNX backend (the default), the
   sentence-transformers + torch backend, and the ONNX graph with dynamic int8 weights
-  (``--int8``: per-tensor, per-channel, SmoothQuant; calibrated on ``--calibration-clauses``
-  clauses that follow the measured ones),
+  (``--int8``: per-tensor, per-channel, and the shipped SmoothQuant encoder
+  ``embedding.quantize=int8`` with its packaged calibration),
   measured in turns (``--rounds``) in one process so machine load hits all of them alike;
   the best round of each is compared;
 - cosine between each backend's vectors and sentence-transformers' on every clause (min, mean);
@@ -56,24 +56,26 @@ def real_clauses(corpus: Path, count: int) -> list[str]:
     return texts[:count]
 
 
-# Dynamic int8 variants of the default graph (onnxruntime.quantization), measured and not
-# shipped (docs/embedding.md): per-tensor int8 weights (quantize_dynamic's defaults), per-channel
-# uint8 weights (what optimum's AutoQuantizationConfig.avx2 and sentence-transformers'
-# "quint8_avx2" export use on AVX2 CPUs without VNNI), and SmoothQuant on the projections whose
-# inputs it helps (QKV, attention output, FFN up; FFN down stays fp32).
+# Dynamic int8 variants of the default graph (onnxruntime.quantization): per-tensor int8
+# weights (quantize_dynamic's defaults) and per-channel uint8 weights (what optimum's
+# AutoQuantizationConfig.avx2 and sentence-transformers' "quint8_avx2" export use on AVX2 CPUs
+# without VNNI), measured and not shipped (docs/embedding.md); and "smooth", the shipped
+# SmoothQuant encoder (embedding.quantize=int8, clausegraph/embed/int8.py, packaged calibration).
 INT8_VARIANTS = ("pertensor", "perchannel", "smooth")
 
 
-def int8_embedder(onnx_embedder, variant: str, calibration: list[str]):
+def int8_embedder(onnx_embedder, variant: str):
     """The default graph with dynamically quantised int8 weights, in a copy of the encoder."""
     import copy
 
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    from clausegraph.embed.onnx import _open_session
+    from clausegraph.embed.onnx import OnnxEmbedder, _open_session
 
+    if variant == "smooth":
+        return OnnxEmbedder(onnx_embedder.model_dir, onnx_embedder.name, quantize="int8")
     folder = Path(tempfile.mkdtemp(prefix="bench-int8-"))
-    source, output = onnx_embedder.graph_path, folder / f"{variant}.onnx"
+    output = folder / f"{variant}.onnx"
     # DefaultTensorType: the fused com.microsoft ops carry no type information for the
     # quantiser's shape inference; every tensor here is float32.
     options: dict = {"extra_options": {"DefaultTensorType": 1}}
@@ -82,71 +84,10 @@ def int8_embedder(onnx_embedder, variant: str, calibration: list[str]):
     else:
         # uint8 weights: ONNX Runtime's AVX2 u8s8 kernel (VPMADDUBSW) can saturate int16 sums.
         options.update(weight_type=QuantType.QUInt8, per_channel=True)
-    if variant == "smooth":
-        source = folder / "smoothed.onnx"
-        nodes = smooth_graph(onnx_embedder, calibration, source)
-        options.update(op_types_to_quantize=["MatMul", "Attention"], nodes_to_quantize=nodes)
-    quantize_dynamic(source, output, **options)
+    quantize_dynamic(onnx_embedder.graph_path, output, **options)
     quantised = copy.copy(onnx_embedder)
     quantised._session = _open_session(output)
     return quantised
-
-
-def smooth_graph(onnx_embedder, calibration: list[str], output: Path,
-                 alpha: float = 0.5) -> list[str]:
-    """SmoothQuant (Xiao et al. 2023): divide each projection's input channel j by
-    s_j = max|x_j|^alpha / max|W_j|^(1-alpha) and multiply row j of the weights by s_j, so the
-    product is unchanged in fp32 but the activation outlier channels that set the per-tensor
-    int8 scale shrink. max|x_j| comes from running ``calibration`` texts through the fp32 graph.
-    Returns the names of the smoothed nodes."""
-    import numpy as np
-    import onnx
-    import onnxruntime
-    from onnx import helper, numpy_helper
-
-    model = onnx.load(str(onnx_embedder.graph_path))
-    weights = {init.name: init for init in model.graph.initializer}
-    layers = sorted({n.name.split(".")[0] for n in model.graph.node if n.name.endswith(".inter")})
-    names = {f"{layer}.{part}" for layer in layers for part in ("context", "attn.mm", "inter")}
-    targets = {n.name: (n.input[0], n.input[1]) for n in model.graph.node if n.name in names}
-    probe = onnx.ModelProto()
-    probe.CopyFrom(model)
-    activations = sorted({act for act, _ in targets.values()})
-    for act in activations:
-        probe.graph.output.append(helper.make_tensor_value_info(act, onnx.TensorProto.FLOAT, None))
-    session = onnxruntime.InferenceSession(probe.SerializeToString(),
-                                           providers=["CPUExecutionProvider"])
-    peak = {act: 0.0 for act in activations}
-    encodings = onnx_embedder._tokenizer.encode_batch([t[:2000] for t in calibration])
-    for start in range(0, len(encodings), 32):
-        batch = encodings[start:start + 32]
-        width = max(len(e.ids) for e in batch)
-        ids = np.zeros((len(batch), width), np.int64)
-        mask = np.zeros_like(ids)
-        for row, encoding in enumerate(batch):
-            ids[row, :len(encoding.ids)], mask[row, :len(encoding.ids)] = encoding.ids, 1
-        values = session.run(activations, {"input_ids": ids, "attention_mask": mask})
-        for act, value in zip(activations, values):
-            peak[act] = np.maximum(peak[act], np.abs(value[mask.astype(bool)]).max(axis=0))
-    nodes = []
-    for node in model.graph.node:
-        if node.name in targets:
-            act, weight_name = targets[node.name]
-            weight = numpy_helper.to_array(weights[weight_name])
-            scale = (np.maximum(peak[act], 1e-5) ** alpha
-                     / np.maximum(np.abs(weight).max(axis=1), 1e-5) ** (1 - alpha))
-            weights[weight_name].CopyFrom(numpy_helper.from_array(
-                (weight * scale[:, None]).astype(np.float32), weight_name))
-            model.graph.initializer.append(numpy_helper.from_array(
-                (1 / scale).astype(np.float32), f"{node.name}.inv_scale"))
-            nodes.append(helper.make_node("Mul", [act, f"{node.name}.inv_scale"],
-                                          [f"{node.name}.smoothed"], name=f"{node.name}.smooth"))
-            node.input[0] = f"{node.name}.smoothed"
-        nodes.append(node)
-    del model.graph.node[:]
-    model.graph.node.extend(nodes)
-    onnx.save(model, str(output))
-    return sorted(targets)
 
 
 def throughput(encoders: dict, texts: list[str], rounds: int) -> tuple[dict, dict]:
@@ -239,8 +180,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--int8", default=",".join(INT8_VARIANTS),
                         help="int8 variants to measure, comma-separated from "
                         f"{','.join(INT8_VARIANTS)} ('' for none)")
-    parser.add_argument("--calibration-clauses", type=int, default=600,
-                        help="clauses after the measured ones that calibrate SmoothQuant (600)")
     parser.add_argument("--queries", type=Path, nargs="*", default=None,
                         help="LegalBench-RAG benchmark JSON files whose queries rank the clauses "
                         "densely with each encoder: top-1 agreement and top-k overlap with the "
@@ -284,18 +223,17 @@ def compare_encoders(args: argparse.Namespace, result: dict) -> None:
     variants = [v for v in args.int8.split(",") if v]
     if unknown := set(variants) - set(INT8_VARIANTS):
         raise SystemExit(f"error: --int8: unknown variant(s) {', '.join(sorted(unknown))}")
-    extra = args.calibration_clauses if "smooth" in variants else 0
-    texts = real_clauses(args.corpus, args.clauses + extra)
-    texts, calibration = texts[:args.clauses], texts[args.clauses:]
-    result["texts"] = {"clauses": len(texts), "corpus": str(args.corpus),
-                       "calibration_clauses": len(calibration)}
+    texts = real_clauses(args.corpus, args.clauses)
+    result["texts"] = {"clauses": len(texts), "corpus": str(args.corpus)}
     print(f"{len(texts)} clauses, {sum(map(len, texts)):,} characters", flush=True)
 
     started = time.perf_counter()
     encoders = {"onnx": OnnxEmbedder(packaged_minilm_dir(), PACKAGED_MODEL_NAME)}
     result["onnx_load_seconds"] = round(time.perf_counter() - started, 2)
     for variant in variants:
-        encoders[f"onnx-int8-{variant}"] = int8_embedder(encoders["onnx"], variant, calibration)
+        started = time.perf_counter()
+        encoders[f"onnx-int8-{variant}"] = int8_embedder(encoders["onnx"], variant)
+        result[f"onnx-int8-{variant}_load_seconds"] = round(time.perf_counter() - started, 2)
     if not args.no_torch:
         from clausegraph.embed.sentence_transformers import SentenceTransformerEmbedder
 

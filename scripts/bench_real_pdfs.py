@@ -14,6 +14,7 @@ labelled question through the Python API exactly as a user would
     python scripts/bench_real_pdfs.py                       # everything, reusing indexes
     python scripts/bench_real_pdfs.py --fresh --out docs/real_documents.json
     python scripts/bench_real_pdfs.py --sets hackrx --verbose
+    python scripts/bench_real_pdfs.py --fresh --set embedding.quantize=int8 --index-dir /tmp/i13/real
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from clausegraph import ClauseGraph  # noqa: E402
+from clausegraph.config import Settings  # noqa: E402
 
 LABELS = ROOT / "benchmarks" / "real_pdfs"
 DATA = Path("/work/shared/data")
@@ -45,11 +47,12 @@ def normalise(text: str | None) -> str:
     return " ".join((text or "").translate(_QUOTES).split()).casefold()
 
 
-def open_index(name: str, data: Path, index_dir: Path, fresh: bool) -> ClauseGraph:
+def open_index(name: str, data: Path, index_dir: Path, fresh: bool,
+               settings: Settings | None = None) -> ClauseGraph:
     root = index_dir / name
     if fresh and root.exists():
         shutil.rmtree(root)
-    graph = ClauseGraph.open(root, create=True)
+    graph = ClauseGraph.open(root, settings, create=True)
     started = time.perf_counter()
     report = graph.ingest([data / FOLDERS[name]])
     built = [o for o in report.outcomes if o.status != "unchanged"]
@@ -172,13 +175,17 @@ def main() -> None:
     parser.add_argument("--limit", type=int, help="first N questions of each labelled set")
     parser.add_argument("--out", type=Path, help="write all results (with every row) as JSON")
     parser.add_argument("--verbose", action="store_true", help="print every row to stderr")
+    parser.add_argument("--set", dest="overrides", action="append", default=[],
+                        metavar="KEY=VALUE", help="override a setting for building and asking, "
+                        "e.g. --set embedding.quantize=int8 (repeatable)")
     args = parser.parse_args()
+    settings = Settings().with_overrides(args.overrides) if args.overrides else None
     sets = args.sets.split(",")
     results: dict[str, Any] = {}
     graphs: dict[str, ClauseGraph] = {}
     for name in ("insurance", "contracts"):
         if name in sets or (name == "insurance" and "hackrx" in sets):
-            graphs[name] = open_index(name, args.data, args.index_dir, args.fresh)
+            graphs[name] = open_index(name, args.data, args.index_dir, args.fresh, settings)
     started = time.perf_counter()
     for name in ("insurance", "contracts"):
         if name in sets:

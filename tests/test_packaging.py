@@ -28,6 +28,9 @@ def test_build_copies_resources_into_the_package(tmp_path):
     assert weights.read_bytes() == (REPO / "docs" / "lesegr_weights.json").read_bytes()
     web = tmp_path / "clausegraph" / "web"  # the web app's pages and scripts (package data)
     assert (web / "templates" / "ask.html").is_file() and (web / "static" / "ask.js").is_file()
+    calibration = "embed/data/all-MiniLM-L6-v2-smoothquant.npz"  # embedding.quantize=int8
+    assert (tmp_path / "clausegraph" / calibration).read_bytes() == \
+        (REPO / "clausegraph" / calibration).read_bytes()
     # The package finds them there (it prefers _data/ over a checkout beside it).
     probe = ("import clausegraph.config as c; "
              "print(c.RULES_DIR); print(c.PROMPTS_DIR); print(c.DATASET_DIR); "

@@ -112,18 +112,31 @@ def quiet_loaders() -> Iterator[None]:
 
 # The packaged model; indexes written before fingerprints were recorded were all built with it.
 PACKAGED_MODEL_NAME = "all-MiniLM-L6-v2"
+# Fingerprint suffix of the SmoothQuant int8 graph (clausegraph/embed/int8.py), and each
+# suffix (after "+") -> the embedding.quantize value whose encoder writes it.
+INT8_VARIANT = "int8-smooth"
+QUANTIZE_SETTING = {"": "none", INT8_VARIANT: "int8"}
 
 
 def embedding_mismatch(info: Mapping[str, Any], embedder: Embedder) -> str | None:
     """Why vectors recorded in an index manifest (``info``) cannot be searched with
     ``embedder``'s query vectors, or None when they can. Same model name and, where both are
-    known, the same weights fingerprint: the backend that ran the weights does not matter."""
+    known, the same weights fingerprint: the backend that ran the weights does not matter,
+    but a quantised graph (fingerprint suffix such as ``+int8-smooth``) is another encoder.
+    Indexes without a fingerprint were built by the full-precision model."""
     stored_name = str(info.get("embedding_model") or PACKAGED_MODEL_NAME)
     stored_print = str(info.get("embedding_fingerprint") or "")
     if stored_name != embedder.name:
         return (f"was built with embedding model {stored_name!r} but {embedder.name!r} is "
                 "configured")
-    if stored_print and embedder.fingerprint and stored_print != embedder.fingerprint:
-        return (f"was built with other weights of {stored_name!r} ({stored_print[:19]}, "
-                f"configured: {embedder.fingerprint[:19]})")
+    stored_weights, _, stored_variant = stored_print.partition("+")
+    weights, _, variant = (embedder.fingerprint or "").partition("+")
+    if stored_weights and weights and stored_weights != weights:
+        return (f"was built with other weights of {stored_name!r} ({stored_weights[:19]}, "
+                f"configured: {weights[:19]})")
+    if stored_variant != variant:
+        setting = QUANTIZE_SETTING.get(stored_variant)
+        hint = f"; --set embedding.quantize={setting} reads it" if setting else ""
+        return (f"was built with the {stored_variant or 'fp32'} encoder of {stored_name!r} but "
+                f"its {variant or 'fp32'} encoder is configured{hint}")
     return None

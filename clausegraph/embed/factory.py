@@ -27,7 +27,8 @@ def packaged_minilm_dir() -> Path:
 
 
 @lru_cache(maxsize=4)
-def _cached_embedder(backend: str, model: str, batch_size: int, max_chars: int) -> Embedder:
+def _cached_embedder(backend: str, model: str, batch_size: int, max_chars: int,
+                     quantize: str = "none") -> Embedder:
     if model == "gemini" or model.startswith("gemini:"):
         # Gemini embeddings (batchEmbedContents); key from GEMINI_API_KEY / GOOGLE_API_KEY.
         from clausegraph.llm.factory import create_embedder as create_gemini_embedder
@@ -46,7 +47,7 @@ def _cached_embedder(backend: str, model: str, batch_size: int, max_chars: int) 
     if backend == "onnx":
         from clausegraph.embed.onnx import OnnxEmbedder
 
-        return OnnxEmbedder(model_dir, name, batch_size, max_chars)
+        return OnnxEmbedder(model_dir, name, batch_size, max_chars, quantize=quantize)
     if backend == "sentence-transformers":
         from clausegraph.embed.sentence_transformers import SentenceTransformerEmbedder
 
@@ -55,6 +56,9 @@ def _cached_embedder(backend: str, model: str, batch_size: int, max_chars: int) 
 
 
 def create_embedder(config: EmbeddingConfig | None = None) -> Embedder:
-    """Build (once per process) the encoder named by ``config.model`` on ``config.backend``."""
+    """Build (once per process) the encoder named by ``config.model`` on ``config.backend``.
+    ``config.quantize`` picks the graph of the onnx backend; sentence-transformers and Gemini
+    run their own full-precision models (fingerprints without the int8 suffix)."""
     config = config or EmbeddingConfig()
-    return _cached_embedder(config.backend, config.model, config.batch_size, config.max_chars)
+    return _cached_embedder(config.backend, config.model, config.batch_size, config.max_chars,
+                            config.quantize)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -21,10 +21,15 @@ from clausegraph.errors import ClauseGraphError
 
 # Bump when the graph builder changes what it writes, so stale cached graphs are rebuilt.
 GRAPH_VERSION = 2
+# embedding.quantize: "none" = the fp32 graph; "int8" = SmoothQuant + dynamic int8
+# (clausegraph/embed/int8.py, docs/embedding.md).
+QUANTIZE_MODES = ("none", "int8")
 
 
 class OnnxEmbedder(Embedder):
-    """A sentence-transformers BERT model (mean pooling, normalised) run by ONNX Runtime.
+    """A sentence-transformers BERT model (mean pooling, normalised) run by ONNX Runtime;
+    with ``quantize="int8"`` its SmoothQuant int8 graph (:mod:`clausegraph.embed.int8`), whose
+    fingerprint carries ``+int8-smooth``.
 
     >>> embedder = OnnxEmbedder(packaged_minilm_dir(), "all-MiniLM-L6-v2")  # doctest: +SKIP
     >>> embedder.encode(["Waiting period means ..."]).shape  # doctest: +SKIP
@@ -38,6 +43,7 @@ class OnnxEmbedder(Embedder):
         batch_size: int = 64,
         max_chars: int = 2000,
         graph_dir: Path | None = None,
+        quantize: str = "none",
     ) -> None:
         # Rust-side parallel tokenising would warn (and stop) if a later fork() happened.
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -48,7 +54,16 @@ class OnnxEmbedder(Embedder):
         self.batch_size = batch_size
         # MiniLM reads 256 word pieces (~1,000 chars); clipping long texts saves tokenizer time.
         self.max_chars = max_chars
-        self.fingerprint = f"sha256:{weights_sha256(self.model_dir)}"
+        if quantize not in QUANTIZE_MODES:
+            raise ValueError(f"unknown embedding quantize {quantize!r}: use "
+                             f"{' or '.join(map(repr, QUANTIZE_MODES))}")
+        self.quantize = quantize
+        self._weights_sha256 = weights_sha256(self.model_dir)
+        self.fingerprint = f"sha256:{self._weights_sha256}"
+        if quantize == "int8":
+            from clausegraph.embed.int8 import VARIANT
+
+            self.fingerprint += f"+{VARIANT}"
         config = json.loads((self.model_dir / "config.json").read_text())
         self.dim = int(config["hidden_size"])
         self._tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
@@ -64,26 +79,33 @@ class OnnxEmbedder(Embedder):
         from clausegraph.embed.bert_onnx import build_bert_encoder
 
         folder = graph_dir or cache_dir() / "onnx"
-        digest = self.fingerprint.removeprefix("sha256:")[:16]
-        path = folder / f"{self.name}-{digest}-g{GRAPH_VERSION}.onnx"
+        stem = f"{self.name}-{self._weights_sha256[:16]}-g{GRAPH_VERSION}"
+        if self.quantize == "int8":
+            from clausegraph.embed.int8 import INT8_VERSION, VARIANT, calibration_digest
+
+            # the calibration's digest: a re-calibrated package rebuilds the cached graph
+            stem += f"-{VARIANT}-q{INT8_VERSION}-{calibration_digest(self.name)}"
+        path = folder / f"{stem}.onnx"
         if path.is_file():
             return path
         try:
-            graph = build_bert_encoder(self.model_dir).SerializeToString()
+            model = build_bert_encoder(self.model_dir)
         except (ValueError, KeyError, OSError) as exc:
             raise ClauseGraphError(
                 f"{self.model_dir}: the onnx embedding backend runs BERT models with "
                 f"model.safetensors ({exc}); for other models use "
                 "--set embedding.backend=sentence-transformers") from exc
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            # Written under a temporary name and renamed: a reader never sees half a file.
-            with tempfile.NamedTemporaryFile(dir=folder, suffix=".part", delete=False) as part:
-                part.write(graph)
-            os.replace(part.name, path)
-        except OSError:
-            return graph  # read-only home: build in memory every time (about 3 s)
-        return path
+        if self.quantize == "int8":
+            from clausegraph.embed.int8 import load_maxima, write_int8_graph
+
+            try:
+                maxima = load_maxima(self.name, self._weights_sha256)
+            except ValueError as exc:
+                raise ClauseGraphError(f"{self.model_dir}: embedding.quantize=int8: {exc}; "
+                                       "use --set embedding.quantize=none") from exc
+            return _cache_graph(folder, path, lambda out: write_int8_graph(model, maxima, out))
+        return _cache_graph(folder, path,
+                            lambda out: out.write_bytes(model.SerializeToString()))
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         vectors = np.zeros((len(texts), self.dim), dtype=np.float32)
@@ -116,6 +138,28 @@ class OnnxEmbedder(Embedder):
             self._counting_tokenizer.no_padding()
             self._counting_tokenizer.no_truncation()
         return len(self._counting_tokenizer.encode(text, add_special_tokens=False).ids)
+
+
+def _cache_graph(folder: Path, path: Path, write: Callable[[Path], None]) -> Path | bytes:
+    """``write`` the graph to ``path`` under a temporary name, then rename it, so a reader
+    never sees half a file; when ``folder`` cannot take it (read-only home, full disk), the
+    graph's bytes instead (built in memory every time, a few seconds)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(dir=folder, suffix=".onnx.part")
+        os.close(handle)
+        part = Path(name)
+        try:
+            write(part)
+            os.replace(part, path)
+        finally:
+            part.unlink(missing_ok=True)
+        return path
+    except OSError:
+        with tempfile.TemporaryDirectory() as scratch:
+            out = Path(scratch) / path.name
+            write(out)
+            return out.read_bytes()
 
 
 def _max_seq_length(model_dir: Path, config: dict) -> int:
