@@ -2,11 +2,15 @@
 
     python scripts/results_table.py .cache/lb-mini.json .cache/lb-seed.json > tables.md
     python scripts/results_table.py --causal-grid .cache/lb-causal-grid.json
+    python scripts/results_table.py --diff base.json new.json   # how far a change moved them
 
 One table per dataset and ALL: precision and recall (%) at every k for each strategy of
 every file given (a later file's run of the same strategy replaces an earlier one), the
 paper's published row beside them, and latency p50/p95; "yes" marks a strategy at or above
-the paper at every k. ``--causal-grid`` prints CausalRAG's k x s parameter study instead.
+the paper at every k. ``--causal-grid`` prints CausalRAG's k x s parameter study instead;
+``--diff`` compares two runs of the same strategies (e.g. two encoders): ALL P@1 and R@64 of
+each, its largest ALL change at any k, and how many cells (strategy x dataset x P/R x k)
+moved by more than ``--tolerance`` points.
 """
 
 from __future__ import annotations
@@ -133,12 +137,52 @@ def _scores(run: dict, name: str) -> tuple[list[float], list[float]] | None:
     return [100 * v for v in data["precision"]], [100 * v for v in data["recall"]]
 
 
+def print_diff(base_path: str, new_path: str, tolerance: float) -> None:
+    ks, base_runs = load_runs([base_path])
+    _, new_runs = load_runs([new_path])
+    new = {_label(run): run for run in new_runs}
+    print(f"| strategy | ALL P@1 (base -> new) | ALL R@64 (base -> new) | largest ALL change, "
+          f"any k | dataset cells > {tolerance} points | largest dataset change |")
+    print("|---" * 6 + "|")
+    moved = total = 0
+    for run in base_runs:
+        label = _label(run)
+        if label not in new or _scores(run, "ALL") is None or _scores(new[label], "ALL") is None:
+            continue
+        changes = {}
+        for name in [*DATASETS, "ALL"]:
+            for metric, old_values, new_values in zip(
+                    "PR", _scores(run, name), _scores(new[label], name)):
+                for k, old, now in zip(ks, old_values, new_values):
+                    changes[(name, f"{metric}@{k}")] = (old, now)
+        per_dataset = {key: now - old for key, (old, now) in changes.items() if key[0] != "ALL"}
+        over = sum(abs(d) > tolerance for d in per_dataset.values())
+        moved, total = moved + over, total + len(per_dataset)
+        at_all = {key[1]: now - old for key, (old, now) in changes.items() if key[0] == "ALL"}
+        worst_all = max(at_all, key=lambda cell: abs(at_all[cell]))
+        worst = max(per_dataset, key=lambda key: abs(per_dataset[key]))
+        (p_old, p_new), (r_old, r_new) = changes[("ALL", "P@1")], changes[("ALL", f"R@{ks[-1]}")]
+        print(f"| {label} | {p_old:.2f} -> {p_new:.2f} ({p_new - p_old:+.2f}) | {r_old:.2f} -> "
+              f"{r_new:.2f} ({r_new - r_old:+.2f}) | {worst_all} {at_all[worst_all]:+.2f} | "
+              f"{over} of {len(per_dataset)} | {worst[0]} {worst[1]} {per_dataset[worst]:+.2f} |")
+    print(f"\nPer dataset, {moved} of {total} cells moved by more than {tolerance} points.")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", nargs="+", help="--results-json files of batch_evaluate.py")
     parser.add_argument("--causal-grid", action="store_true", help="print the k x s study")
+    parser.add_argument("--diff", action="store_true",
+                        help="compare two results files (base, new) strategy by strategy")
+    parser.add_argument("--tolerance", type=float, default=0.5,
+                        help="--diff: count the cells that moved by more (points, 0.5)")
     args = parser.parse_args(argv)
-    (print_causal_grid if args.causal_grid else print_tables)(args.results)
+    if args.diff:
+        if len(args.results) != 2:
+            raise SystemExit("error: --diff takes two results files: base new")
+        print_diff(*args.results, args.tolerance)
+    else:
+        (print_causal_grid if args.causal_grid else print_tables)(args.results)
 
 
 if __name__ == "__main__":
