@@ -123,15 +123,18 @@ def embedding_mismatch(info: Mapping[str, Any], embedder: Embedder) -> str | Non
     ``embedder``'s query vectors, or None when they can. Same model name and, where both are
     known, the same weights fingerprint: the backend that ran the weights does not matter,
     but a quantised graph (fingerprint suffix such as ``+int8-smooth``) is another encoder.
-    Indexes without a fingerprint were built by the full-precision model."""
+    A side without a fingerprint (indexes written before fingerprints, PostgreSQL indexes,
+    which keep only the model name) is not checked beyond the name."""
     stored_name = str(info.get("embedding_model") or PACKAGED_MODEL_NAME)
     stored_print = str(info.get("embedding_fingerprint") or "")
     if stored_name != embedder.name:
         return (f"was built with embedding model {stored_name!r} but {embedder.name!r} is "
                 "configured")
+    if not (stored_print and embedder.fingerprint):
+        return None
     stored_weights, _, stored_variant = stored_print.partition("+")
-    weights, _, variant = (embedder.fingerprint or "").partition("+")
-    if stored_weights and weights and stored_weights != weights:
+    weights, _, variant = embedder.fingerprint.partition("+")
+    if stored_weights != weights:
         return (f"was built with other weights of {stored_name!r} ({stored_weights[:19]}, "
                 f"configured: {weights[:19]})")
     if stored_variant != variant:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -50,8 +51,8 @@ def test_manifest_records_model_and_weights_fingerprint(built_index: Path) -> No
     graph = ClauseGraph.open(built_index)
     assert manifest["embedding_model"] == "all-MiniLM-L6-v2"
     assert manifest["embedding_fingerprint"] == graph.embedder.fingerprint
-    assert manifest["embedding_fingerprint"].startswith("sha256:")
-    assert len(manifest["embedding_fingerprint"]) == len("sha256:") + 64
+    # the weights' SHA-256, plus "+int8-smooth" when embedding.quantize=int8 made the vectors
+    assert re.fullmatch(r"sha256:[0-9a-f]{64}(\+int8-smooth)?", manifest["embedding_fingerprint"])
 
 
 def test_other_model_is_refused_then_reembedded_on_request(built_index: Path,
@@ -170,12 +171,19 @@ def test_commands_load_only_what_they_need(built_index: Path, tmp_path: Path,
 @pytest.mark.skipif(
     not all(importlib.util.find_spec(name) for name in ("torch", "sentence_transformers")),
     reason="sentence-transformers/torch not installed (pip install 'clausegraph[torch]')")
-def test_torch_backend_opens_the_same_index_and_ranks_alike(built_index: Path) -> None:
+def test_torch_backend_opens_the_same_index_and_ranks_alike(built_index: Path,
+                                                           tmp_path: Path) -> None:
     from clausegraph.config import Settings
 
-    default = ClauseGraph.open(built_index)
+    # fp32 vectors whatever embedding.quantize defaults to (torch runs the fp32 model)
+    fp32 = Settings().with_overrides(["embedding.quantize=none"])
+    shutil.copytree(built_index, tmp_path / "index")
+    default = ClauseGraph.open(tmp_path / "index", fp32)
+    manifest = json.loads((built_index / "clausegraph-index.json").read_text())
+    if manifest["embedding_fingerprint"] != default.embedder.fingerprint:
+        default.reembed()  # built by an int8 default
     torch_backend = ClauseGraph.open(
-        built_index, Settings().with_overrides(["embedding.backend=sentence-transformers"]))
+        tmp_path / "index", fp32.with_overrides(["embedding.backend=sentence-transformers"]))
     for question in (QUESTION, "When may the agreement be terminated?", "payment terms"):
         assert [r.clause_id for r in torch_backend.retrieve(question)] == \
             [r.clause_id for r in default.retrieve(question)]

@@ -11,7 +11,7 @@ import pytest
 
 from clausegraph.config import RetrievalConfig
 from clausegraph.models import RelationType
-from clausegraph.strategies.causal import CausalStrategy
+from clausegraph.strategies.causal import _LLM_MAX_CLAUSES, CausalStrategy
 from tests.strategies.conftest import QUESTION, ScriptedLLM
 
 
@@ -73,6 +73,11 @@ def test_causal_llm_paths_rank_first_and_unknown_ids_are_dropped(graph):
     offline = CausalStrategy().retrieve(graph.retriever, QUESTION, config)
     assert offline.notes["causal summary"] == offline.trace["summary"]
     reached = list(offline.trace["reached"])
+    # the prompt shows the collected clauses closest to the question (dense), at most
+    # _LLM_MAX_CLAUSES of them: take the two reached last among those
+    cosine = graph.index.vectors.vectors(reached) @ graph.embedder.encode_query(QUESTION)
+    shown = {reached[i] for i in np.argsort(-cosine, kind="stable")[:_LLM_MAX_CLAUSES]}
+    reached = [clause_id for clause_id in reached if clause_id in shown]
     chosen = [reached[-1].split(":", 1)[1], reached[-2].split(":", 1)[1]]
     reply = {"paths": [{"clauses": ["99.99", *chosen], "why": "breach leads to termination"}],
              "summary": f"{chosen[0]} causes {chosen[1]}."}
