@@ -302,9 +302,12 @@ def focus_scores(
     terms = terms_for(index)
     tokens = content_tokens(question)
     scores = []
+    by_document: dict[str, tuple[dict[str, float], float]] = {}
     for clause in clauses:
-        weights = terms.weights(clause.doc_id, tokens)
-        total = sum(weights.values()) or 1.0
+        if clause.doc_id not in by_document:  # the weights are the document's, not the clause's
+            weights = terms.weights(clause.doc_id, tokens)
+            by_document[clause.doc_id] = weights, sum(weights.values()) or 1.0
+        weights, total = by_document[clause.doc_id]
         sentences = _score_sentences(clause, 0, weights, total, None,
                                      list_heading=terms.list_heading(clause))
         scores.append(max((s.coverage for s in sentences), default=0.0))
