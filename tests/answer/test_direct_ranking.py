@@ -1,0 +1,180 @@
+"""Which clause and sentence answer: the asked value, list items under their heading, the
+defined term, and value patterns that do not mistake one kind of statement for another.
+
+The policy excerpt below is the standard IRDAI exclusion wording (Excl01/Excl02) that every
+Indian health policy in the labelled set repeats; it is rebuilt here as a small text file
+and indexed with the real reader, segmenter and store."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from clausegraph.answer.direct import (
+    DocumentTerms,
+    _focus,
+    _holds_value,
+    direct_answer,
+    focus_scores,
+    question_kind,
+)
+from clausegraph.ingest import load_document
+from clausegraph.models import DocumentGraph
+from clausegraph.segment import segment
+from clausegraph.store.base import DocumentArtifacts, DocumentEntry
+from clausegraph.store.local.folder import FolderStore
+from clausegraph.text.tokenize import tokenize
+
+EXCLUSIONS = """SECTION D EXCLUSIONS
+1) Pre-Existing Diseases (Code - Excl01)
+a. Expenses related to the treatment of a Pre-Existing Disease (PED) and its direct complications shall be excluded until the expiry of 36 months of continuous coverage after the date of inception of the first policy with Us.
+b. In case of enhancement of sum insured the exclusion shall apply afresh to the extent of sum insured increase.
+2) Specified disease/procedure waiting period (Code - Excl02)
+a. Expenses related to the treatment of the listed Conditions, surgeries/treatments shall be excluded until the expiry of 24 months of continuous coverage after the date of inception of the first policy with Us. This exclusion shall not be applicable for claims arising due to an Accident.
+b. In case of enhancement of sum insured the exclusion shall apply afresh to the extent of sum insured increase.
+c. If any of the specified disease/procedure falls under the waiting period specified for Pre-Existing diseases, then the longer of the two waiting periods shall apply.
+d. The waiting period for listed conditions shall apply even if contracted after the Policy or declared and accepted without a specific exclusion.
+SECTION E GENERAL CONDITIONS
+1) Notice of claim
+a. Notice of a claim shall be given to Us within 48 hours of admission in a Hospital.
+2) Cancellation of the policy by either party
+a. The policyholder may cancel this policy by giving 15 days written notice.
+b. The Company may cancel the policy on grounds of misrepresentation or fraud.
+"""
+
+DEFINITIONS = """1. DEFINITIONS
+1.1 "Affiliate" means, with respect to any person or entity, any other person or entity that directly or indirectly controls, is controlled by or is under common control with such person or entity.
+1.2 "Claim" means any claim, action or proceeding instituted by a third party (other than an Affiliate of a Party), including any governmental authority.
+1.3 "Hospitalization" means admission in a Hospital for a minimum period of 24 consecutive In-patient Care hours.
+1.4 "Hospital" means any institution established for in-patient care which has at least ten inpatient beds.
+2. TERM
+2.1 This Agreement shall commence on September 10, 2015 and shall continue for One (1) Year.
+"""
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory: pytest.TempPathFactory):
+    folder = tmp_path_factory.mktemp("ranking")
+    store = FolderStore(folder / "index")
+    store.ensure_writable()
+    added = []
+    with store.write_lock():
+        for name, text in (("exclusions.txt", EXCLUSIONS), ("definitions.txt", DEFINITIONS)):
+            path = folder / name
+            path.write_text(text, encoding="utf-8")
+            document = load_document(path)
+            clauses = segment(document)
+            vectors = np.zeros((len(clauses), 4), dtype=np.float32)
+            artifacts = DocumentArtifacts(document, clauses, DocumentGraph(), vectors,
+                                          [tokenize(c.text) for c in clauses])
+            store.stage(artifacts)
+            added.append((document.doc_id, DocumentEntry.of(artifacts, 0.0)))
+        store.commit(added, [], "none", 4)
+    return store.open_reader()
+
+
+def _clauses(reader, file: str) -> list:
+    doc_id = next(d for d, e in reader.entries().items() if e.source_path.endswith(file))
+    return reader.clauses.document_clauses(doc_id)
+
+
+def _holding(clauses, text: str):
+    return next(c for c in clauses if text in c.text)
+
+
+def test_each_list_item_finds_the_heading_right_above_it(reader):
+    clauses = _clauses(reader, "exclusions.txt")
+    terms = DocumentTerms(reader)
+    item = _holding(clauses, "a. Expenses related to the treatment of the listed")
+    # several lists number a heading "2)": the item's is the nearest one above it
+    assert terms.list_heading(item).startswith("2) Specified disease/procedure waiting period")
+    heading = _holding(clauses, "2) Specified disease")
+    items = terms.list_items(heading)
+    assert item in items
+    assert not any("Cancellation" in c.text or "misrepresentation" in c.text for c in items)
+    notice = _holding(clauses, "a. Notice of a claim")
+    assert terms.list_heading(notice).endswith("1) Notice of claim")
+
+
+def test_the_item_holding_the_asked_period_outranks_one_that_only_repeats_the_words(reader):
+    clauses = _clauses(reader, "exclusions.txt")
+    question = "What is the waiting period for specified diseases and procedures?"
+    answer_item = _holding(clauses, "a. Expenses related to the treatment of the listed")
+    wording = _holding(clauses, "c. If any of the specified disease")
+    # focus (the reorder of retrieved clauses): the 24-month item, whose list heading
+    # names what is asked, now ranks above the sentence that only repeats the words
+    focus = dict(zip([answer_item.clause_id, wording.clause_id],
+                     focus_scores(reader, question, [answer_item, wording]), strict=True))
+    assert focus[answer_item.clause_id] > focus[wording.clause_id]
+    # and the direct answer quotes the period, even when retrieval put the wording first
+    ranked = [wording, _holding(clauses, "2) Specified disease"), answer_item]
+    direct = direct_answer(reader, DocumentTerms(reader), question, ranked)
+    assert direct.found
+    assert "24 months" in direct.text, direct.text
+
+
+def test_the_definition_of_the_asked_term_answers(reader):
+    clauses = _clauses(reader, "definitions.txt")
+    terms = DocumentTerms(reader)
+    claim = _holding(clauses, '1.2 "Claim"')
+    affiliate = _holding(clauses, '1.1 "Affiliate"')
+    # "Claim" means ... (other than an Affiliate ...) mentions the word, but does not define it
+    answer = direct_answer(reader, terms, "How is Affiliate defined?", [claim, affiliate])
+    assert answer.found and '"Affiliate" means' in answer.text, answer.text
+    # the words as written: "Hospitalization" is not "Hospital", though both stem alike
+    hospitalization = _holding(clauses, '1.3 "Hospitalization"')
+    hospital = _holding(clauses, '1.4 "Hospital"')
+    answer = direct_answer(reader, terms, "How does the policy define a 'Hospital'?",
+                           [hospitalization, hospital])
+    assert answer.found and "ten inpatient beds" in answer.text, answer.text
+
+
+def test_when_does_it_start_is_answered_by_a_date(reader):
+    clauses = _clauses(reader, "definitions.txt")
+    term = _holding(clauses, "2.1 This Agreement shall commence")
+    answer = direct_answer(reader, DocumentTerms(reader),
+                           "When does the agreement start and how long does it run?", [term])
+    assert answer.found and "September 10, 2015" in answer.text
+
+
+def test_value_patterns():
+    # an incorporation is not the governing law; "governed by" alone names no law
+    assert not _holds_value("law", "a corporation organized under the laws of Virginia", 0, 50)
+    text = "a validly existing partnership in good standing under the laws of the State of Delaware"
+    assert not _holds_value("law", text, 0, len(text))
+    text = "shall be governed by an interconnect agreement between Transporter and such Person"
+    assert not _holds_value("law", text, 0, len(text))
+    for text in ("This Agreement shall be governed by Singapore law.",
+                 "construed under the laws of the Commonwealth of Virginia"):
+        assert _holds_value("law", text, 0, len(text)), text
+    # a limit may be a distance
+    text = "The maximum distance of travel undertaken is 150 kms."
+    assert _holds_value("amount", text, 0, len(text))
+    # an age is a number of years
+    assert question_kind("Up to what age are children covered under the escort benefit?") == \
+        "duration"
+    assert question_kind("What is the maximum entry age?") == "duration"
+
+
+def test_a_long_sentence_is_cut_at_its_start_when_that_holds_as_much():
+    text = ("(i) the other Party becomes insolvent, or institutes (or there is instituted "
+            "against it) proceedings in bankruptcy, insolvency, reorganization or dissolution, "
+            "makes an assignment for the benefit of creditors or becomes nationalized or has "
+            "any of its material assets confiscated or expropriated; or (ii) the other Party "
+            "(in this case, the \"breaching Party\") fails to perform any of its obligations "
+            "hereunder and fails to correct such failure within Ninety (90) calendar days.")
+    weights = {t: 1.0 for t in tokenize("party terminate other becomes insolvent")}
+    start, _ = _focus(text, (0, len(text)), weights, None)
+    # the stretch that starts the sentence holds the same words as one starting at
+    # "or institutes": the reader gets "(i) the other Party becomes insolvent"
+    assert start == 0
+
+
+def test_definition_question_on_a_real_contract(sample_graph):
+    # Audible's definitions: "Claim" means ... (other than an Affiliate of a Party) is
+    # shorter and mentions the word; the answer is the definition of "Affiliate" itself
+    doc = next(k for k, e in sample_graph.index.entries().items() if "AudibleInc" in e.source_path)
+    answer = sample_graph.ask("How is Affiliate defined?", documents=[doc])
+    assert answer.found
+    assert answer.direct_answer.lstrip('"“').startswith("Affiliate"), answer.direct_answer
+    assert "controls" in answer.direct_answer
