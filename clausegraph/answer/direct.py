@@ -263,10 +263,14 @@ class DocumentTerms:
     def list_heading(self, clause: Clause) -> str:
         """The text of the short clause that heads ``clause``'s list ("ii. Specified
         disease/procedure waiting period" over "a) ... excluded until 24 months"), or ""."""
-        parent = self._family(clause.doc_id)[0].get(clause.clause_id)
+        parent = self.parent(clause)
         if parent is None or len(parent.text) > _LIST_HEADING_CHARS:
             return ""
         return parent.text
+
+    def parent(self, clause: Clause) -> Clause | None:
+        """The clause ``clause`` is an item of (None at the top of the document)."""
+        return self._family(clause.doc_id)[0].get(clause.clause_id)
 
     def list_items(self, clause: Clause) -> list[Clause]:
         """The items of the list a short clause heads (empty for any other clause)."""
@@ -413,12 +417,16 @@ def direct_answer(
     answered = {line.clause_id for line in lines}
     shown_end = max(line.span[1] for line in lines if line.clause_id == best.clause.clause_id)
     proviso = _proviso_span(best.clause, best.clause.document_span(*best.span)[0], shown_end)
-    own_excepts = [_line(index, best.clause, span) for span in (inline_proviso, proviso) if span]
+    # a bare "provided that:" (its conditions are the clauses after it) says nothing
+    own_excepts = [_line(index, best.clause, span) for span in (inline_proviso, proviso)
+                   if span and len(tokenize(best.clause.text[span[0]:span[1]])) >= 3]
     excepts = own_excepts + [
         _line(index, clause, _best_span(clause, weights, total))
         for clause in exceptions
         if clause.clause_id not in answered
-        and governs(clause, best.clause, overrides, _word_share(clause.text, weights, total))
+        # an exclusion refuses cover by its place: it speaks of the "cover" asked about
+        and governs(clause, best.clause, overrides,
+                    _word_share(clause.text, weights, total, asks if excluded else frozenset()))
     ][:EXCEPTION_LINES]
     return DirectAnswer(
         found=True, text=" ".join(line.text for line in lines), document=document,
@@ -452,8 +460,10 @@ def _is_ancestor(clause: Clause, other: Clause) -> bool:
     return any(part == number or part.startswith(number + " ") for part in other.section_path)
 
 
-def _word_share(text: str, weights: dict[str, float], total: float) -> float:
-    present = set(tokenize(text))
+def _word_share(
+    text: str, weights: dict[str, float], total: float, implied: frozenset[str] = frozenset()
+) -> float:
+    present = set(tokenize(text)) | implied
     return sum(w for t, w in weights.items() if t in present) / total
 
 

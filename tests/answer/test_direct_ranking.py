@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from clausegraph.answer.extractive import assign_groups
 from clausegraph.answer.direct import (
     DocumentTerms,
     _focus,
@@ -19,7 +20,7 @@ from clausegraph.answer.direct import (
     question_kind,
 )
 from clausegraph.ingest import load_document
-from clausegraph.models import DocumentGraph
+from clausegraph.models import DocumentGraph, RetrievedClause
 from clausegraph.segment import segment
 from clausegraph.store.base import DocumentArtifacts, DocumentEntry
 from clausegraph.store.local.folder import FolderStore
@@ -51,6 +52,18 @@ DEFINITIONS = """1. DEFINITIONS
 2.1 This Agreement shall commence on September 10, 2015 and shall continue for One (1) Year.
 """
 
+# An add-on cover whose refusals are a list under "We will not cover:" in a section with no
+# "Exclusions" heading (an insurer's 2-page add-on wording, rebuilt as text).
+AIR_AMBULANCE = """Air Ambulance Cover
+In consideration of the payment of additional premium to Us, We will cover the expenses incurred on air ambulance services in respect of an Insured Person which have been used during the Policy Period to transfer the Insured Person to a Hospital, provided that:
+i. Our maximum liability under this Benefit for any and all claims arising during the Policy Year will be restricted to the Sum insured as stated in the Policy Schedule;
+ii. Such air ambulance providing the services, should be duly licensed to operate as such by a competent government Authority.
+iii. This cover is limited to transportation from the area of emergency to a Hospital providing emergency care which is not available at the place of origin and from one medical centre to another. We will not cover:
+a. Transfer of the Insured Person from one medical facility to another medical facility of similar capabilities which provides a similar level of care.
+b. Any transportation of the Insured Person from Hospital to the Insured Person's residence after he/she has been discharged from the Hospital
+c. Any transportation or air ambulance expenses incurred outside the geographical scope of India.
+"""
+
 
 @pytest.fixture(scope="module")
 def reader(tmp_path_factory: pytest.TempPathFactory):
@@ -59,7 +72,8 @@ def reader(tmp_path_factory: pytest.TempPathFactory):
     store.ensure_writable()
     added = []
     with store.write_lock():
-        for name, text in (("exclusions.txt", EXCLUSIONS), ("definitions.txt", DEFINITIONS)):
+        for name, text in (("exclusions.txt", EXCLUSIONS), ("definitions.txt", DEFINITIONS),
+                           ("air_ambulance.txt", AIR_AMBULANCE)):
             path = folder / name
             path.write_text(text, encoding="utf-8")
             document = load_document(path)
@@ -178,3 +192,33 @@ def test_definition_question_on_a_real_contract(sample_graph):
     assert answer.found
     assert answer.direct_answer.lstrip('"“').startswith("Affiliate"), answer.direct_answer
     assert "controls" in answer.direct_answer
+
+
+def _retrieved(clause) -> RetrievedClause:
+    return RetrievedClause(clause=clause, score=1.0, sim=1.0, bm25=1.0, dense=1.0,
+                           centrality=0.0, path_support=0.0, origin="seed")
+
+
+def test_items_under_we_will_not_cover_are_exclusions(reader):
+    clauses = _clauses(reader, "air_ambulance.txt")
+    grant = _holding(clauses, "We will cover the expenses incurred on air ambulance")
+    home = _holding(clauses, "residence after he/she has been discharged")
+    licensed = _holding(clauses, "duly licensed")
+    groups = assign_groups([_retrieved(c) for c in (grant, home, licensed)], [], reader)
+    assert groups[home.clause_id] == "exception"
+    assert groups[licensed.clause_id] == "base_rule"
+    assert groups[grant.clause_id] == "base_rule"
+    # without the index (no list structure) the section alone decides, as before
+    assert assign_groups([_retrieved(home)], [])[home.clause_id] == "base_rule"
+    question = ("Is transportation from hospital to home after discharge covered by the air "
+                "ambulance cover?")
+    terms = DocumentTerms(reader)
+    # retrieved together, the refusal that names what is asked answers
+    answer = direct_answer(reader, terms, question, [grant, home, licensed], exceptions=[home])
+    assert answer.found and answer.lines[0].clause_id == home.clause_id, answer
+    # when retrieval brings it only as an exception of the grant, it follows the grant as
+    # its exception line (an exclusion speaks of the "cover" asked about by its place);
+    # the grant's bare "provided that:" (its conditions are the items after it) is no line
+    answer = direct_answer(reader, terms, question, [grant, licensed], exceptions=[home])
+    assert answer.found and answer.lines[0].clause_id == grant.clause_id, answer
+    assert [line.clause_id for line in answer.exceptions] == [home.clause_id], answer
