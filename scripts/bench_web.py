@@ -78,11 +78,12 @@ def _hackrx_questions(docs: Path | None) -> list[str]:
     return FALLBACK_QUESTIONS
 
 
-def start_server(index: Path, port: int) -> subprocess.Popen:
+def start_server(index: Path, port: int, workers: int | None) -> subprocess.Popen:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
+    extra = ["--workers", str(workers)] if workers else []
     return subprocess.Popen(
         [sys.executable, "-m", "clausegraph.cli", "serve", "--index", str(index),
-         "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+         "--port", str(port), *extra], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
 def wait_ready(base: str, process: subprocess.Popen, seconds: float = 600) -> float:
@@ -162,6 +163,8 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=80, help="asks per concurrency level")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--url", help="measure a server that is already running (no start)")
+    parser.add_argument("--workers", type=int, help="the server's question processes "
+                        "(default: its own, one per core)")
     args = parser.parse_args()
     if not (args.index / "clausegraph-index.json").is_file():
         if not args.docs:
@@ -170,7 +173,8 @@ def main() -> None:
                         str(args.index), str(args.docs)], check=True)
     questions = questions_for(args.docs)
     base = args.url or f"http://127.0.0.1:{args.port}"
-    process = None if args.url else start_server(args.index, args.port)
+    process = None if args.url else start_server(args.index, args.port, args.workers)
+    load_at_start = round(os.getloadavg()[0], 1)
     try:
         ready = wait_ready(base, process) if process else 0.0
         ask_latencies(base, questions, 1, len(questions))  # warm every code path once
@@ -191,6 +195,8 @@ def main() -> None:
         results["stream_complete"] = summary(complete)
         results.update(page_loads(base, questions[0], 10))
         results["cpu_count"] = os.cpu_count()
+        results["server_workers"] = args.workers or "default (one per core)"
+        results["load_average_1m_at_start"] = load_at_start
         results["load_average_1m_at_end"] = round(os.getloadavg()[0], 1)
     finally:
         if process:

@@ -243,6 +243,7 @@ class DocumentTerms:
         # parent's children (clause id -> clauses in document order)
         self._parents: dict[str, dict[str, Clause]] = {}
         self._children: dict[str, dict[str, list[Clause]]] = {}
+        self._families: dict[tuple[str, str], bool] = {}
 
     def weights(self, doc_id: str, tokens: Sequence[str]) -> dict[str, float]:
         if doc_id not in self._df:
@@ -303,8 +304,12 @@ class DocumentTerms:
         df = self._df[doc_id][1]
         if df.get(token, 0) > 0:
             return True
-        return len(token) >= _FAMILY_PREFIX and any(
-            word.startswith(token[:_FAMILY_PREFIX]) for word in df)
+        if len(token) < _FAMILY_PREFIX:
+            return False
+        key = (doc_id, token[:_FAMILY_PREFIX])
+        if key not in self._families:  # a scan of the document's vocabulary: done once
+            self._families[key] = any(word.startswith(key[1]) for word in df)
+        return self._families[key]
 
 
 _TERMS: dict[int, DocumentTerms] = {}
@@ -473,13 +478,13 @@ def _score_sentences(
 ) -> list[_Scored]:
     """Every sentence of ``clause`` scored; a sentence may take the one before it along
     ("iii. Two years waiting period" + "a. Cataract") at a small discount."""
-    context = set(tokenize(" ".join([*clause.section_path[-2:], clause.heading or "",
-                                     list_heading])))
+    context = token_set(" ".join([*clause.section_path[-2:], clause.heading or "",
+                                  list_heading]))
     # only a heading-like line names its items' subject, not a long parent paragraph
-    heading = set(tokenize(list_heading)) if len(list_heading) <= _LIST_TITLE_CHARS else set()
+    heading = token_set(list_heading) if len(list_heading) <= _LIST_TITLE_CHARS else frozenset()
     # the clause titled with what is asked ("3.1.14 Maternity") governs it: a small bonus
     # by the share of the question's weight its own heading holds
-    titled = set(tokenize(clause.heading or ""))
+    titled = token_set(clause.heading or "")
     title_bonus = _TITLE_BONUS * sum(w for t, w in weights.items() if t in titled) / total
     pattern = _VALUE_PATTERNS.get(kind or "")
     prior = 0.12 / (1 + rank)
@@ -528,6 +533,13 @@ def _score_sentences(
                 best = _Scored(score, coverage, clause, window, has_value, words)
         scored.append(best)
     return scored
+
+
+@lru_cache(maxsize=32768)
+def token_set(text: str) -> frozenset[str]:
+    """The words of a heading or a sentence. Cached: each answer scores the same retrieved
+    clauses (and their headings) several times."""
+    return frozenset(tokenize(text))
 
 
 @lru_cache(maxsize=8192)

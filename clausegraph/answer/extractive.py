@@ -10,8 +10,11 @@ quoted verbatim and cited by document, section, page and character span.
 from __future__ import annotations
 
 import re
+import weakref
+from functools import lru_cache
 
-from clausegraph.answer.direct import NOT_FOUND, DocumentTerms, direct_answer, terms_for
+from clausegraph.answer.direct import (NOT_FOUND, DocumentTerms, direct_answer, terms_for,
+                                       token_set)
 from clausegraph.models import (
     Answer,
     ChainLink,
@@ -89,6 +92,22 @@ def assign_groups(
     return groups
 
 
+_EDGES_BY_SOURCE: weakref.WeakKeyDictionary[IndexReader, dict[str, dict]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _edges_by_source(index: IndexReader, doc_id: str) -> dict[str, list[tuple[int, Edge]]]:
+    """A document's edges by source clause, each with its place in the document's list
+    (a loaded index never changes; built once per document, not scanned per answer)."""
+    documents = _EDGES_BY_SOURCE.setdefault(index, {})
+    if doc_id not in documents:
+        by_source: dict[str, list[tuple[int, Edge]]] = {}
+        for place, edge in enumerate(index.graph.document_edges(doc_id)):
+            by_source.setdefault(edge.source, []).append((place, edge))
+        documents[doc_id] = by_source
+    return documents[doc_id]
+
+
 def chain_edges(index: IndexReader, results: list[RetrievedClause]) -> list[Edge]:
     """Typed edges (not SameSection) whose both ends are retrieved, plus walked paths."""
     ids = {r.clause_id for r in results}
@@ -96,9 +115,11 @@ def chain_edges(index: IndexReader, results: list[RetrievedClause]) -> list[Edge
     edges: list[Edge] = []
     candidates = [edge for result in results for edge in result.via]
     for doc_id in dict.fromkeys(r.clause.doc_id for r in results):
-        candidates += [
-            e for e in index.graph.document_edges(doc_id) if e.source in ids and e.target in ids
-        ]
+        by_source = _edges_by_source(index, doc_id)
+        # in the document's edge order, as a scan of all its edges would list them
+        found = sorted((pair for source in ids for pair in by_source.get(source, ())
+                        if pair[1].target in ids), key=lambda pair: pair[0])
+        candidates += [edge for _, edge in found]
     for edge in candidates:
         key = (edge.type.value, edge.source, edge.target)
         if edge.type is RelationType.SAME_SECTION or key in seen:
@@ -130,11 +151,17 @@ def sentence_spans(text: str) -> list[Span]:
     return [s for s in spans if text[s[0]:s[1]].strip()]
 
 
+@lru_cache(maxsize=8192)
+def _sentence_spans(text: str) -> tuple[Span, ...]:
+    """Cached: the same retrieved clauses are quoted in answer after answer."""
+    return tuple(sentence_spans(text))
+
+
 def best_quote(clause: Clause, query_tokens: set[str]) -> Quote:
     """The clause sentence sharing most query words (ties: the earlier sentence)."""
     best: tuple[float, Span] | None = None
-    for start, end in sentence_spans(clause.text):
-        tokens = set(tokenize(clause.text[start:end]))
+    for start, end in _sentence_spans(clause.text):
+        tokens = token_set(clause.text[start:end])
         # a bare heading ("10.4 Company Termination.") says nothing worth quoting
         substance = 1.0 if len(tokens) >= 6 else 0.1
         score = substance * (0.1 + len(tokens & query_tokens)) / (1.0 + 0.02 * len(tokens))

@@ -28,6 +28,9 @@ def serve(
     max_files: Annotated[int, typer.Option(help="most files per upload")] = 20,
     uploads: Annotated[Optional[str], typer.Option(
         help="folder for uploaded files (default: <index>/.uploads)")] = None,
+    workers: Annotated[Optional[int], typer.Option(
+        min=1, help="processes answering offline questions (default: one per core, at most "
+        "4; 1 = the server process alone)")] = None,
     overrides: SetOption = None,
 ) -> None:
     """Serve the web app (Ask, Documents, Compare, History) and the API at /api/v1."""
@@ -39,7 +42,7 @@ def serve(
     try:
         run(index, host=host, port=port, token=token, workspaces=workspace or [],
             settings=_settings(overrides), max_upload_mb=max_upload_mb, max_files=max_files,
-            uploads=uploads,
+            uploads=uploads, workers=workers,
             announce=lambda text: console.print(plain(text), highlight=False, markup=False,
                                                soft_wrap=True))
     except ClauseGraphError as exc:

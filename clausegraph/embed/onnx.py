@@ -125,11 +125,18 @@ def _max_seq_length(model_dir: Path, config: dict) -> int:
     return int(limit or config.get("max_position_embeddings", 512))
 
 
+def compute_threads() -> int:
+    """ONNX Runtime's threads: ``CLAUSEGRAPH_THREADS`` if set (the web app's question
+    workers use 1 each, their parallelism is the processes'), else one per core."""
+    configured = os.environ.get("CLAUSEGRAPH_THREADS", "").strip()
+    return max(1, int(configured)) if configured.isdigit() else max(1, os.cpu_count() or 1)
+
+
 def _open_session(graph: Path | bytes):
     import onnxruntime
 
     options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = max(1, os.cpu_count() or 1)
+    options.intra_op_num_threads = compute_threads()
     options.inter_op_num_threads = 1
     # Idle worker threads sleep instead of spinning: on a shared machine spinning burned
     # ~10% more CPU and wall time in the micro benchmark (docs/embedding.md).

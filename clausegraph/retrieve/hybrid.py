@@ -270,7 +270,7 @@ class Retriever:
     ) -> list[RetrievedClause]:
         seed_rank = {s.clause_id: i + 1 for i, s in enumerate(seeds)}
         clauses = {c.clause_id: c for c in self.index.clauses.clauses(list(pool))}
-        results = []
+        scored = []
         for candidate in pool.values():
             clause = clauses[candidate.clause_id]
             centrality = self.index.graph.centrality(clause.doc_id).get(clause.clause_id, 0.0)
@@ -280,24 +280,26 @@ class Retriever:
             # it (without this floor, neighbours of the best hit outranked it).
             floor = max(support, candidate.sim)
             score = config.alpha * candidate.sim + config.beta * centrality + config.gamma * floor
-            is_seed = candidate.clause_id in seed_rank
-            results.append(
-                RetrievedClause(
-                    clause=clause,
-                    score=score,
-                    sim=candidate.sim,
-                    bm25=candidate.bm25,
-                    dense=candidate.dense,
-                    centrality=centrality,
-                    path_support=support,
-                    origin="seed" if is_seed else ("expanded" if candidate.via else "hit"),
-                    seed_rank=seed_rank.get(candidate.clause_id),
-                    via=list(candidate.via),
-                    via_seed=candidate.via_seed,
-                )
+            scored.append((score, clause, candidate, centrality, support))
+        scored.sort(key=lambda item: (-item[0], item[1].order))
+        # only the kept clauses become result models (a validated model each)
+        return [
+            RetrievedClause(
+                clause=clause,
+                score=score,
+                sim=candidate.sim,
+                bm25=candidate.bm25,
+                dense=candidate.dense,
+                centrality=centrality,
+                path_support=support,
+                origin="seed" if candidate.clause_id in seed_rank
+                else ("expanded" if candidate.via else "hit"),
+                seed_rank=seed_rank.get(candidate.clause_id),
+                via=list(candidate.via),
+                via_seed=candidate.via_seed,
             )
-        results.sort(key=lambda r: (-r.score, r.clause.order))
-        return results[: config.top_k]
+            for score, clause, candidate, centrality, support in scored[: config.top_k]
+        ]
 
 
 def walk(graph: GraphStore, start: str, strength: float, config: RetrievalConfig):

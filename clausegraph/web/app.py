@@ -17,6 +17,7 @@ from clausegraph import __version__
 from clausegraph.config import Settings
 from clausegraph.errors import ClauseGraphError, NotFoundError
 from clausegraph.web.api_routes import router as api_router
+from clausegraph.web.pool import single_threaded_blas
 from clausegraph.web.security import AccessGuard
 from clausegraph.web.service import BusyError, GraphService
 from clausegraph.web.uploads import UploadLimits
@@ -36,6 +37,7 @@ def create_app(
     uploads: str | Path | None = None,
     warm: bool = True,
     torch_threads: int | None = 1,
+    workers: int = 1,
 ) -> FastAPI:
     """The app over the index at ``index``.
 
@@ -45,19 +47,23 @@ def create_app(
     ``torch_threads`` caps PyTorch's threads: a question embeds one short query, and
     requests already run in parallel threads, so intra-op threads only contend (on a
     busy 2-core machine a warm ask took 1.86 s with 2 threads, 0.11 s with 1; docs/web.md).
+    ``workers`` > 1 answers offline questions in that many processes (web/pool.py); the
+    app's shutdown stops them.
     """
     if torch_threads and importlib.util.find_spec("torch"):  # only the [torch] backend has it
         import torch
 
         torch.set_num_threads(torch_threads)
+    single_threaded_blas()
     service = GraphService(index, settings, workspaces=sorted(set((tokens or {}).values())),
-                           uploads=uploads, limits=limits)
+                           uploads=uploads, limits=limits, workers=workers)
     if warm:
         service.warm()
     app = FastAPI(title="ClauseGraph", version=__version__, docs_url=None, redoc_url=None,
                   description="Question answering over contracts and policies with cited, "
                   "grouped evidence (definitions, base rules, exceptions) and the clause chain.")
     app.state.service = service
+    app.router.add_event_handler("shutdown", service.close)
     app.middleware("http")(AccessGuard(tokens or {}, allowed_hosts))
     _add_error_handlers(app)
     app.include_router(api_router)

@@ -41,12 +41,15 @@ def serve(
     max_upload_mb: int = 50,
     max_files: int = 20,
     uploads: str | Path | None = None,
+    workers: int | None = None,
     announce=print,  # noqa: ANN001 - a print-like callable
 ) -> None:
-    """Load the model and index, then serve until interrupted."""
+    """Load the model and index, then serve until interrupted. ``workers``: processes
+    answering offline questions (default: one per core, web/pool.py; 1 = in this process)."""
     import uvicorn
 
     from clausegraph.web.app import create_app
+    from clausegraph.web.pool import default_workers
     from clausegraph.web.uploads import MB, UploadLimits
 
     tokens = access_tokens(host, token, workspaces or [])
@@ -55,7 +58,7 @@ def serve(
     announce(f"Loading the model and the index {index} ...")
     app = create_app(index, settings=settings, tokens=tokens, allowed_hosts=allowed,
                      limits=UploadLimits(max_file_bytes=max_upload_mb * MB, max_files=max_files),
-                     uploads=uploads)
+                     uploads=uploads, workers=default_workers() if workers is None else workers)
     shown = f"[{host}]" if ":" in host else host
     address = f"http://{shown}:{port}/"
     announce(f"ClauseGraph is ready: open {address}"

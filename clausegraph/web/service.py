@@ -9,11 +9,13 @@ the new index before readers need it.
 
 from __future__ import annotations
 
+import logging
 import queue
 import secrets
 import threading
 import time
 from collections import OrderedDict, deque
+from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -24,12 +26,14 @@ from clausegraph.models import Answer
 from clausegraph.api import ClauseGraph, IngestOutcome
 from clausegraph.config import Settings
 from clausegraph.errors import ClauseGraphError, NotFoundError
+from clausegraph.web.pool import AskPool
 from clausegraph.web.uploads import UploadLimits, display_name
 
 DEFAULT_WORKSPACE = "default"
 HISTORY_PER_SESSION = 50
 SESSIONS_KEPT = 200
 JOBS_KEPT = 100
+log = logging.getLogger("clausegraph.web")
 
 
 class BusyError(ClauseGraphError):
@@ -90,11 +94,17 @@ class Comparison(BaseModel):
 class Workspace:
     """One index with its graph, its write lock and its ingest worker."""
 
-    def __init__(self, name: str, graph: ClauseGraph, uploads: Path) -> None:
+    def __init__(self, name: str, graph: ClauseGraph, uploads: Path,
+                 location: str | None = None) -> None:
         self.name = name
         self.graph = graph
+        # as given (a database URL keeps its password), for question workers to open it
+        self.location = location or graph.store.location
         self.uploads = uploads
         self.write_lock = threading.Lock()
+        # raised after every ingest or removal: question workers reopen the index when it
+        # differs from the version they opened (web/pool.py)
+        self.version = 0
         self._jobs: queue.Queue[tuple[IngestJob, list[tuple[int, Path]]]] = queue.Queue()
         self._worker = threading.Thread(target=self._work, name=f"ingest-{name}", daemon=True)
         self._worker.start()
@@ -107,6 +117,11 @@ class Workspace:
         if self.has_index():
             _ = self.graph.retriever
 
+    def changed(self) -> None:
+        """The index was written: load the new one here, and tell the question workers."""
+        self.version += 1
+        self.warm()
+
     def submit(self, job: IngestJob, files: list[tuple[int, Path]]) -> None:
         self._jobs.put((job, files))
 
@@ -116,7 +131,7 @@ class Workspace:
             try:
                 with self.write_lock:
                     self._run(job, files)
-                self.warm()
+                self.changed()
             except Exception as exc:  # noqa: BLE001 - a job must never kill the worker
                 for entry in job.files:
                     if entry.status in ("queued", "ingesting"):
@@ -171,9 +186,12 @@ class GraphService:
         workspaces: list[str] | None = None,
         uploads: str | Path | None = None,
         limits: UploadLimits | None = None,
+        workers: int = 1,
     ) -> None:
         self.index = str(index)
         self.settings = settings or Settings()
+        # workers > 1: offline questions are answered in that many processes (web/pool.py)
+        self._pool = AskPool(self.settings, workers) if workers > 1 else None
         self.limits = limits or UploadLimits()
         self._uploads = Path(uploads) if uploads else None
         self._workspaces: dict[str, Workspace] = {}
@@ -208,7 +226,8 @@ class GraphService:
                 graph = ClauseGraph.open(root, self.settings, create=True)
                 if self._workspaces:  # one embedding model for every workspace
                     graph._embedder = next(iter(self._workspaces.values())).graph.embedder
-                self._workspaces[name] = Workspace(name, graph, self._uploads_of(name, root))
+                self._workspaces[name] = Workspace(name, graph, self._uploads_of(name, root),
+                                                   root)
             return self._workspaces[name]
 
     def warm(self) -> None:
@@ -217,6 +236,13 @@ class GraphService:
             workspace.warm()
             if workspace.has_index():
                 workspace.graph.ask("warm up", llm="none")
+                if self._pool is not None:
+                    self._pool.warm(workspace.location, workspace.version)
+
+    def close(self) -> None:
+        """Stop the question workers (the server's shutdown)."""
+        if self._pool is not None:
+            self._pool.close()
 
     # -- documents -------------------------------------------------------------------------
 
@@ -277,7 +303,7 @@ class GraphService:
         original = Path(entry["source_path"])
         if ws.uploads.resolve() in original.resolve().parents:
             original.unlink(missing_ok=True)  # an uploaded copy goes with its document
-        ws.warm()
+        ws.changed()
         return removed
 
     # -- questions -------------------------------------------------------------------------
@@ -287,6 +313,13 @@ class GraphService:
         ws = self.workspace(workspace)
         if not ws.has_index():
             raise ClauseGraphError("no documents yet: upload some on the Documents page")
+        if self._pool is not None and ws.graph.llm is None:
+            options.pop("on_chunk", None)  # an offline answer streams no model text
+            try:
+                return self._pool.ask(ws.location, ws.version, question,
+                                      documents or None, **options)
+            except BrokenProcessPool:
+                log.error("a question worker process stopped; answering in the server")
         return ws.graph.ask(question, documents=documents or None, **options)
 
     def compare(self, workspace: str, question: str) -> Comparison:
