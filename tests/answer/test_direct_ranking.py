@@ -7,10 +7,9 @@ and indexed with the real reader, segmenter and store."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from synthetic_index import read_texts
 
-from clausegraph.answer.extractive import assign_groups
 from clausegraph.answer.direct import (
     DocumentTerms,
     _focus,
@@ -19,11 +18,8 @@ from clausegraph.answer.direct import (
     focus_scores,
     question_kind,
 )
-from clausegraph.ingest import load_document
-from clausegraph.models import DocumentGraph, RetrievedClause
-from clausegraph.segment import segment
-from clausegraph.store.base import DocumentArtifacts, DocumentEntry
-from clausegraph.store.local.folder import FolderStore
+from clausegraph.answer.extractive import assign_groups
+from clausegraph.models import RetrievedClause
 from clausegraph.text.tokenize import tokenize
 
 EXCLUSIONS = """SECTION D EXCLUSIONS
@@ -67,24 +63,9 @@ c. Any transportation or air ambulance expenses incurred outside the geographica
 
 @pytest.fixture(scope="module")
 def reader(tmp_path_factory: pytest.TempPathFactory):
-    folder = tmp_path_factory.mktemp("ranking")
-    store = FolderStore(folder / "index")
-    store.ensure_writable()
-    added = []
-    with store.write_lock():
-        for name, text in (("exclusions.txt", EXCLUSIONS), ("definitions.txt", DEFINITIONS),
-                           ("air_ambulance.txt", AIR_AMBULANCE)):
-            path = folder / name
-            path.write_text(text, encoding="utf-8")
-            document = load_document(path)
-            clauses = segment(document)
-            vectors = np.zeros((len(clauses), 4), dtype=np.float32)
-            artifacts = DocumentArtifacts(document, clauses, DocumentGraph(), vectors,
-                                          [tokenize(c.text) for c in clauses])
-            store.stage(artifacts)
-            added.append((document.doc_id, DocumentEntry.of(artifacts, 0.0)))
-        store.commit(added, [], "none", 4)
-    return store.open_reader()
+    return read_texts(tmp_path_factory.mktemp("ranking"), {
+        "exclusions.txt": EXCLUSIONS, "definitions.txt": DEFINITIONS,
+        "air_ambulance.txt": AIR_AMBULANCE})
 
 
 def _clauses(reader, file: str) -> list:
