@@ -138,8 +138,8 @@ _CONDITION = re.compile(
 _PROVISO = re.compile(
     r"\s*(?:\(?[a-z0-9ivx]{1,4}[.)]\s*)?(?:notwithstanding|provided(?:,)?\s+(?:however|that|further)|"
     r"except\b|excepting|save\s+(?:that|as|for)|however\b|unless\b|this\s+(?:exclusion|limitation|"
-    r"section|clause)\s+(?:shall|will|does)\s+not\s+apply|the\s+foregoing\s+(?:shall|will|does)\s+not"
-    r"\s+apply)", re.I)
+    r"section|clause)\s+(?:shall|will|does)\s+not\s+(?:apply|be\s+applicable)|the\s+foregoing\s+"
+    r"(?:shall|will|does)\s+not\s+(?:apply|be\s+applicable))", re.I)
 # An exception inside a sentence, after the rule it qualifies.
 _INLINE_PROVISO = re.compile(
     r"[;,]\s*(?=(?:provided,?\s+(?:however|further|that)|except\s+(?:that|as|for|to\s+the\s+extent)"

@@ -106,6 +106,10 @@ def test_the_item_holding_the_asked_period_outranks_one_that_only_repeats_the_wo
     direct = direct_answer(reader, DocumentTerms(reader), question, ranked)
     assert direct.found
     assert "24 months" in direct.text, direct.text
+    # its own carve-out follows as its exception line ("shall not be applicable", not only
+    # "shall not apply")
+    assert [e.text for e in direct.exceptions] == [
+        "This exclusion shall not be applicable for claims arising due to an Accident."]
 
 
 def test_the_definition_of_the_asked_term_answers(reader):
