@@ -145,6 +145,10 @@ _INLINE_PROVISO = re.compile(
     r"[;,]\s*(?=(?:provided,?\s+(?:however|further|that)|except\s+(?:that|as|for|to\s+the\s+extent)"
     r"|notwithstanding)\b)", re.I)
 _MIN_RULE_CHARS = 60
+# Where a party's introduction starts: after "by and between", or after the defined name
+# that closes the party before it ('... ("Equidata"), and National ...'; not after
+# '(the "Effective Date"), by and between')
+_PARTY_END = re.compile(r"[”\"]\s*\)\s*[,;]?\s*(?:and\s+)?(?=[A-Z])|\bbetween\s+(?=[A-Z])")
 # For "is X covered?" the grant is the answer and the exclusions its exceptions: an
 # exclusion's sentence wins only when it matches the question clearly better.
 _EXCLUSION_DISCOUNT = 0.8
@@ -488,7 +492,7 @@ def _score_sentences(
     title_bonus = _TITLE_BONUS * sum(w for t, w in weights.items() if t in titled) / total
     pattern = _VALUE_PATTERNS.get(kind or "")
     prior = 0.12 / (1 + rank)
-    sentences = _sentence_tokens(clause.text, clause.kind == "table")
+    sentences = _sentence_tokens(clause.text, clause.kind == "table", kind == "incorporation")
     scored = []
     for i, (span, own) in enumerate(sentences):
         if not own:
@@ -543,16 +547,32 @@ def token_set(text: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=8192)
-def _sentence_tokens(text: str, by_line: bool = False) -> tuple[tuple[Span, frozenset[str]], ...]:
-    """Each sentence of a clause with its words, a rule and its inline proviso apart.
-    Cached: every answer scores the same retrieved clauses again, twice when it also
-    ranks them."""
+def _sentence_tokens(
+    text: str, by_line: bool = False, by_party: bool = False
+) -> tuple[tuple[Span, frozenset[str]], ...]:
+    """Each sentence of a clause with its words, a rule and its inline proviso apart
+    (``by_party``: a preamble's parties apart too). Cached: every answer scores the same
+    retrieved clauses again, twice when it also ranks them."""
     if by_line:  # a table clause: each line is one row ("row | column: value | ...")
         return tuple((span, frozenset(tokenize(text[span[0]:span[1]])))
                      for span in _line_spans(text))
     parts = [part for sentence in split_sentences(text)
              for part in _split_proviso(text, sentence) if part]
+    if by_party:
+        parts = [part for span in parts for part in _split_parties(text, span)]
     return tuple((span, frozenset(tokenize(text[span[0]:span[1]]))) for span in parts)
+
+
+def _split_parties(text: str, span: Span) -> list[Span]:
+    """``span`` cut after each party a preamble introduces ("Equidata, Inc., a corporation
+    organized under the laws of Virginia ... ("Equidata"), and National Credit Report.com,
+    LLC a Corporation organized under the laws of Florida ... ("Marketing Affiliate")"):
+    where each party is organized is read with that party's name."""
+    start, end = span
+    cuts = [m.end() for m in _PARTY_END.finditer(text, start, end)]
+    bounds = [start, *cuts, end]
+    return [_trim(text, (a, b)) for a, b in zip(bounds, bounds[1:], strict=False)
+            if text[a:b].strip()]
 
 
 def _split_proviso(text: str, span: Span) -> tuple[Span, Span | None]:

@@ -48,6 +48,13 @@ DEFINITIONS = """1. DEFINITIONS
 2.1 This Agreement shall commence on September 10, 2015 and shall continue for One (1) Year.
 """
 
+# A preamble that introduces two parties in one sentence (CUAD, SteelVault's marketing
+# affiliate agreement, CC BY 4.0).
+PREAMBLE = """MARKETING AFFILIATE AGREEMENT
+This Agreement is made this 1st day of October 2008, (the "Effective Date"), by and between Equidata, Inc., a corporation organized under the laws of Virginia with its principal place of business at 724 Thimble Shoals Boulevard Newport News, Virginia 23606 ("Equidata"), and National Credit Report.com, LLC a Corporation organized under the laws of Florida, with its principal place of business at 7700 N. Congress Ave, Suite 3113, Boca Raton FL33487 ("Marketing Affiliate").
+1. Marketing Affiliate wishes to market the Services through third party programs.
+"""
+
 # An add-on cover whose refusals are a list under "We will not cover:" in a section with no
 # "Exclusions" heading (an insurer's 2-page add-on wording, rebuilt as text).
 AIR_AMBULANCE = """Air Ambulance Cover
@@ -65,7 +72,7 @@ c. Any transportation or air ambulance expenses incurred outside the geographica
 def reader(tmp_path_factory: pytest.TempPathFactory):
     return read_texts(tmp_path_factory.mktemp("ranking"), {
         "exclusions.txt": EXCLUSIONS, "definitions.txt": DEFINITIONS,
-        "air_ambulance.txt": AIR_AMBULANCE})
+        "air_ambulance.txt": AIR_AMBULANCE, "preamble.txt": PREAMBLE})
 
 
 def _clauses(reader, file: str) -> list:
@@ -207,3 +214,15 @@ def test_items_under_we_will_not_cover_are_exclusions(reader):
     answer = direct_answer(reader, terms, question, [grant, licensed], exceptions=[home])
     assert answer.found and answer.lines[0].clause_id == grant.clause_id, answer
     assert [line.clause_id for line in answer.exceptions] == [home.clause_id], answer
+
+
+def test_each_party_is_organized_where_its_own_introduction_says(reader):
+    clauses = _clauses(reader, "preamble.txt")
+    preamble = _holding(clauses, "by and between Equidata")
+    terms = DocumentTerms(reader)
+    answer = direct_answer(reader, terms, "Where is the marketing affiliate organized?",
+                           [preamble])
+    assert answer.found
+    assert "laws of Florida" in answer.text and "Virginia" not in answer.text, answer.text
+    answer = direct_answer(reader, terms, "Where is Equidata organized?", [preamble])
+    assert answer.found and "laws of Virginia" in answer.text and "Florida" not in answer.text
