@@ -153,6 +153,11 @@ _PARTY_END = re.compile(r"[”\"]\s*\)\s*[,;]?\s*(?:and\s+)?(?=[A-Z])|\bbetween\
 # exclusion's sentence wins only when it matches the question clearly better.
 _EXCLUSION_DISCOUNT = 0.8
 _TITLE_BONUS = 0.15
+# A sentence that opens by pointing back at a case the text before it describes
+_SPECIAL_CASE = re.compile(
+    r"\s*(?:\(?[a-z0-9ivx]{1,4}[.)]\s*)?(?:however,?\s+)?(?:in\s+(?:such|that|this|these|which)\s+"
+    r"(?:a\s+)?(?:case|cases|event|events|circumstances?)|where\s+the\s+circumstances)\b", re.I)
+_SPECIAL_CASE_DISCOUNT = 0.9
 # the defined term opens its definition: its "means" comes this close to the start
 _DEFINED_TERM_CHARS = 100
 # a parent clause this short is a list heading: its words are context of its items
@@ -533,6 +538,10 @@ def _score_sentences(
             score = substance * (coverage + fit) / spread + prior + title_bonus
             if exclusion:
                 score *= _EXCLUSION_DISCOUNT
+            # "In such cases, ... within 45 days" is the special case of the rule before it
+            # ("... within thirty days"): the rule answers, the special case is its exception
+            if _SPECIAL_CASE.match(clause.text, window[0], window[1]):
+                score *= _SPECIAL_CASE_DISCOUNT
             if best is None or score > best.score:
                 best = _Scored(score, coverage, clause, window, has_value, words)
         scored.append(best)

@@ -55,6 +55,13 @@ This Agreement is made this 1st day of October 2008, (the "Effective Date"), by 
 1. Marketing Affiliate wishes to market the Services through third party programs.
 """
 
+# The regulator's standard claim-settlement wording: a rule, then its special case.
+CLAIMS = """15 Claim Settlement
+1. The Company shall settle or reject a claim only on receipt of all documents.
+2. We shall settle claims, including its rejection, within thirty days of the receipt of last necessary document.
+3. However, where the circumstances of a claim warrant an investigation in the opinion of the insurer, it shall initiate and complete such investigation at the earliest, in any case not later than 30 days from the date of receipt of last necessary document. In such cases, Insurer shall settle the claim within 45 days from the date of receipt of last necessary document.
+"""
+
 # An add-on cover whose refusals are a list under "We will not cover:" in a section with no
 # "Exclusions" heading (an insurer's 2-page add-on wording, rebuilt as text).
 AIR_AMBULANCE = """Air Ambulance Cover
@@ -72,7 +79,8 @@ c. Any transportation or air ambulance expenses incurred outside the geographica
 def reader(tmp_path_factory: pytest.TempPathFactory):
     return read_texts(tmp_path_factory.mktemp("ranking"), {
         "exclusions.txt": EXCLUSIONS, "definitions.txt": DEFINITIONS,
-        "air_ambulance.txt": AIR_AMBULANCE, "preamble.txt": PREAMBLE})
+        "air_ambulance.txt": AIR_AMBULANCE, "preamble.txt": PREAMBLE,
+        "claims.txt": CLAIMS})
 
 
 def _clauses(reader, file: str) -> list:
@@ -226,3 +234,14 @@ def test_each_party_is_organized_where_its_own_introduction_says(reader):
     assert "laws of Florida" in answer.text and "Virginia" not in answer.text, answer.text
     answer = direct_answer(reader, terms, "Where is Equidata organized?", [preamble])
     assert answer.found and "laws of Virginia" in answer.text and "Florida" not in answer.text
+
+
+def test_the_rule_answers_before_its_special_case(reader):
+    clauses = _clauses(reader, "claims.txt")
+    rule = _holding(clauses, "within thirty days")
+    special = _holding(clauses, "In such cases")
+    answer = direct_answer(reader, DocumentTerms(reader),
+                           "Within how many days are claims settled?",
+                           [special, rule])
+    assert answer.found and answer.lines[0].clause_id == rule.clause_id, answer.text
+    assert "thirty days" in answer.text and "45 days" not in answer.text
