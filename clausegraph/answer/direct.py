@@ -153,6 +153,9 @@ _PARTY_END = re.compile(r"[”\"]\s*\)\s*[,;]?\s*(?:and\s+)?(?=[A-Z])|\bbetween\
 # exclusion's sentence wins only when it matches the question clearly better.
 _EXCLUSION_DISCOUNT = 0.8
 _TITLE_BONUS = 0.15
+# a sentence that ends by introducing what follows
+_INTRODUCES = re.compile(r"(?::|\bmeans\s*[;:,]?|\bas under\s*[;:,]?|\bfollowing\s*[;:,]?)\s*$",
+                         re.I)
 # A sentence that opens by pointing back at a case the text before it describes
 _SPECIAL_CASE = re.compile(
     r"\s*(?:\(?[a-z0-9ivx]{1,4}[.)]\s*)?(?:however,?\s+)?(?:in\s+(?:such|that|this|these|which)\s+"
@@ -503,7 +506,9 @@ def _score_sentences(
         if not own:
             continue
         options = [(1.0, span, own)]
-        if i > 0 and sentences[i - 1][1]:
+        # a list item reads with the heading before it; a line that introduces what follows
+        # ("Cover Maternity Expenses means;") completes nothing before it
+        if i > 0 and sentences[i - 1][1] and not _INTRODUCES.search(clause.text, *span):
             previous_span, previous = sentences[i - 1]
             options.append((_PAIR_DISCOUNT, (previous_span[0], span[1]), own | previous))
         best = None

@@ -12,6 +12,7 @@ from synthetic_index import read_texts
 
 from clausegraph.answer.direct import (
     DocumentTerms,
+    _score_sentences,
     _focus,
     _holds_value,
     direct_answer,
@@ -19,7 +20,7 @@ from clausegraph.answer.direct import (
     question_kind,
 )
 from clausegraph.answer.extractive import assign_groups
-from clausegraph.models import RetrievedClause
+from clausegraph.models import Clause, RetrievedClause
 from clausegraph.text.tokenize import tokenize
 
 EXCLUSIONS = """SECTION D EXCLUSIONS
@@ -245,3 +246,17 @@ def test_the_rule_answers_before_its_special_case(reader):
                            [special, rule])
     assert answer.found and answer.lines[0].clause_id == rule.clause_id, answer.text
     assert "thirty days" in answer.text and "45 days" not in answer.text
+
+
+def test_a_line_that_introduces_what_follows_is_not_read_with_the_sentence_before():
+    # the end of policy.pdf's 3.1.14: a heading of the next part glued to the clause
+    text = ("On attaining 3 months of age, the New Born Baby shall be covered only if "
+            "specifically included in the Policy mid-term and requisite premium paid to the "
+            "Company.\n\nCover\nMaternity Expenses means;")
+    clause = Clause(clause_id="d:3.1.14", doc_id="d", number="3.1.14", text=text,
+                    span=(0, len(text)), segments=[(0, len(text))], pages=[1], order=0)
+    weights = {t: 1.0 for t in tokenize("woman cover maternity expenses paid")}
+    scored = _score_sentences(clause, 0, weights, sum(weights.values()), "duration")
+    windows = [text[s.span[0]:s.span[1]] for s in scored]
+    assert windows[-1].startswith("Cover"), windows
+    assert not any(w.startswith("On attaining") and w.endswith("means;") for w in windows)
