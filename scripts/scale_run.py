@@ -37,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     corpus = args.corpus or default_legalbench_dir() / "corpus"
+    if not corpus.is_dir():
+        print(f"error: {corpus} is not a folder of documents (give --corpus)", file=sys.stderr)
+        return 2
     files = iter_input_files([corpus])[: args.limit]
     if not files:
         print(f"error: no documents under {corpus}", file=sys.stderr)

@@ -4,10 +4,15 @@ the retrieval tests."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
+from clausegraph.ingest import load_document
 from clausegraph.models import Clause, Document, DocumentGraph, Edge, Page, RelationType
-from clausegraph.store.base import DocumentArtifacts, DocumentEntry, IndexStore
+from clausegraph.segment import segment
+from clausegraph.store.base import DocumentArtifacts, DocumentEntry, IndexReader, IndexStore
+from clausegraph.store.local.folder import FolderStore
 from clausegraph.text.tokenize import tokenize
 
 DIM = 8
@@ -83,3 +88,24 @@ class TextVectorEmbedder:
 
     def encode_query(self, text: str) -> np.ndarray:
         return unit_vector(text)
+
+
+def read_texts(folder: Path, files: dict[str, str]) -> IndexReader:
+    """A folder index of text files read and segmented by the real reader and segmenter
+    (zero vectors: for tests of scoping and answering, not of dense search)."""
+    store = FolderStore(folder / "index")
+    store.ensure_writable()
+    added = []
+    with store.write_lock():
+        for name, text in files.items():
+            path = folder / name
+            path.write_text(text, encoding="utf-8")
+            document = load_document(path)
+            clauses = segment(document)
+            vectors = np.zeros((len(clauses), 4), dtype=np.float32)
+            artifacts = DocumentArtifacts(document, clauses, DocumentGraph(), vectors,
+                                          [tokenize(c.text) for c in clauses])
+            store.stage(artifacts)
+            added.append((document.doc_id, DocumentEntry.of(artifacts, 0.0)))
+        store.commit(added, [], "none", 4)
+    return store.open_reader()

@@ -42,6 +42,7 @@ MIN_SENTENCE_SCORE = 0.45
 # and both together: min(sentence score, 1) x document coverage (see docs/real_documents.md)
 MIN_CONFIDENCE = 0.5
 MAX_SENTENCE_CHARS = 320
+FOCUS_VALUE_BONUS = 0.35
 _PLAIN_SENTENCE_WORDS = 40
 _PAIR_DISCOUNT = 0.9
 _FAMILY_PREFIX = 5
@@ -51,8 +52,9 @@ _KIND_WORDS = {
     "coverage": frozenset(tokenize("cover covers covered coverage benefit benefits eligible "
                                    "reimburse reimbursed indemnify payable")),
     "amount": frozenset(tokenize("cap capped limit limits maximum minimum amount")),
+    # "when does it start?" is answered by a date ("shall commence on September 10, 2015")
     "duration": frozenset(tokenize("expire expires expiry expiration last lasts long run runs "
-                                   "duration")),
+                                   "duration start starts begin begins commence commences")),
     "incorporation": frozenset(tokenize("incorporated incorporation organized organised "
                                         "organization formed registered")),
 }
@@ -101,10 +103,18 @@ _VALUE_PATTERNS = {
     ),
     "amount": re.compile(
         r"\d[\d,.]*\s*%|\b(?:Rs\.?|INR|USD|US\$|\$|`|₹|EUR|£)\s*\d|\b\d{1,3}(?:,\d{2,3})+\b"
-        r"|\bpercent\b|\bpurchase price\b|\bsum insured\b|\[\*\*\*\]",
+        r"|\bpercent\b|\bpurchase price\b|\bsum insured\b|\[\*\*\*\]"
+        # a limit may be a distance ("the maximum distance of travel is 150 kms")
+        r"|\b\d[\d,.]*\s*(?:kms?|kilomet(?:re|er)s?|miles?)\b",
         re.I,
     ),
-    "law": re.compile(r"(?i:\blaws?\s+of\b|\bgoverned\s+by\b)|\b[A-Z][a-z]+ law\b"),
+    # "organized under the laws of Delaware" states where a party is incorporated, not
+    # the law that governs the agreement; "governed by" alone names no law
+    "law": re.compile(r"(?i:(?<!organized under the )(?<!organised under the )"
+                      r"(?<!existing under the )(?<!incorporated under the )"
+                      r"(?<!formed under the )(?<!standing under the )\blaws?\s+of\b)"
+                      # "governed by Singapore law", not "governed by an interconnect agreement"
+                      r"|\b[A-Z][a-z]+ law\b"),
     "definition": re.compile(r"\bmeans?\b|\bshall mean\b|\bdefined\b|\brefers? to\b", re.I),
     "count": re.compile(rf"\b{_NUMBER_WORDS}\b", re.I),
     # "Photronics, Inc., a Connecticut corporation"; "organized under the laws of Florida"
@@ -128,20 +138,36 @@ _CONDITION = re.compile(
 _PROVISO = re.compile(
     r"\s*(?:\(?[a-z0-9ivx]{1,4}[.)]\s*)?(?:notwithstanding|provided(?:,)?\s+(?:however|that|further)|"
     r"except\b|excepting|save\s+(?:that|as|for)|however\b|unless\b|this\s+(?:exclusion|limitation|"
-    r"section|clause)\s+(?:shall|will|does)\s+not\s+apply|the\s+foregoing\s+(?:shall|will|does)\s+not"
-    r"\s+apply)", re.I)
+    r"section|clause)\s+(?:shall|will|does)\s+not\s+(?:apply|be\s+applicable)|the\s+foregoing\s+"
+    r"(?:shall|will|does)\s+not\s+(?:apply|be\s+applicable))", re.I)
 # An exception inside a sentence, after the rule it qualifies.
 _INLINE_PROVISO = re.compile(
     r"[;,]\s*(?=(?:provided,?\s+(?:however|further|that)|except\s+(?:that|as|for|to\s+the\s+extent)"
     r"|notwithstanding)\b)", re.I)
 _MIN_RULE_CHARS = 60
+# Where a party's introduction starts: after "by and between", or after the defined name
+# that closes the party before it ('... ("Equidata"), and National ...'; not after
+# '(the "Effective Date"), by and between')
+_PARTY_END = re.compile(r"[”\"]\s*\)\s*[,;]?\s*(?:and\s+)?(?=[A-Z])|\bbetween\s+(?=[A-Z])")
 # For "is X covered?" the grant is the answer and the exclusions its exceptions: an
 # exclusion's sentence wins only when it matches the question clearly better.
 _EXCLUSION_DISCOUNT = 0.8
 _TITLE_BONUS = 0.15
+# a sentence that ends by introducing what follows
+_INTRODUCES = re.compile(r"(?::|\bmeans\s*[;:,]?|\bas under\s*[;:,]?|\bfollowing\s*[;:,]?)\s*$",
+                         re.I)
+# A sentence that opens by pointing back at a case the text before it describes
+_SPECIAL_CASE = re.compile(
+    r"\s*(?:\(?[a-z0-9ivx]{1,4}[.)]\s*)?(?:however,?\s+)?(?:in\s+(?:such|that|this|these|which)\s+"
+    r"(?:a\s+)?(?:case|cases|event|events|circumstances?)|where\s+the\s+circumstances)\b", re.I)
+_SPECIAL_CASE_DISCOUNT = 0.9
+# the defined term opens its definition: its "means" comes this close to the start
+_DEFINED_TERM_CHARS = 100
 # a parent clause this short is a list heading: its words are context of its items
 _LIST_HEADING_CHARS = 200
 _LIST_ITEMS = 12
+# a list heading this short reads as the title of its items
+_LIST_TITLE_CHARS = 100
 _QUESTION_KINDS = (
     ("incorporation", re.compile(
         r"\bwhere\b.*\b(incorporated|organi[sz]ed|formed|registered)\b|"
@@ -150,7 +176,9 @@ _QUESTION_KINDS = (
     ("definition", re.compile(r"\b(define[sd]?|definition|mean|meaning)\b|^what (is|are) (an? )?['\"‘“]", re.I)),
     ("duration", re.compile(
         r"\b(how long|how soon|how many (days|months|years|weeks|hours)|within how|period|"
-        r"term\b|duration|when does|expire|until when|how much notice|notice)\b", re.I)),
+        r"term\b|duration|when does|expire|until when|how much notice|notice|"
+        # an age is a number of years ("children aged below 17 years")
+        r"(what|which|maximum|minimum|entry) age|age limit|how old)\b", re.I)),
     ("amount", re.compile(
         r"\b(how much|limit|limits|amount|cap|capped|maximum|minimum|percentage|percent|fee|"
         r"fees|co-?pay\w*|discount|bonus|rent|charges|deductible|sub-?limit|price|paid|"
@@ -168,6 +196,8 @@ class _Scored:
     coverage: float
     clause: Clause
     span: Span  # offsets in clause.text
+    has_value: bool = False  # holds a value of the asked kind
+    words: float = 0.0  # share of the question's weight held by the words themselves
 
 
 def question_kind(question: str) -> str | None:
@@ -221,7 +251,9 @@ class DocumentTerms:
     def __init__(self, index: IndexReader) -> None:
         self.index = index
         self._df: dict[str, tuple[int, dict[str, int]]] = {}
-        self._short_parents: dict[str, dict[str, str]] = {}
+        # per document: each clause's parent (clause id -> parent clause), and each
+        # parent's children (clause id -> clauses in document order)
+        self._parents: dict[str, dict[str, Clause]] = {}
         self._children: dict[str, dict[str, list[Clause]]] = {}
         self._families: dict[tuple[str, str], bool] = {}
 
@@ -244,26 +276,39 @@ class DocumentTerms:
     def list_heading(self, clause: Clause) -> str:
         """The text of the short clause that heads ``clause``'s list ("ii. Specified
         disease/procedure waiting period" over "a) ... excluded until 24 months"), or ""."""
-        if clause.doc_id not in self._short_parents:
-            self._short_parents[clause.doc_id] = {
-                c.number: c.text for c in self.index.clauses.document_clauses(clause.doc_id)
-                if c.number and len(c.text) <= _LIST_HEADING_CHARS
-            }
-        if not clause.section_path:
+        parent = self.parent(clause)
+        if parent is None or len(parent.text) > _LIST_HEADING_CHARS:
             return ""
-        return self._short_parents[clause.doc_id].get(clause.section_path[-1], "")
+        return parent.text
+
+    def parent(self, clause: Clause) -> Clause | None:
+        """The clause ``clause`` is an item of (None at the top of the document)."""
+        return self._family(clause.doc_id)[0].get(clause.clause_id)
 
     def list_items(self, clause: Clause) -> list[Clause]:
         """The items of the list a short clause heads (empty for any other clause)."""
         if not clause.number or len(clause.text) > _LIST_HEADING_CHARS:
             return []
-        if clause.doc_id not in self._children:
+        return self._family(clause.doc_id)[1].get(clause.clause_id, [])[:_LIST_ITEMS]
+
+    def _family(self, doc_id: str) -> tuple[dict[str, Clause], dict[str, list[Clause]]]:
+        """Each clause's parent: the nearest clause before it numbered as the last part of
+        its section path. Numbers repeat in a document (every exclusion list has its
+        "(2)"), so the parent is the nearest one above, not any clause of that number."""
+        if doc_id not in self._parents:
+            parents: dict[str, Clause] = {}
             children: dict[str, list[Clause]] = {}
-            for c in self.index.clauses.document_clauses(clause.doc_id):
-                if c.section_path:
-                    children.setdefault(c.section_path[-1], []).append(c)
-            self._children[clause.doc_id] = children
-        return self._children[clause.doc_id].get(clause.number, [])[:_LIST_ITEMS]
+            latest: dict[str, Clause] = {}  # number -> the last clause so numbered
+            for clause in sorted(self.index.clauses.document_clauses(doc_id),
+                                 key=lambda c: c.order):
+                parent = latest.get(clause.section_path[-1]) if clause.section_path else None
+                if parent is not None:
+                    parents[clause.clause_id] = parent
+                    children.setdefault(parent.clause_id, []).append(clause)
+                if clause.number:
+                    latest[clause.number] = clause
+            self._parents[doc_id], self._children[doc_id] = parents, children
+        return self._parents[doc_id], self._children[doc_id]
 
     def present(self, doc_id: str, token: str) -> bool:
         """Whether the document uses the word (or, for a long word, one of its family:
@@ -301,13 +346,19 @@ def focus_scores(
     """
     terms = terms_for(index)
     tokens = content_tokens(question)
+    kind = question_kind(question)
+    asked = asked_words(question)
     scores = []
+    by_document: dict[str, tuple[dict[str, float], float]] = {}
     for clause in clauses:
-        weights = terms.weights(clause.doc_id, tokens)
-        total = sum(weights.values()) or 1.0
-        sentences = _score_sentences(clause, 0, weights, total, None,
-                                     list_heading=terms.list_heading(clause))
-        scores.append(max((s.coverage for s in sentences), default=0.0))
+        if clause.doc_id not in by_document:  # the weights are the document's, not the clause's
+            weights = terms.weights(clause.doc_id, tokens)
+            by_document[clause.doc_id] = weights, sum(weights.values()) or 1.0
+        weights, total = by_document[clause.doc_id]
+        sentences = _score_sentences(clause, 0, weights, total, kind,
+                                     list_heading=terms.list_heading(clause), asked=asked)
+        scores.append(max((s.words * (1 + FOCUS_VALUE_BONUS * s.has_value) for s in sentences),
+                          default=0.0))
     return scores
 
 
@@ -347,7 +398,7 @@ def direct_answer(
         for rank, clause in enumerate(ranked[:CANDIDATE_CLAUSES])
         for scored in _score_sentences(clause, rank, weights, total, kind,
                                        clause.clause_id in excluded,
-                                       terms.list_heading(clause))
+                                       terms.list_heading(clause), asked_words(question))
     ]
     best = max(candidates, key=lambda s: s.score, default=None)
     nearest = [_line(index, c, _lead_span(c)) for c in ranked[:3]]
@@ -386,12 +437,16 @@ def direct_answer(
     answered = {line.clause_id for line in lines}
     shown_end = max(line.span[1] for line in lines if line.clause_id == best.clause.clause_id)
     proviso = _proviso_span(best.clause, best.clause.document_span(*best.span)[0], shown_end)
-    own_excepts = [_line(index, best.clause, span) for span in (inline_proviso, proviso) if span]
+    # a bare "provided that:" (its conditions are the clauses after it) says nothing
+    own_excepts = [_line(index, best.clause, span) for span in (inline_proviso, proviso)
+                   if span and len(tokenize(best.clause.text[span[0]:span[1]])) >= 3]
     excepts = own_excepts + [
         _line(index, clause, _best_span(clause, weights, total))
         for clause in exceptions
         if clause.clause_id not in answered
-        and governs(clause, best.clause, overrides, _word_share(clause.text, weights, total))
+        # an exclusion refuses cover by its place: it speaks of the "cover" asked about
+        and governs(clause, best.clause, overrides,
+                    _word_share(clause.text, weights, total, asks if excluded else frozenset()))
     ][:EXCEPTION_LINES]
     return DirectAnswer(
         found=True, text=" ".join(line.text for line in lines), document=document,
@@ -425,32 +480,38 @@ def _is_ancestor(clause: Clause, other: Clause) -> bool:
     return any(part == number or part.startswith(number + " ") for part in other.section_path)
 
 
-def _word_share(text: str, weights: dict[str, float], total: float) -> float:
-    present = set(tokenize(text))
+def _word_share(
+    text: str, weights: dict[str, float], total: float, implied: frozenset[str] = frozenset()
+) -> float:
+    present = set(tokenize(text)) | implied
     return sum(w for t, w in weights.items() if t in present) / total
 
 
 def _score_sentences(
     clause: Clause, rank: int, weights: dict[str, float], total: float, kind: str | None,
-    exclusion: bool = False, list_heading: str = "",
+    exclusion: bool = False, list_heading: str = "", asked: frozenset[str] = frozenset(),
 ) -> list[_Scored]:
     """Every sentence of ``clause`` scored; a sentence may take the one before it along
     ("iii. Two years waiting period" + "a. Cataract") at a small discount."""
     context = token_set(" ".join([*clause.section_path[-2:], clause.heading or "",
                                   list_heading]))
+    # only a heading-like line names its items' subject, not a long parent paragraph
+    heading = token_set(list_heading) if len(list_heading) <= _LIST_TITLE_CHARS else frozenset()
     # the clause titled with what is asked ("3.1.14 Maternity") governs it: a small bonus
     # by the share of the question's weight its own heading holds
     titled = token_set(clause.heading or "")
     title_bonus = _TITLE_BONUS * sum(w for t, w in weights.items() if t in titled) / total
     pattern = _VALUE_PATTERNS.get(kind or "")
     prior = 0.12 / (1 + rank)
-    sentences = _sentence_tokens(clause.text, clause.kind == "table")
+    sentences = _sentence_tokens(clause.text, clause.kind == "table", kind == "incorporation")
     scored = []
     for i, (span, own) in enumerate(sentences):
         if not own:
             continue
         options = [(1.0, span, own)]
-        if i > 0 and sentences[i - 1][1]:
+        # a list item reads with the heading before it; a line that introduces what follows
+        # ("Cover Maternity Expenses means;") completes nothing before it
+        if i > 0 and sentences[i - 1][1] and not _INTRODUCES.search(clause.text, *span):
             previous_span, previous = sentences[i - 1]
             options.append((_PAIR_DISCOUNT, (previous_span[0], span[1]), own | previous))
         best = None
@@ -459,14 +520,23 @@ def _score_sentences(
             # its section, not by a verb of its own
             has_value = exclusion or (pattern is not None and
                                       _holds_value(kind, clause.text, *window))
+            if has_value and kind == "definition":
+                has_value = _defines_asked(clause.text, window, asked)
             if has_value and kind in _KIND_WORDS:
                 # the value stands for the words that ask for it ("indemnify" for "cover")
                 matched = tokens | _KIND_WORDS[kind]
             else:
                 matched = tokens
-            held = sum(w for t, w in weights.items() if t in matched)
-            held += 0.5 * sum(w for t, w in weights.items() if t in context and t not in matched)
-            coverage = discount * held / total
+            # a list item that holds the asked value states what its list heading names
+            # ("Specified disease waiting period: a. ... excluded until 24 months")
+            own = (matched | heading) if has_value else matched
+            held = sum(w for t, w in weights.items() if t in own)
+            in_context = 0.5 * sum(w for t, w in weights.items()
+                                   if t in context and t not in own)
+            coverage = discount * (held + in_context) / total
+            plain = (tokens | heading) if has_value else tokens
+            words = discount * (sum(w for t, w in weights.items() if t in plain) + 0.5 * sum(
+                w for t, w in weights.items() if t in context and t not in plain)) / total
             # asked for a period, an amount, a law: a sentence without one answers less
             fit = 0.3 if has_value else (0.0 if pattern is None else -0.45 * coverage)
             # a bare heading line ("3.1.9 Ambulance") states nothing: it is not an answer
@@ -476,8 +546,12 @@ def _score_sentences(
             score = substance * (coverage + fit) / spread + prior + title_bonus
             if exclusion:
                 score *= _EXCLUSION_DISCOUNT
+            # "In such cases, ... within 45 days" is the special case of the rule before it
+            # ("... within thirty days"): the rule answers, the special case is its exception
+            if _SPECIAL_CASE.match(clause.text, window[0], window[1]):
+                score *= _SPECIAL_CASE_DISCOUNT
             if best is None or score > best.score:
-                best = _Scored(score, coverage, clause, window)
+                best = _Scored(score, coverage, clause, window, has_value, words)
         scored.append(best)
     return scored
 
@@ -490,16 +564,32 @@ def token_set(text: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=8192)
-def _sentence_tokens(text: str, by_line: bool = False) -> tuple[tuple[Span, frozenset[str]], ...]:
-    """Each sentence of a clause with its words, a rule and its inline proviso apart.
-    Cached: every answer scores the same retrieved clauses again, twice when it also
-    ranks them."""
+def _sentence_tokens(
+    text: str, by_line: bool = False, by_party: bool = False
+) -> tuple[tuple[Span, frozenset[str]], ...]:
+    """Each sentence of a clause with its words, a rule and its inline proviso apart
+    (``by_party``: a preamble's parties apart too). Cached: every answer scores the same
+    retrieved clauses again, twice when it also ranks them."""
     if by_line:  # a table clause: each line is one row ("row | column: value | ...")
         return tuple((span, frozenset(tokenize(text[span[0]:span[1]])))
                      for span in _line_spans(text))
     parts = [part for sentence in split_sentences(text)
              for part in _split_proviso(text, sentence) if part]
+    if by_party:
+        parts = [part for span in parts for part in _split_parties(text, span)]
     return tuple((span, frozenset(tokenize(text[span[0]:span[1]]))) for span in parts)
+
+
+def _split_parties(text: str, span: Span) -> list[Span]:
+    """``span`` cut after each party a preamble introduces ("Equidata, Inc., a corporation
+    organized under the laws of Virginia ... ("Equidata"), and National Credit Report.com,
+    LLC a Corporation organized under the laws of Florida ... ("Marketing Affiliate")"):
+    where each party is organized is read with that party's name."""
+    start, end = span
+    cuts = [m.end() for m in _PARTY_END.finditer(text, start, end)]
+    bounds = [start, *cuts, end]
+    return [_trim(text, (a, b)) for a, b in zip(bounds, bounds[1:], strict=False)
+            if text[a:b].strip()]
 
 
 def _split_proviso(text: str, span: Span) -> tuple[Span, Span | None]:
@@ -522,6 +612,27 @@ def _proviso_span(clause: Clause, answer_start: int, shown_end: int) -> Span | N
         if start > answer_start and start >= shown_end and _PROVISO.match(clause.text, a):
             return a, b
     return None
+
+
+def _defines_asked(text: str, span: Span, asked: frozenset[str]) -> bool:
+    """Whether the definition in ``text[span]`` defines the asked term: the words before
+    its first "means", near the start, hold a question word as written ("Affiliate"
+    means ..., not "Claim" means ... (other than an Affiliate); "Hospital" is not
+    "Hospitalization", though both stem alike)."""
+    start, end = span
+    verb = _VALUE_PATTERNS["definition"].search(text, start, end)
+    if verb is None or verb.start() - start > _DEFINED_TERM_CHARS:
+        return False
+    return not asked.isdisjoint(asked_words(text[start:verb.start()]))
+
+
+@lru_cache(maxsize=4096)
+def asked_words(text: str) -> frozenset[str]:
+    """The words of ``text`` as written (case folded, a plural's "s" dropped), but not the
+    words every question uses."""
+    words = (w.casefold() for w in _WORD_RE.findall(text))
+    return frozenset(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words
+                     if not set(tokenize(w)) <= _GENERIC)
 
 
 @lru_cache(maxsize=32768)
@@ -573,10 +684,14 @@ def _focus(text: str, span: Span, weights: dict[str, float], pattern: re.Pattern
              for m in _WORD_RE.finditer(text, start, end)]
     values = [(m.start(), m.end()) for m in pattern.finditer(text, start, end)] if pattern else []
     best_score, best = -1.0, (start, min(end, start + MAX_SENTENCE_CHARS))
-    for left, _, _ in words:
+    # the first stretch starts where the sentence does ("(i) the other Party ..."), not at
+    # its first word
+    for left in [start, *(w[0] for w in words[1:])]:
         right = left + MAX_SENTENCE_CHARS
-        held = sum(weights.get(stem, 0.0) for stem in {w[2] for w in words
-                                                       if left <= w[0] and w[1] <= right})
+        # fsum: the same total in any order of the set, so equal stretches tie the same
+        # way on every run (a plain sum over a set varies with the hash seed)
+        held = math.fsum(weights.get(stem, 0.0) for stem in {w[2] for w in words
+                                                             if left <= w[0] and w[1] <= right})
         if any(left <= a and b <= right for a, b in values):
             held += 0.3 * (sum(weights.values()) or 1.0)
         # of equal stretches, one that starts a phrase reads better than one that starts

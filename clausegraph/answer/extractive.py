@@ -34,6 +34,11 @@ from clausegraph.text.tokenize import tokenize
 GROUPS = ("definition", "base_rule", "exception")
 GROUP_TITLES = {"definition": "Definitions", "base_rule": "Base rules", "exception": "Exceptions"}
 _EXCEPTION_HEADING = re.compile(r"\b(exclu\w*|exception\w*|limitation\w*|not covered)\b", re.I)
+# A list heading that ends by refusing what follows ("...; We will not cover:"): its items
+# are exclusions, whatever the section is called.
+_REFUSES_ITEMS = re.compile(
+    r"(?:(?:will|shall)\s+not\s+(?:cover|pay|be\s+liable)|not\s+covered|(?:are|is|be)\s+excluded|"
+    r"exclusions?)[^.;:]{0,60}[:\-–]?\s*$", re.I)
 _DEFINITION_HEADING = re.compile(r"\b(definitions?|defined terms|interpretation)\b", re.I)
 # A sentence ends at . ; or : followed by space and a capital/number/bracket; the look-behind
 # skips common abbreviations so "U.S. Dollars" or "Inc. shall" do not end a sentence.
@@ -50,8 +55,17 @@ def _section_text(clause: Clause) -> str:
     return " ".join([*clause.section_path, clause.heading or ""])
 
 
-def assign_groups(results: list[RetrievedClause], edges: list[Edge]) -> dict[str, str]:
-    """Role of each retrieved clause, from its kind, its section and the edges among them."""
+def _refuses_items(parent: Clause | None) -> bool:
+    """Whether ``parent`` ends by refusing the list under it ("...; We will not cover:")."""
+    return parent is not None and _REFUSES_ITEMS.search(parent.text[-200:]) is not None
+
+
+def assign_groups(
+    results: list[RetrievedClause], edges: list[Edge], index: IndexReader | None = None
+) -> dict[str, str]:
+    """Role of each retrieved clause, from its kind, its section and the edges among them
+    (and, given the ``index``, the list it is an item of: "We will not cover: a. ...")."""
+    terms = terms_for(index) if index is not None else None
     ids = {r.clause_id for r in results}
     defines_others = {e.source for e in edges if e.type is RelationType.DEFINES and e.target in ids}
     overrides_others = {
@@ -69,7 +83,9 @@ def assign_groups(results: list[RetrievedClause], edges: list[Edge]) -> dict[str
         elif clause.clause_id in overrides_others or (
             reached_as and reached_as.type is RelationType.OVERRIDES
             and reached_as.source == clause.clause_id
-        ) or _EXCEPTION_HEADING.search(_section_text(clause)):
+        ) or _EXCEPTION_HEADING.search(_section_text(clause)) or (
+            terms is not None and _refuses_items(terms.parent(clause))
+        ):
             groups[clause.clause_id] = "exception"
         else:
             groups[clause.clause_id] = "base_rule"
@@ -173,7 +189,7 @@ def build_answer(
     named no document; its direct answer is then taken from that, not from the few
     clauses of it in ``results``."""
     edges = chain_edges(index, results)
-    groups = assign_groups(results, edges)
+    groups = assign_groups(results, edges, index)
     # Evidence stays in rank order (retrieved clauses best first, then the definitions and
     # exceptions that govern them): a reader takes the first clause as the answer's source.
     evidence = [_evidence(index, r, groups[r.clause_id]) for r in results]
@@ -238,7 +254,7 @@ def _add_cited(
         found = [r for r in results if r.clause_id in missing]
         if not found:
             continue  # the usual case: grouping this document's evidence again is not needed
-        groups = assign_groups(results, chain_edges(index, results))
+        groups = assign_groups(results, chain_edges(index, results), index)
         for result in found:
             answer.evidence.append(_evidence(index, result, groups[result.clause_id]))
             answer.quotes.append(best_quote(result.clause, set(tokenize(answer.question))))
@@ -251,7 +267,7 @@ def _document_answer(
     """The direct answer of one document from its evidence (ranked clauses, then the
     definitions and exceptions that govern them)."""
     edges = chain_edges(index, results)
-    groups = assign_groups(results, edges)
+    groups = assign_groups(results, edges, index)
     ranked = [r.clause for r in results if r.origin != "governing"]
     exceptions = [r.clause for r in results if groups[r.clause_id] == "exception"]
     overrides = frozenset((e.source, e.target) for e in edges

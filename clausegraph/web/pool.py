@@ -17,6 +17,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
 # opened at.
 _GRAPHS: dict[str, tuple[int, ClauseGraph]] = {}
 _SETTINGS: Settings | None = None
+PARENT_CHECK_SECONDS = 1.0
 
 
 def default_workers() -> int:
@@ -45,6 +48,16 @@ def _start_worker(settings: Settings) -> None:
     _SETTINGS = settings
     os.environ["CLAUSEGRAPH_THREADS"] = "1"  # ONNX Runtime intra-op threads (embed/onnx.py)
     single_threaded_blas()
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True,
+                     name="parent-watch").start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker outlives a server that was killed (SIGKILL, a crash): it then belongs to
+    another parent, and leaves instead of holding its memory forever."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 def single_threaded_blas() -> None:
@@ -128,4 +141,4 @@ class AskPool:
         return {future.result() for future in futures}
 
     def close(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._executor.shutdown(wait=True, cancel_futures=True)

@@ -4,16 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
+from synthetic_index import read_texts
 
-from clausegraph.ingest import load_document
-from clausegraph.models import DocumentGraph
 from clausegraph.retrieve.scope import DocumentScoper
-from clausegraph.segment import segment
-from clausegraph.store.base import DocumentArtifacts, DocumentEntry
-from clausegraph.store.local.folder import FolderStore
-from clausegraph.text.tokenize import tokenize
 
 CONTRACTS = {
     "Acme_Widget_Supply_Agreement.txt": (
@@ -35,23 +29,7 @@ CONTRACTS = {
 
 @pytest.fixture(scope="module")
 def scoping(tmp_path_factory: pytest.TempPathFactory):
-    folder = tmp_path_factory.mktemp("scope")
-    store = FolderStore(folder / "index")
-    store.ensure_writable()
-    added = []
-    with store.write_lock():
-        for name, text in CONTRACTS.items():
-            path = folder / name
-            path.write_text(text, encoding="utf-8")
-            document = load_document(path)
-            clauses = segment(document)
-            vectors = np.zeros((len(clauses), 4), dtype=np.float32)
-            artifacts = DocumentArtifacts(document, clauses, DocumentGraph(), vectors,
-                                          [tokenize(c.text) for c in clauses])
-            store.stage(artifacts)
-            added.append((document.doc_id, DocumentEntry.of(artifacts, 0.0)))
-        store.commit(added, [], "none", 4)
-    reader = store.open_reader()
+    reader = read_texts(tmp_path_factory.mktemp("scope"), CONTRACTS)
     return DocumentScoper(reader), reader
 
 

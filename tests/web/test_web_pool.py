@@ -96,3 +96,39 @@ def test_the_server_process_and_workers_use_one_blas_thread(app):
     blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
     assert blas and all(pool["num_threads"] == 1 for pool in blas)
 
+
+
+def test_workers_leave_when_the_server_process_is_killed(pool_index, tmp_path):
+    """A server killed outright (no shutdown) must not leave its workers behind."""
+    import subprocess
+    import sys
+    import time
+
+    script = (
+        "import os, sys\n"
+        "from clausegraph.config import Settings\n"
+        "from clausegraph.web.pool import AskPool\n"
+        "pool = AskPool(Settings(), 2)\n"
+        "print(' '.join(map(str, pool.warm(sys.argv[1], 0))), flush=True)\n"
+        "os._exit(0)\n"  # no shutdown, as after SIGKILL
+    )
+    # a file, not a pipe: orphaned workers would hold a pipe open and the run would not end
+    out = tmp_path / "pids.txt"
+    with out.open("w") as sink:
+        subprocess.run([sys.executable, "-c", script, str(pool_index)], stdout=sink,
+                       stderr=subprocess.STDOUT, timeout=300)
+    pids = [int(p) for p in out.read_text().split()[:2] if p.isdigit()]
+    assert len(pids) == 2, out.read_text()
+    deadline = time.monotonic() + 20
+    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(_alive(pid) for pid in pids)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    state = open(f"/proc/{pid}/stat").read().split()[2] if os.path.exists(f"/proc/{pid}") else ""
+    return state != "Z"  # a zombie has exited

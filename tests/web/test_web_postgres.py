@@ -28,10 +28,12 @@ def test_workspace_location_of_a_folder_and_of_a_database_url(tmp_path):
         "postgresql://cg:secret@127.0.0.1:5432/cg?sslmode=disable&workspace=legal")
 
 
-@pytest.fixture
-def pg_app(pg_url, tmp_path):
+@pytest.fixture(params=[1, 2], ids=["in-server", "question-workers"])
+def pg_app(pg_url, tmp_path, request):
+    """Questions answered in the server process, and by worker processes that open the
+    workspace's database URL themselves (web/pool.py)."""
     return create_app(pg_url, tokens={TOKEN: "default", TEAM_TOKEN: "team"},
-                      uploads=tmp_path / "uploads", warm=False)
+                      uploads=tmp_path / "uploads", warm=False, workers=request.param)
 
 
 def _wait(client: TestClient, job: dict) -> dict:
