@@ -11,7 +11,8 @@ become per-channel uint8 (ONNX Runtime's AVX2 u8s8 kernel can saturate with int8
 
 ``max|x_j|`` is not measured at run time: it is packaged per model
 (``data/<model>-smoothquant.npz``), computed once by ``scripts/calibrate_int8.py`` from public
-contract text (docs/embedding.md). Measurements: docs/embedding.md.
+LegalBench-RAG documents that none of the project's benchmarks reads. Measurements and the
+calibration data: docs/embedding.md.
 """
 
 from __future__ import annotations
