@@ -21,6 +21,12 @@ from clausegraph.ingest.blocks import RenderedTable, render_table
 
 log = logging.getLogger(__name__)
 
+# ``find_tables`` prints, once per process, a suggestion to install pymupdf_layout (layout
+# analysis this reader does not use: docs/install.md) on standard output, in the middle of
+# the CLI's own output.
+if hasattr(pymupdf, "no_recommend_layout"):
+    pymupdf.no_recommend_layout()
+
 # Drawing items (lines, rectangles) a page needs before tables are looked for:
 # ``find_tables`` costs about a second a page, a page of text draws few or none.
 MIN_DRAWING_ITEMS = 8

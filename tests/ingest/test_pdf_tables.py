@@ -237,3 +237,17 @@ def test_render_table_headers() -> None:
     table = render_table([["Item", "Fee"], ["Hosting", "$1,200"]])
     assert [(r, c, table.text[s:e]) for r, c, s, e in table.cells] == [
         (0, 0, "Item"), (0, 1, "Fee"), (1, 0, "Hosting"), (1, 1, "$1,200")]
+
+
+def test_reading_a_ruled_table_prints_nothing(tmp_path: Path) -> None:
+    """find_tables' one-time "Consider using the pymupdf_layout package" line would land in
+    the middle of `clausegraph ingest` output (a fresh process: it prints once per process)."""
+    import subprocess
+    import sys
+
+    pdf = benefits_pdf(tmp_path / "benefits.pdf")
+    script = ("import sys; from clausegraph.ingest import load_document; "
+              "print(len(load_document(sys.argv[1]).tables))")
+    done = subprocess.run([sys.executable, "-c", script, str(pdf)], capture_output=True,
+                          text=True, timeout=120, check=True)
+    assert done.stdout == "1\n", done.stdout
