@@ -161,6 +161,8 @@ _SPECIAL_CASE = re.compile(
     r"\s*(?:\(?[a-z0-9ivx]{1,4}[.)]\s*)?(?:however,?\s+)?(?:in\s+(?:such|that|this|these|which)\s+"
     r"(?:a\s+)?(?:case|cases|event|events|circumstances?)|where\s+the\s+circumstances)\b", re.I)
 _SPECIAL_CASE_DISCOUNT = 0.9
+# words (not stop words) of a sentence that states something, not a label
+_STATEMENT_WORDS = 4
 # the defined term opens its definition: its "means" comes this close to the start
 _DEFINED_TERM_CHARS = 100
 # a parent clause this short is a list heading: its words are context of its items
@@ -713,8 +715,18 @@ def _word_start(text: str, position: int, floor: int) -> int:
 
 
 def _best_span(clause: Clause, weights: dict[str, float], total: float) -> Span:
+    """The clause's sentence that best matches the question; of sentences that match
+    equally (often: none of them does), one that states something, not a label line such
+    as "xiv. Code- Excl17:" before the rest."""
     scored = _score_sentences(clause, 0, weights, total, None)
-    return max(scored, key=lambda s: s.score).span if scored else _lead_span(clause)
+    if not scored:
+        return _lead_span(clause)
+    return max(scored, key=lambda s: (s.score, _states(clause.text, s.span))).span
+
+
+def _states(text: str, span: Span) -> bool:
+    """Whether ``text[span]`` says something: a few words, not a label."""
+    return len(token_set(text[span[0]:span[1]])) >= _STATEMENT_WORDS
 
 
 def _lead_span(clause: Clause) -> Span:

@@ -228,9 +228,10 @@ def _attach_direct(
     ``asked`` is the question without the document name it may contain (the scope)."""
     doc_order = list(dict.fromkeys(r.clause.doc_id for r in results if r.origin != "governing"))
     terms = terms_for(index)
+    trusted = float(answer.retrieval.get("min_edge_confidence", 0.5))
     for doc_id in doc_order:
         own = by_document.get(doc_id) or [r for r in results if r.clause.doc_id == doc_id]
-        answer.per_document.append(_document_answer(index, terms, asked, own))
+        answer.per_document.append(_document_answer(index, terms, asked, own, trusted))
     # the document that answers best leads (ties: the best-ranked document)
     lead = max((d for d in answer.per_document if d.found), key=lambda d: d.confidence,
                default=None)
@@ -262,16 +263,20 @@ def _add_cited(
 
 
 def _document_answer(
-    index: IndexReader, terms: DocumentTerms, asked: str, results: list[RetrievedClause]
+    index: IndexReader, terms: DocumentTerms, asked: str, results: list[RetrievedClause],
+    trusted: float = 0.5,
 ) -> DirectAnswer:
     """The direct answer of one document from its evidence (ranked clauses, then the
-    definitions and exceptions that govern them)."""
+    definitions and exceptions that govern them). An Overrides edge makes its source an
+    exception to the answer only at the confidence retrieval follows edges (``trusted``):
+    below it are the word-overlap guesses of the exclusion rules (rules/overrides.yaml),
+    which link every exclusion of a list to clauses that merely share words with it."""
     edges = chain_edges(index, results)
     groups = assign_groups(results, edges, index)
     ranked = [r.clause for r in results if r.origin != "governing"]
     exceptions = [r.clause for r in results if groups[r.clause_id] == "exception"]
     overrides = frozenset((e.source, e.target) for e in edges
-                          if e.type is RelationType.OVERRIDES)
+                          if e.type is RelationType.OVERRIDES and e.confidence >= trusted)
     return direct_answer(index, terms, asked, ranked, exceptions, overrides)
 
 

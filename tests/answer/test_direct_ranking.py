@@ -260,3 +260,40 @@ def test_a_line_that_introduces_what_follows_is_not_read_with_the_sentence_befor
     windows = [text[s.span[0]:s.span[1]] for s in scored]
     assert windows[-1].startswith("Cover"), windows
     assert not any(w.startswith("On attaining") and w.endswith("means;") for w in windows)
+
+
+LABELLED_EXCLUSIONS = """5 Permanent Exclusions
+i. Code- Excl01: Pre-Existing Diseases
+Expenses related to the treatment of a pre-existing Disease (PED) and its direct complications shall be excluded until the expiry of 24 months of continuous coverage after the date of inception of the first policy with insurer.
+ii. Code- Excl17: Sterility and Infertility: Expenses related to sterility and infertility. This includes:
+a. Any type of contraception, sterilization
+b. Assisted Reproduction services including artificial insemination
+"""
+
+
+def test_an_exception_line_quotes_a_statement_and_follows_only_trusted_overrides(tmp_path):
+    """A weak Overrides edge (word overlap, below the confidence retrieval follows) makes
+    no exception line; a trusted one does, quoting what the clause states, not its label
+    line ("ii. Code- Excl17:")."""
+    from clausegraph.answer.extractive import _document_answer
+    from clausegraph.models import Edge, RelationType
+
+    reader = read_texts(tmp_path, {"labelled.txt": LABELLED_EXCLUSIONS})
+    clauses = reader.clauses.document_clauses(next(iter(reader.entries())))
+    ped = _holding(clauses, "pre-existing Disease (PED)")
+    sterility = _holding(clauses, "Excl17")
+    question = "How long are pre-existing diseases excluded?"
+
+    def answer_with(confidence: float):
+        edge = Edge(type=RelationType.OVERRIDES, source=sterility.clause_id,
+                    target=ped.clause_id, confidence=confidence, rule_id="test",
+                    evidence="", evidence_span=(0, 0))
+        results = [_retrieved(ped), _retrieved(sterility).model_copy(update={"via": [edge]})]
+        return _document_answer(reader, DocumentTerms(reader), question, results, 0.5)
+
+    weak = answer_with(0.3)
+    assert weak.found and weak.lines[0].clause_id == ped.clause_id
+    assert weak.exceptions == []
+    trusted = answer_with(0.9)
+    assert [line.clause_id for line in trusted.exceptions] == [sterility.clause_id]
+    assert trusted.exceptions[0].text == "Expenses related to sterility and infertility."
