@@ -415,7 +415,7 @@ def direct_answer(
     # "X may terminate ...; provided, however, that ...": the rule answers, its proviso
     # is the first exception
     rule, inline_proviso = _split_proviso(best.clause.text, best.span)
-    lines = [_line(index, best.clause, _focus(best.clause.text, rule, weights, pattern))]
+    lines = [_focused_line(index, best.clause, rule, weights, pattern)]
     # A sentence ending in a colon ("... complies with all minimum criteria as under:")
     # introduces the answer: the items after it are read with it.
     if best.clause.text[best.span[0]:best.span[1]].rstrip().endswith(":"):
@@ -434,8 +434,7 @@ def direct_answer(
         lines.append(_line(index, best.clause, condition))
     lead = _companion(candidates, best, kind)
     if lead is not None:
-        lines.insert(0, _line(index, lead.clause, _focus(lead.clause.text, lead.span, weights,
-                                                          pattern)))
+        lines.insert(0, _focused_line(index, lead.clause, lead.span, weights, pattern))
     answered = {line.clause_id for line in lines}
     shown_end = max(line.span[1] for line in lines if line.clause_id == best.clause.clause_id)
     proviso = _proviso_span(best.clause, best.clause.document_span(*best.span)[0], shown_end)
@@ -734,14 +733,28 @@ def _lead_span(clause: Clause) -> Span:
     return spans[0] if spans else (0, len(clause.text))
 
 
+def _focused_line(index: IndexReader, clause: Clause, span: Span, weights: dict[str, float],
+                  pattern: re.Pattern | None) -> AnswerLine:
+    """The part of a long sentence that holds the answer, marked where it was cut."""
+    start, end = _focus(clause.text, span, weights, pattern)
+    line = _line(index, clause, (start, end))
+    if clause.text[span[0]:start].strip():
+        line.cut_before = True
+    if clause.text[end:span[1]].strip(" \n\t.;,:"):
+        line.cut_after = True
+    return line
+
+
 def _line(index: IndexReader, clause: Clause, span: Span, limit: bool = True) -> AnswerLine:
     start, end = span
     text = " ".join(clause.text[start:end].split())
+    cut = False
     if limit and len(text) > MAX_SENTENCE_CHARS + 80:
         end = start + len(clause.text[start:start + MAX_SENTENCE_CHARS].rsplit(" ", 1)[0])
         text = " ".join(clause.text[start:end].split())
+        cut = True
     return AnswerLine(
         clause_id=clause.clause_id, label=clause.label,
         document=index.clauses.document(clause.doc_id).title, text=text,
-        span=clause.document_span(start, end), pages=clause.pages,
+        span=clause.document_span(start, end), pages=clause.pages, cut_after=cut,
     )

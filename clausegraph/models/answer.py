@@ -86,6 +86,8 @@ class AnswerLine(BaseModel):
     text: str = Field(description="the sentence, whitespace squashed")
     span: Span = Field(description="document offsets of the sentence")
     pages: list[int]
+    cut_before: bool = Field(False, description="the sentence starts before the quote")
+    cut_after: bool = Field(False, description="the sentence goes on after the quote")
 
     def citation(self) -> str:
         pages = ", ".join(str(p) for p in self.pages)

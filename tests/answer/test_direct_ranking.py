@@ -297,3 +297,27 @@ def test_an_exception_line_quotes_a_statement_and_follows_only_trusted_overrides
     trusted = answer_with(0.9)
     assert [line.clause_id for line in trusted.exceptions] == [sterility.clause_id]
     assert trusted.exceptions[0].text == "Expenses related to sterility and infertility."
+
+
+LONG_SENTENCE = ("12. Termination for Breach\n12.1 Without prejudice to any other rights or remedies "
+                 "(including, without limitation, any right to seek damages, injunctive relief, "
+                 "specific performance and other monetary or equitable relief, and the rights of "
+                 "each Party under the Transition Services Schedule, the Escrow Schedule, the "
+                 "Service Level Schedule and the Data Protection Schedule) that either Party may "
+                 "have in law, in equity or otherwise, either Party may terminate this Agreement "
+                 "if the other Party materially breaches it and fails to cure the breach within "
+                 "thirty (30) days of written notice.\n")
+
+
+def test_a_quote_cut_from_a_long_sentence_is_marked_where_it_was_cut(tmp_path):
+    reader = read_texts(tmp_path, {"long.txt": LONG_SENTENCE})
+    clause = _holding(reader.clauses.document_clauses(next(iter(reader.entries()))),
+                      "materially breaches")
+    answer = direct_answer(reader, DocumentTerms(reader),
+                           "Can a party terminate the agreement if the other party materially "
+                           "breaches it, and how long is the cure period?", [clause])
+    line = answer.lines[0]
+    assert answer.found and "thirty (30) days" in line.text
+    # the quote starts inside the sentence: marked, and still an exact copy of the source
+    assert line.cut_before and not line.text.startswith("Without prejudice")
+    assert " ".join(LONG_SENTENCE.split()).count(line.text) == 1
