@@ -98,7 +98,9 @@ _EDGES_BY_SOURCE: weakref.WeakKeyDictionary[IndexReader, dict[str, dict]] = \
 
 def _edges_by_source(index: IndexReader, doc_id: str) -> dict[str, list[tuple[int, Edge]]]:
     """A document's edges by source clause, each with its place in the document's list
-    (a loaded index never changes; built once per document, not scanned per answer)."""
+    (a loaded index never changes; built once per document, not scanned per answer).
+    Not ``GraphStore.out_edges``: that keeps one edge per (source, target, type) and may
+    be a database query per clause; the chain lists every stored edge in stored order."""
     documents = _EDGES_BY_SOURCE.setdefault(index, {})
     if doc_id not in documents:
         by_source: dict[str, list[tuple[int, Edge]]] = {}

@@ -4,7 +4,8 @@ One process keeps the embedding model and every loaded index in memory, so a que
 costs retrieval only. Ingest runs on one background thread per workspace; the index
 changes atomically when a job commits (``IndexStore.commit``), so questions asked in
 the meantime are answered from the previous index. After a commit the worker loads
-the new index before readers need it.
+the new index before readers need it, and raises the workspace's version so that the
+question worker processes (``workers`` > 1, web/pool.py) reopen it too.
 """
 
 from __future__ import annotations
@@ -94,12 +95,11 @@ class Comparison(BaseModel):
 class Workspace:
     """One index with its graph, its write lock and its ingest worker."""
 
-    def __init__(self, name: str, graph: ClauseGraph, uploads: Path,
-                 location: str | None = None) -> None:
+    def __init__(self, name: str, graph: ClauseGraph, uploads: Path, location: str) -> None:
         self.name = name
         self.graph = graph
         # as given (a database URL keeps its password), for question workers to open it
-        self.location = location or graph.store.location
+        self.location = location
         self.uploads = uploads
         self.write_lock = threading.Lock()
         # raised after every ingest or removal: question workers reopen the index when it
