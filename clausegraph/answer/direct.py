@@ -149,6 +149,14 @@ _MIN_RULE_CHARS = 60
 # that closes the party before it ('... ("Equidata"), and National ...'; not after
 # '(the "Effective Date"), by and between')
 _PARTY_END = re.compile(r"[”\"]\s*\)\s*[,;]?\s*(?:and\s+)?(?=[A-Z])|\bbetween\s+(?=[A-Z])")
+# The sentence of a clause that refuses cover.
+_REFUSES_COVER = re.compile(
+    r"\b(?:(?:shall|will|is|are)\s+(?:be\s+)?excluded|excluded\s+until|(?:is|are|shall\s+not\s+be)"
+    r"\s+not\s+(?:covered|payable|admissible)|(?:shall|will|does|do)\s+not\s+(?:cover|pay)\b|"
+    r"(?:is|are)\s+not\s+(?:covered|payable|admissible)|we\s+will\s+not\s+cover)", re.I)
+# An exception line whose words are mostly an answer line's repeats it (documents restate
+# exclusions in a second section); 0.9 of the shorter text's words.
+RESTATED_SHARE = 0.9
 # For "is X covered?" the grant is the answer and the exclusions its exceptions: an
 # exclusion's sentence wins only when it matches the question clearly better.
 _EXCLUSION_DISCOUNT = 0.8
@@ -442,12 +450,16 @@ def direct_answer(
     own_excepts = [_line(index, best.clause, span) for span in (inline_proviso, proviso)
                    if span and len(tokenize(best.clause.text[span[0]:span[1]])) >= 3]
     excepts = own_excepts + [
-        _line(index, clause, _best_span(clause, weights, total))
+        line
         for clause in exceptions
         if clause.clause_id not in answered
         # an exclusion refuses cover by its place: it speaks of the "cover" asked about
         and governs(clause, best.clause, overrides,
                     _word_share(clause.text, weights, total, asks if excluded else frozenset()))
+        # a document that repeats the rule elsewhere ("... with Us" / "... with Insurer")
+        # has no exception in the repetition
+        and not restates((line := _line(index, clause, _best_span(clause, weights, total))).text,
+                         lines)
     ][:EXCEPTION_LINES]
     return DirectAnswer(
         found=True, text=" ".join(line.text for line in lines), document=document,
@@ -455,6 +467,24 @@ def direct_answer(
         confidence=confidence, kind=kind,
         document_coverage=round(doc_coverage, 3), sentence_score=round(best.score, 3),
     )
+
+
+def restates(text: str, lines: Sequence[AnswerLine]) -> bool:
+    """Whether ``text`` says what one of the answer's lines says: at least
+    ``RESTATED_SHARE`` of the words of the shorter of the two are in the other."""
+    words = token_set(text)
+    for line in lines:
+        other = token_set(line.text)
+        shorter = min(len(words), len(other))
+        if shorter and len(words & other) >= RESTATED_SHARE * shorter:
+            return True
+    return False
+
+
+def refuses_cover(text: str) -> bool:
+    """Whether a clause itself refuses cover ("... shall be excluded until ...", "is not
+    covered"): another exclusion that merely shares words with it does not limit it."""
+    return _REFUSES_COVER.search(text) is not None
 
 
 def governs(

@@ -13,8 +13,8 @@ import re
 import weakref
 from functools import lru_cache
 
-from clausegraph.answer.direct import (NOT_FOUND, DocumentTerms, direct_answer, terms_for,
-                                       token_set)
+from clausegraph.answer.direct import (NOT_FOUND, DocumentTerms, direct_answer, refuses_cover,
+                                       terms_for, token_set)
 from clausegraph.models import (
     Answer,
     ChainLink,
@@ -32,6 +32,9 @@ from clausegraph.text.templates import render
 from clausegraph.text.tokenize import tokenize
 
 GROUPS = ("definition", "base_rule", "exception")
+# Per-document answers within this much of the best one's confidence answer "equally well"
+# (confidence is a heuristic share of the question's words: a few hundredths are noise).
+EQUAL_ANSWER_MARGIN = 0.05
 GROUP_TITLES = {"definition": "Definitions", "base_rule": "Base rules", "exception": "Exceptions"}
 _EXCEPTION_HEADING = re.compile(r"\b(exclu\w*|exception\w*|limitation\w*|not covered)\b", re.I)
 # A list heading that ends by refusing what follows ("...; We will not cover:"): its items
@@ -240,9 +243,15 @@ def _attach_direct(
     lead = lead or (answer.per_document[0] if answer.per_document else None)
     answer.direct = lead
     if lead is not None and lead.found:
+        # Documents that answer as well as the lead, in rank order: nothing tells which one
+        # the asker means, so the answer is each one's (one line per document).
+        equal = [d for d in answer.per_document
+                 if d.found and d.confidence >= lead.confidence - EQUAL_ANSWER_MARGIN]
         answer.found = True
-        answer.direct_answer = lead.text
-        answer.direct_answer_citations = lead.citations()
+        answer.direct_answer_documents = [d.doc_id for d in equal]
+        answer.direct_answer = lead.text if len(equal) == 1 else "\n".join(
+            f"{d.document} ({d.file}): {d.text}" for d in equal)
+        answer.direct_answer_citations = [c for d in equal for c in d.citations()]
     if lead is not None:
         answer.confidence = lead.confidence
 
@@ -278,8 +287,27 @@ def _document_answer(
     ranked = [r.clause for r in results if r.origin != "governing"]
     exceptions = [r.clause for r in results if groups[r.clause_id] == "exception"]
     overrides = frozenset((e.source, e.target) for e in edges
-                          if e.type is RelationType.OVERRIDES and e.confidence >= trusted)
+                          if e.type is RelationType.OVERRIDES and e.confidence >= trusted
+                          and not _exclusion_beside_exclusion(index, e))
     return direct_answer(index, terms, asked, ranked, exceptions, overrides)
+
+
+@lru_cache(maxsize=1)
+def _word_overlap_rules() -> frozenset[str]:
+    """Ids of the Overrides rules that link an exclusion to the coverage clauses it shares
+    words with (``target: overlap`` in rules/overrides.yaml)."""
+    from clausegraph.relate.rules import RuleSet
+
+    rules = RuleSet.load(check_examples=False)
+    return frozenset(r.id for r in rules.for_type(RelationType.OVERRIDES) if r.target == "overlap")
+
+
+def _exclusion_beside_exclusion(index: IndexReader, edge) -> bool:
+    """A word-overlap Overrides edge whose target itself refuses cover: two exclusions of one
+    list ("sterility and infertility" and the pre-existing disease exclusion), neither an
+    exception to the other."""
+    return edge.rule_id in _word_overlap_rules() and \
+        refuses_cover(index.clauses.clause(edge.target).text)
 
 
 def template_values(answer: Answer) -> dict:
@@ -292,6 +320,7 @@ def template_values(answer: Answer) -> dict:
         "quotes": {q.clause_id: q for q in answer.quotes},
         "direct": answer.direct,
         "per_document": answer.per_document,
+        "answering_documents": answer.answering_documents(),
         "not_found": NOT_FOUND,
         "answering": _answering_clause(answer),
     }

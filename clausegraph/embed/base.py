@@ -123,8 +123,8 @@ def embedding_mismatch(info: Mapping[str, Any], embedder: Embedder) -> str | Non
     ``embedder``'s query vectors, or None when they can. Same model name and, where both are
     known, the same weights fingerprint: the backend that ran the weights does not matter,
     but a quantised graph (fingerprint suffix such as ``+int8-smooth``) is another encoder.
-    A side without a fingerprint (indexes written before fingerprints, PostgreSQL indexes,
-    which keep only the model name) is not checked beyond the name."""
+    A side without a fingerprint (folder indexes written before fingerprints, databases
+    filled before they kept one) is not checked beyond the name."""
     stored_name = str(info.get("embedding_model") or PACKAGED_MODEL_NAME)
     stored_print = str(info.get("embedding_fingerprint") or "")
     if stored_name != embedder.name:

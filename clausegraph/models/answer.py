@@ -137,6 +137,10 @@ class Answer(BaseModel):
         None, description="the deciding sentence(s) of the best clause; None when not found")
     direct_answer_citations: list[str] = Field(
         default_factory=list, description="clause ids the direct answer quotes")
+    direct_answer_documents: list[str] = Field(
+        default_factory=list, description="doc ids the direct answer speaks for: one, or "
+        "several when documents answer equally well and the question names none of them "
+        "(the direct answer is then one line per document)")
     found: bool = Field(False, description="whether the evidence supports a direct answer")
     confidence: float = Field(0.0, description="0..1, how much of the question the "
                               "deciding sentence covers (see clausegraph.answer.direct)")
@@ -150,6 +154,12 @@ class Answer(BaseModel):
         "was replaced by the offline one (mode 'extractive-fallback'), evidence left out to "
         "fit the model's context, the model chosen when none was named",
     )
+
+    def answering_documents(self) -> list[DirectAnswer]:
+        """The per-document answers ``direct_answer`` is made of (the lead alone, or each
+        document that answers as well as it)."""
+        chosen = set(self.direct_answer_documents)
+        return [d for d in self.per_document if d.found and d.doc_id in chosen]
 
     def group(self, name: str) -> list[EvidenceClause]:
         return [e for e in self.evidence if e.group == name]

@@ -369,6 +369,10 @@ class DirectAnswer(BaseModel):
     clause_id: str | None = None
     span: tuple[int, int] | None = Field(None, description="document offsets of the quote")
     citation: str | None = None
+    document: str | None = Field(None, description="the document's title (file name)")
+    by_document: list[DirectAnswer] = Field(
+        default_factory=list, description="when several documents answer equally well and "
+        "the question names none: each one's answer, with its own citation")
 
 
 def direct_answer(answer: Answer) -> DirectAnswer:
@@ -378,8 +382,18 @@ def direct_answer(answer: Answer) -> DirectAnswer:
         else None
     if line is None:
         return DirectAnswer(text="", clause_id=None, span=None, citation=None)
-    return DirectAnswer(text=answer.direct_answer or line.text, clause_id=line.clause_id,
-                        span=line.span, citation=f"{line.document}, {line.citation()}")
+    equal = answer.answering_documents()
+    return DirectAnswer(
+        text=answer.direct_answer or line.text, clause_id=line.clause_id, span=line.span,
+        citation=f"{line.document}, {line.citation()}",
+        by_document=[_document_direct(d) for d in equal] if len(equal) > 1 else [])
+
+
+def _document_direct(document: Any) -> DirectAnswer:
+    first = document.lines[0]
+    name = f"{document.document} ({document.file})"
+    return DirectAnswer(text=document.text, clause_id=first.clause_id, span=first.span,
+                        citation=f"{name}, {first.citation()}", document=name)
 
 
 def answer_found(answer: Answer) -> bool:

@@ -321,3 +321,106 @@ def test_a_quote_cut_from_a_long_sentence_is_marked_where_it_was_cut(tmp_path):
     # the quote starts inside the sentence: marked, and still an exact copy of the source
     assert line.cut_before and not line.text.startswith("Without prejudice")
     assert " ".join(LONG_SENTENCE.split()).count(line.text) == 1
+
+
+# The infertility grant of a benefits section, and the exclusion list item that refuses it.
+INFERTILITY_GRANT = """3 Benefits
+3.1 Infertility Treatment: The Company shall indemnify Medical Expenses for infertility and sterility treatment up to Rs. 50,000 per Policy Year.
+"""
+
+
+def test_a_word_overlap_edge_between_two_exclusions_makes_no_exception_line(tmp_path):
+    """The exclusion rules link an exclusion to the clauses it shares words with. To a grant
+    of cover that is an exception; to another exclusion of the list it is not: "sterility and
+    infertility" is no exception to the pre-existing disease exclusion."""
+    from clausegraph.answer.extractive import _document_answer
+    from clausegraph.models import Edge, RelationType
+
+    reader = read_texts(tmp_path, {"labelled.txt": LABELLED_EXCLUSIONS + INFERTILITY_GRANT})
+    clauses = reader.clauses.document_clauses(next(iter(reader.entries())))
+    ped = _holding(clauses, "pre-existing Disease (PED)")
+    sterility = _holding(clauses, "Excl17")
+    grant = _holding(clauses, "shall indemnify Medical Expenses for infertility")
+
+    def exceptions(target, question: str, rule_id: str) -> list[str]:
+        edge = Edge(type=RelationType.OVERRIDES, source=sterility.clause_id,
+                    target=target.clause_id, confidence=0.5, rule_id=rule_id,
+                    evidence="", evidence_span=(0, 0))
+        results = [_retrieved(target), _retrieved(sterility).model_copy(update={"via": [edge]})]
+        answer = _document_answer(reader, DocumentTerms(reader), question, results, 0.5)
+        assert answer.found and answer.lines[0].clause_id == target.clause_id
+        return [line.clause_id for line in answer.exceptions]
+
+    ped_question = "How long are pre-existing diseases excluded?"
+    assert exceptions(ped, ped_question, "overrides.exclusions_section") == []
+    # the same pair linked by a rule that reads a reference is an exception
+    assert exceptions(ped, ped_question, "overrides.notwithstanding_ref") == [sterility.clause_id]
+    # the word-overlap edge to a grant of cover is one
+    assert exceptions(grant, "Is infertility treatment covered?",
+                      "overrides.exclusions_section") == [sterility.clause_id]
+
+
+RESTATED_EXCLUSION = """SECTION D EXCLUSIONS
+1) Pre-Existing Diseases (Code - Excl01)
+a. Expenses related to the treatment of a Pre-Existing Disease (PED) and its direct complications shall be excluded until the expiry of 36 months of continuous coverage after the date of inception of the first policy with Us.
+2) Sterility (Code - Excl17)
+a. Expenses related to sterility and infertility.
+SECTION E SCHEDULE OF EXCLUSIONS FOR THE GLOBAL COVER
+1) Pre-Existing Diseases (Code - Excl01)
+a. Expenses related to the treatment of a Pre-Existing Disease (PED) and its direct complications shall be excluded until the expiry of 36 months of continuous coverage after the date of inception of the first policy with Insurer.
+"""
+
+
+def test_an_exception_that_restates_the_answer_is_no_exception(tmp_path):
+    """Policies repeat an exclusion in a second section ("... with Us" / "... with
+    Insurer"): the repetition is not an exception to the answer; another clause is."""
+    reader = read_texts(tmp_path, {"restated.txt": RESTATED_EXCLUSION})
+    clauses = reader.clauses.document_clauses(next(iter(reader.entries())))
+    first = _holding(clauses, "first policy with Us")
+    again = _holding(clauses, "first policy with Insurer")
+    sterility = _holding(clauses, "sterility and infertility")
+    overrides = frozenset({(again.clause_id, first.clause_id),
+                           (sterility.clause_id, first.clause_id)})
+    answer = direct_answer(reader, DocumentTerms(reader),
+                           "How long are pre-existing diseases excluded?", [first],
+                           [again, sterility], overrides)
+    assert answer.found and answer.lines[0].clause_id == first.clause_id
+    assert [line.clause_id for line in answer.exceptions] == [sterility.clause_id]
+
+
+PED_24 = LABELLED_EXCLUSIONS
+PED_36 = RESTATED_EXCLUSION.split("SECTION E")[0]
+# A document that uses the words but answers nothing about how long.
+PED_MENTION = """2 Definitions
+2.1 Pre-Existing Disease means any condition, ailment, injury or disease diagnosed by a physician before the policy.
+"""
+
+
+def test_documents_that_answer_equally_well_each_give_their_answer(tmp_path):
+    """A question that names no document, answered as well by two of them: the direct
+    answer is each one's, one line per document, with both citations; a document that
+    answers less well is not part of it."""
+    from clausegraph.answer.extractive import build_answer
+
+    reader = read_texts(tmp_path, {"policy_a.txt": PED_24, "policy_b.txt": PED_36,
+                                   "policy_c.txt": PED_MENTION})
+    question = "How long are pre-existing diseases excluded?"
+    ranked = [_retrieved(_holding(_clauses(reader, name), text)) for name, text in (
+        ("policy_c.txt", "Pre-Existing Disease means"),
+        ("policy_a.txt", "24 months"), ("policy_b.txt", "36 months"))]
+    answer = build_answer(reader, question, ranked, {"min_edge_confidence": 0.5})
+    files = [reader.clauses.document(d).source_path.rsplit("/", 1)[1]
+             for d in answer.direct_answer_documents]
+    assert answer.found and files == ["policy_a.txt", "policy_b.txt"]
+    lines = answer.direct_answer.split("\n")
+    assert len(lines) == 2 and "24 months" in lines[0] and "36 months" in lines[1]
+    assert lines[0].startswith(f"{answer.per_document[1].document} (policy_a.txt): ")
+    assert answer.direct_answer_citations == [ranked[1].clause_id, ranked[2].clause_id]
+    assert "**Answer by document** (2 documents answer this equally well" in answer.answer
+    assert "**Other documents**" in answer.answer  # policy_c, listed apart
+
+    # one document alone: its answer, as before
+    alone = build_answer(reader, question, ranked[1:2], {"min_edge_confidence": 0.5})
+    assert alone.direct_answer_documents == [ranked[1].clause.doc_id]
+    assert "\n" not in alone.direct_answer and "24 months" in alone.direct_answer
+    assert "**Answer by document**" not in alone.answer

@@ -128,7 +128,7 @@ def test_mismatch_rules_for_the_int8_suffix(fp32: OnnxEmbedder, int8: OnnxEmbedd
     assert embedding_mismatch({**name, "embedding_fingerprint": int8.fingerprint}, int8) is None
     assert "fp32 encoder" in embedding_mismatch(
         {**name, "embedding_fingerprint": fp32.fingerprint}, int8)
-    # no fingerprint recorded (older folders, PostgreSQL): checked by the name only
+    # no fingerprint recorded (older folders and databases): checked by the name only
     assert embedding_mismatch(name, int8) is None and embedding_mismatch(name, fp32) is None
     other = {**name, "embedding_fingerprint": "sha256:" + "0" * 64 + f"+{VARIANT}"}
     assert "other weights" in embedding_mismatch(other, int8)
@@ -143,3 +143,25 @@ def test_int8_without_a_writable_cache_builds_in_memory(tmp_path: Path,
     assert in_memory.graph_path is None
     text = contract_paragraphs()[7]
     np.testing.assert_allclose(in_memory.encode([text]), int8.encode([text]), atol=1e-6)
+
+
+def test_an_fp32_database_index_is_refused_by_int8(pg_url: str) -> None:
+    """PostgreSQL keeps the first vectors' fingerprint too: an fp32 database is not searched
+    with int8 question vectors, nor given int8 clause vectors."""
+    from clausegraph.store.postgres.store import PostgresIndex
+
+    graph = ClauseGraph.open(pg_url, Settings().with_overrides(FP32), create=True)
+    assert not graph.ingest([TEST_DATA / "cuad_ofg_conversion_services.txt"]).failed
+    assert PostgresIndex(pg_url).info()["embedding_fingerprint"] == graph.embedder.fingerprint
+    assert graph.retrieve(QUESTION)
+
+    quantised = ClauseGraph.open(pg_url, Settings().with_overrides(INT8))
+    with pytest.raises(IndexStoreError, match=f"the fp32 encoder of 'all-MiniLM-L6-v2' but "
+                                              f"its {VARIANT} encoder"):
+        quantised.retrieve(QUESTION)
+    with pytest.raises(IndexStoreError, match="fp32 encoder"):
+        quantised.ingest([TEST_DATA / "cuad_bloom_definitions.txt"])
+    # the store itself refuses another encoder's vectors, whoever calls it
+    with pytest.raises(IndexStoreError, match="another encoder"):
+        PostgresIndex(pg_url).record_model(PACKAGED_MODEL_NAME, 384,
+                                           quantised.embedder.fingerprint)

@@ -77,10 +77,14 @@ def test_ask_gives_a_cited_direct_answer_and_grouped_evidence(asked):
     answer = asked["answer"]
     assert answer["question"] == QUESTION and answer["evidence"]
     assert {e["group"] for e in answer["evidence"]} <= {"definition", "base_rule", "exception"}
+    # one answer, or one per document when several answer equally well: each quotes the
+    # clause its citation opens, inside that clause's span
     direct = asked["direct"]
-    cited = next(e for e in answer["evidence"] if e["clause_id"] == direct["clause_id"])
-    assert _squash(direct["text"]) in _squash(cited["text"])
-    assert cited["span"][0] <= direct["span"][0] < direct["span"][1] <= cited["span"][1]
+    assert direct["text"] == answer["direct_answer"]
+    for item in direct["by_document"] or [direct]:
+        cited = next(e for e in answer["evidence"] if e["clause_id"] == item["clause_id"])
+        assert _squash(item["text"]) in _squash(cited["text"])
+        assert cited["span"][0] <= item["span"][0] < item["span"][1] <= cited["span"][1]
     ids = {e["clause_id"] for e in answer["evidence"]}
     assert all(link["source"] in ids and link["target"] in ids for link in answer["chain"])
 
@@ -101,7 +105,7 @@ def test_stream_sends_answer_then_each_group_then_chain(client):
 
 
 def test_highlight_rectangles_cover_the_cited_words(client, asked):
-    direct = asked["direct"]
+    direct = (asked["direct"]["by_document"] or [asked["direct"]])[0]  # a quote, cited
     data = client.get("/api/v1/highlight", params={
         "clause": direct["clause_id"], "start": direct["span"][0], "end": direct["span"][1],
     }).json()
@@ -313,3 +317,36 @@ def test_loopback_app_checks_host_and_origin(web_index):
         cross = client.post("/api/v1/compare", json={"question": "x"},
                             headers={"Origin": "http://evil.example"})
         assert cross.status_code == 403
+
+
+PED_POLICY = ("SECTION D EXCLUSIONS\n1) Pre-Existing Diseases (Code - Excl01)\na. Expenses related "
+              "to the treatment of a Pre-Existing Disease (PED) and its direct complications shall "
+              "be excluded until the expiry of {months} months of continuous coverage after the "
+              "date of inception of the first policy with Us.\n")
+
+
+def test_documents_that_answer_equally_well_each_get_a_cited_answer(team):
+    """A question that names none of two policies answering it equally: the API's direct
+    answer carries each policy's answer with its own citation (the Ask page lists them)."""
+    job = team.post("/api/v1/documents", files=[
+        ("files", (f"policy_{months}.txt", PED_POLICY.format(months=months).encode(), "text/plain"))
+        for months in (24, 36)]).json()
+    job = _wait_for_job(team, job)
+    ids = [f["doc_id"] for f in job["files"]]
+    try:
+        answer = team.post("/api/v1/ask", json={
+            "question": "How long are pre-existing diseases excluded?"}).json()
+        by_document = answer["direct"]["by_document"]
+        assert len(by_document) == 2
+        for item in by_document:
+            months = "24" if "24 months" in item["text"] else "36"
+            assert item["clause_id"] and item["span"][1] > item["span"][0]
+            assert f"(policy_{months}.txt)" in item["citation"]
+        assert {"24 months" in d["text"] for d in by_document} == {True, False}
+        # scoped to one of them: one answer, no list
+        one = team.post("/api/v1/ask", json={
+            "question": "How long are pre-existing diseases excluded?", "documents": [ids[0]]}).json()
+        assert one["direct"]["by_document"] == [] and "24 months" in one["direct"]["text"]
+    finally:
+        for doc_id in ids:
+            team.delete(f"/api/v1/documents/{doc_id}")

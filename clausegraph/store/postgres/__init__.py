@@ -77,11 +77,11 @@ class PostgresStore(IndexStore):
                embedding_model: str = "", dim: int = 0, embedding_fingerprint: str = "") -> None:
         """Record the added documents' entries and remove ``remove``, in one transaction.
 
-        The model name and dimension are recorded; the weights fingerprint is not kept yet
-        (a database index is checked by model name only)."""
+        The model name, dimension and weights fingerprint are recorded with the first
+        vectors (a database filled before fingerprints were kept is checked by name)."""
         if add:
             self._ensure_schema(dim)
-            self.index.record_model(embedding_model, dim)
+            self.index.record_model(embedding_model, dim, embedding_fingerprint)
         if not (add or remove):
             return
         self.index.commit_entries({d: e.model_dump(mode="json") for d, e in add}, remove)

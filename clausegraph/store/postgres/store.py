@@ -159,17 +159,29 @@ class PostgresIndex:
             raise IndexStoreError(self.display, f"stores {settings['dim']}-dimensional vectors "
                                   f"({settings['embedding_model']}), not {dim}")
 
-    def record_model(self, embedding_model: str, dim: int) -> None:
-        """Record the embedding model on first use; refuse vectors of another model."""
+    def record_model(self, embedding_model: str, dim: int, fingerprint: str = "") -> None:
+        """Record the embedding model and its weights fingerprint on first use; refuse
+        vectors of another model or encoder (an fp32 database gets no int8 vectors)."""
         with self.transaction() as conn:
             stored = conn.execute("SELECT value FROM store_settings WHERE name = "
                                   "'embedding_model' FOR UPDATE").fetchone()
             if stored and stored[0] and embedding_model and stored[0] != embedding_model:
                 raise IndexStoreError(self.display, f"holds vectors of {stored[0]!r}, not "
                                       f"{embedding_model!r}; use one model per database")
+            printed = conn.execute("SELECT value FROM store_settings WHERE name = "
+                                   "'embedding_fingerprint'").fetchone()
+            if printed and printed[0] and fingerprint and printed[0] != fingerprint:
+                raise IndexStoreError(self.display, f"holds vectors of another encoder "
+                                      f"({printed[0][:19]}..., not {fingerprint[:19]}...)")
             if embedding_model and (not stored or not stored[0]):
                 conn.execute("UPDATE store_settings SET value = %s WHERE name = "
                              "'embedding_model'", (embedding_model,))
+                if fingerprint:
+                    # Only with the first vectors: a database filled before fingerprints were
+                    # kept has none, and is checked by the model name alone.
+                    conn.execute("INSERT INTO store_settings VALUES ('embedding_fingerprint', "
+                                 "%s) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value",
+                                 (fingerprint,))
         self._settings = None
         if dim and self.dim != dim:
             raise IndexStoreError(self.display, f"stores {self.dim}-dimensional vectors, "
@@ -405,6 +417,7 @@ class PostgresIndex:
         return {"format": "clausegraph-postgres", "version": schema_version(self.url),
                 "generation": int(generation), "workspace": self.workspace,
                 "embedding_model": self.embedding_model, "dim": self.dim,
+                "embedding_fingerprint": self.settings.get("embedding_fingerprint", ""),
                 "documents": self.document_count()}
 
     def document_count(self) -> int:

@@ -42,15 +42,31 @@ function showGroup(data) {
   document.getElementById("evidence").append(section);
 }
 
+// One document's answer when several answer equally well: its text and its own citation.
+function documentAnswer(item) {
+  const span = item.span || [];
+  // the document leads the line; the button names the clause and page
+  const where = item.citation.slice(item.document.length + 2).split(", chars")[0];
+  const cite = CG.el("button", { type: "button", class: "cite", text: where });
+  cite.dataset.clause = item.clause_id;
+  cite.onclick = () => Viewer.open(item.clause_id, span[0], span[1]);
+  return CG.el("li", {}, CG.el("strong", { text: item.document + ": " }),
+    CG.el("span", { text: item.text + " " }), cite);
+}
+
 function showAnswer(data) {
   const card = document.getElementById("answer-card");
   card.hidden = false;
   const direct = data.direct || {};
-  document.getElementById("direct-answer").textContent =
-    direct.text || "Not found in the indexed documents.";
+  const several = (direct.by_document || []).length > 1;
+  document.getElementById("direct-answer").textContent = several
+    ? direct.by_document.length + " documents answer this equally well and the question names none of them:"
+    : direct.text || "Not found in the indexed documents.";
+  document.getElementById("direct-by-document").replaceChildren(
+    ...(several ? direct.by_document.map(documentAnswer) : []));
   const cite = document.getElementById("direct-cite");
-  cite.parentElement.hidden = !direct.clause_id;
-  if (direct.clause_id) {
+  cite.parentElement.hidden = several || !direct.clause_id;
+  if (direct.clause_id && !several) {
     cite.textContent = direct.citation.split(", chars")[0];
     cite.dataset.clause = direct.clause_id;
     const span = direct.span || [];
