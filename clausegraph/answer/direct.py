@@ -151,9 +151,9 @@ _MIN_RULE_CHARS = 60
 _PARTY_END = re.compile(r"[”\"]\s*\)\s*[,;]?\s*(?:and\s+)?(?=[A-Z])|\bbetween\s+(?=[A-Z])")
 # The sentence of a clause that refuses cover.
 _REFUSES_COVER = re.compile(
-    r"\b(?:(?:shall|will|is|are)\s+(?:be\s+)?excluded|excluded\s+until|(?:is|are|shall\s+not\s+be)"
-    r"\s+not\s+(?:covered|payable|admissible)|(?:shall|will|does|do)\s+not\s+(?:cover|pay)\b|"
-    r"(?:is|are)\s+not\s+(?:covered|payable|admissible)|we\s+will\s+not\s+cover)", re.I)
+    r"\b(?:(?:shall|will|is|are)\s+(?:be\s+)?excluded|excluded\s+until|"
+    r"(?:(?:is|are)\s+not|(?:shall|will)\s+not\s+be)\s+(?:covered|payable|admissible)|"
+    r"(?:shall|will|does|do)\s+not\s+(?:cover|pay)\b)", re.I)
 # An exception line whose words are mostly an answer line's repeats it (documents restate
 # exclusions in a second section); 0.9 of the shorter text's words.
 RESTATED_SHARE = 0.9

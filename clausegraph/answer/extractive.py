@@ -302,7 +302,7 @@ def _word_overlap_rules() -> frozenset[str]:
     return frozenset(r.id for r in rules.for_type(RelationType.OVERRIDES) if r.target == "overlap")
 
 
-def _exclusion_beside_exclusion(index: IndexReader, edge) -> bool:
+def _exclusion_beside_exclusion(index: IndexReader, edge: Edge) -> bool:
     """A word-overlap Overrides edge whose target itself refuses cover: two exclusions of one
     list ("sterility and infertility" and the pre-existing disease exclusion), neither an
     exception to the other."""

@@ -424,3 +424,18 @@ def test_documents_that_answer_equally_well_each_give_their_answer(tmp_path):
     assert alone.direct_answer_documents == [ranked[1].clause.doc_id]
     assert "\n" not in alone.direct_answer and "24 months" in alone.direct_answer
     assert "**Answer by document**" not in alone.answer
+
+
+@pytest.mark.parametrize("text, refuses", [
+    ("Expenses shall be excluded until the expiry of 24 months.", True),
+    ("Cosmetic surgery is not covered.", True),
+    ("Charges shall not be payable for the first 30 days.", True),
+    ("We will not cover: a. transfers between hospitals", True),
+    ("The Company shall indemnify Medical Expenses for cataract.", False),
+    ("Day care procedures are covered up to the Sum Insured.", False),
+    ("Exclusions do not apply to accidents.", False),
+])
+def test_a_clause_that_refuses_cover(text: str, refuses: bool) -> None:
+    from clausegraph.answer.direct import refuses_cover
+
+    assert refuses_cover(text) is refuses
