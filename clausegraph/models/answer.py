@@ -89,6 +89,10 @@ class AnswerLine(BaseModel):
     cut_before: bool = Field(False, description="the sentence starts before the quote")
     cut_after: bool = Field(False, description="the sentence goes on after the quote")
 
+    def marked(self) -> str:
+        """The quote with "…" where it was cut from a longer sentence."""
+        return f"{'…' if self.cut_before else ''}{self.text}{'…' if self.cut_after else ''}"
+
     def citation(self) -> str:
         pages = ", ".join(str(p) for p in self.pages)
         return f"{self.label}, {'pp.' if len(self.pages) > 1 else 'p.'} {pages}"

@@ -369,6 +369,8 @@ class DirectAnswer(BaseModel):
     clause_id: str | None = None
     span: tuple[int, int] | None = Field(None, description="document offsets of the quote")
     citation: str | None = None
+    shown: str = Field("", description="the text as the page shows it: '…' where a quote "
+                       "was cut from a longer sentence")
     document: str | None = Field(None, description="the document's title (file name)")
     by_document: list[DirectAnswer] = Field(
         default_factory=list, description="when several documents answer equally well and "
@@ -385,7 +387,7 @@ def direct_answer(answer: Answer) -> DirectAnswer:
     equal = answer.answering_documents()
     return DirectAnswer(
         text=answer.direct_answer or line.text, clause_id=line.clause_id, span=line.span,
-        citation=f"{line.document}, {line.citation()}",
+        citation=f"{line.document}, {line.citation()}", shown=_shown(answer.direct.lines),
         by_document=[_document_direct(d) for d in equal] if len(equal) > 1 else [])
 
 
@@ -393,7 +395,12 @@ def _document_direct(document: Any) -> DirectAnswer:
     first = document.lines[0]
     name = f"{document.document} ({document.file})"
     return DirectAnswer(text=document.text, clause_id=first.clause_id, span=first.span,
-                        citation=f"{name}, {first.citation()}", document=name)
+                        citation=f"{name}, {first.citation()}", document=name,
+                        shown=_shown(document.lines))
+
+
+def _shown(lines: Any) -> str:
+    return " ".join(line.marked() for line in lines)
 
 
 def answer_found(answer: Answer) -> bool:

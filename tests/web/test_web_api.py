@@ -82,6 +82,9 @@ def test_ask_gives_a_cited_direct_answer_and_grouped_evidence(asked):
     direct = asked["direct"]
     assert direct["text"] == answer["direct_answer"]
     for item in direct["by_document"] or [direct]:
+        # what the page shows: the quote, marked "…" where cut from a longer sentence
+        assert item["shown"].strip("…") in _squash(item["text"]) or \
+            len(answer["direct"]["lines"]) > 1
         cited = next(e for e in answer["evidence"] if e["clause_id"] == item["clause_id"])
         assert _squash(item["text"]) in _squash(cited["text"])
         assert cited["span"][0] <= item["span"][0] < item["span"][1] <= cited["span"][1]

@@ -51,7 +51,7 @@ function documentAnswer(item) {
   cite.dataset.clause = item.clause_id;
   cite.onclick = () => Viewer.open(item.clause_id, span[0], span[1]);
   return CG.el("li", {}, CG.el("strong", { text: item.document + ": " }),
-    CG.el("span", { text: item.text + " " }), cite);
+    CG.el("span", { text: (item.shown || item.text) + " " }), cite);
 }
 
 function showAnswer(data) {
@@ -61,7 +61,7 @@ function showAnswer(data) {
   const several = (direct.by_document || []).length > 1;
   document.getElementById("direct-answer").textContent = several
     ? direct.by_document.length + " documents answer this equally well and the question names none of them:"
-    : direct.text || "Not found in the indexed documents.";
+    : direct.shown || direct.text || "Not found in the indexed documents.";
   document.getElementById("direct-by-document").replaceChildren(
     ...(several ? direct.by_document.map(documentAnswer) : []));
   const cite = document.getElementById("direct-cite");
