@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from clausegraph.models import AnswerLine, Clause, DirectAnswer, Span
+from clausegraph.models import AnswerLine, Clause, DirectAnswer, RelationType, Span
 from clausegraph.store.base import IndexReader
 from clausegraph.text.tokenize import tokenize
 
@@ -149,11 +149,9 @@ _MIN_RULE_CHARS = 60
 # that closes the party before it ('... ("Equidata"), and National ...'; not after
 # '(the "Effective Date"), by and between')
 _PARTY_END = re.compile(r"[”\"]\s*\)\s*[,;]?\s*(?:and\s+)?(?=[A-Z])|\bbetween\s+(?=[A-Z])")
-# The sentence of a clause that refuses cover.
-_REFUSES_COVER = re.compile(
-    r"\b(?:(?:shall|will|is|are)\s+(?:be\s+)?excluded|excluded\s+until|"
-    r"(?:(?:is|are)\s+not|(?:shall|will)\s+not\s+be)\s+(?:covered|payable|admissible)|"
-    r"(?:shall|will|does|do)\s+not\s+(?:cover|pay)\b)", re.I)
+# The relation rule that recognises a clause refusing cover ("shall be excluded", "is not
+# covered"): rules/overrides.yaml, one pattern for the graph and for the answer.
+REFUSES_COVER_RULE = "overrides.exclusion_text"
 # An exception line whose words are mostly an answer line's repeats it (documents restate
 # exclusions in a second section); 0.9 of the shorter text's words.
 RESTATED_SHARE = 0.9
@@ -484,7 +482,28 @@ def restates(text: str, lines: Sequence[AnswerLine]) -> bool:
 def refuses_cover(text: str) -> bool:
     """Whether a clause itself refuses cover ("... shall be excluded until ...", "is not
     covered"): another exclusion that merely shares words with it does not limit it."""
-    return _REFUSES_COVER.search(text) is not None
+    return _refusal_pattern().search(text) is not None
+
+
+def word_overlap_rules() -> frozenset[str]:
+    """Ids of the Overrides rules that link an exclusion to the coverage clauses it shares
+    words with (``target: overlap`` in rules/overrides.yaml)."""
+    return _relation_rules()[1]
+
+
+def _refusal_pattern() -> re.Pattern:
+    return _relation_rules()[0]
+
+
+@lru_cache(maxsize=1)
+def _relation_rules() -> tuple[re.Pattern, frozenset[str]]:
+    """What the answer reads from the relation rules (loaded once)."""
+    from clausegraph.relate.rules import RuleSet
+
+    rules = RuleSet.load(check_examples=False)
+    overlap = frozenset(r.id for r in rules.for_type(RelationType.OVERRIDES)
+                        if r.target == "overlap")
+    return rules.rule(REFUSES_COVER_RULE).regex, overlap
 
 
 def governs(
@@ -509,6 +528,13 @@ def _is_ancestor(clause: Clause, other: Clause) -> bool:
     if not number:
         return False
     return any(part == number or part.startswith(number + " ") for part in other.section_path)
+
+
+def _held(weights: dict[str, float], own: frozenset[str], context: frozenset[str]) -> float:
+    """The question's word weight a sentence holds: its own words in full, the words of its
+    heading context at half."""
+    return sum(w if t in own else 0.5 * w for t, w in weights.items()
+               if t in own or t in context)
 
 
 def _word_share(
@@ -561,13 +587,10 @@ def _score_sentences(
             # a list item that holds the asked value states what its list heading names
             # ("Specified disease waiting period: a. ... excluded until 24 months")
             own = (matched | heading) if has_value else matched
-            held = sum(w for t, w in weights.items() if t in own)
-            in_context = 0.5 * sum(w for t, w in weights.items()
-                                   if t in context and t not in own)
-            coverage = discount * (held + in_context) / total
-            plain = (tokens | heading) if has_value else tokens
-            words = discount * (sum(w for t, w in weights.items() if t in plain) + 0.5 * sum(
-                w for t, w in weights.items() if t in context and t not in plain)) / total
+            coverage = discount * _held(weights, own, context) / total
+            # the same without the value's stand-in words: what the text itself says
+            words = coverage if matched is tokens else discount * _held(
+                weights, (tokens | heading) if has_value else tokens, context) / total
             # asked for a period, an amount, a law: a sentence without one answers less
             fit = 0.3 if has_value else (0.0 if pattern is None else -0.45 * coverage)
             # a bare heading line ("3.1.9 Ambulance") states nothing: it is not an answer

@@ -14,7 +14,7 @@ import weakref
 from functools import lru_cache
 
 from clausegraph.answer.direct import (NOT_FOUND, DocumentTerms, direct_answer, refuses_cover,
-                                       terms_for, token_set)
+                                       terms_for, token_set, word_overlap_rules)
 from clausegraph.models import (
     Answer,
     ChainLink,
@@ -292,21 +292,11 @@ def _document_answer(
     return direct_answer(index, terms, asked, ranked, exceptions, overrides)
 
 
-@lru_cache(maxsize=1)
-def _word_overlap_rules() -> frozenset[str]:
-    """Ids of the Overrides rules that link an exclusion to the coverage clauses it shares
-    words with (``target: overlap`` in rules/overrides.yaml)."""
-    from clausegraph.relate.rules import RuleSet
-
-    rules = RuleSet.load(check_examples=False)
-    return frozenset(r.id for r in rules.for_type(RelationType.OVERRIDES) if r.target == "overlap")
-
-
 def _exclusion_beside_exclusion(index: IndexReader, edge: Edge) -> bool:
     """A word-overlap Overrides edge whose target itself refuses cover: two exclusions of one
     list ("sterility and infertility" and the pre-existing disease exclusion), neither an
     exception to the other."""
-    return edge.rule_id in _word_overlap_rules() and \
+    return edge.rule_id in word_overlap_rules() and \
         refuses_cover(index.clauses.clause(edge.target).text)
 
 
