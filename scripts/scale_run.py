@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         "wall_over_embed": round(stats.wall_seconds / stats.embed_seconds, 3)
         if stats.embed_seconds and stats.source == "measured" else None,
         "index_load_seconds": round(load_seconds, 2),
-        "clauses_loaded": len(index.clauses),
+        "clauses_loaded": index.clauses.count(),
         "total_seconds": round(time.perf_counter() - started, 1),
         "peak_rss_mb": round(peak_rss_mb(), 1),
         "machine": f"{platform.machine()}, {platform.python_version()}",

@@ -80,6 +80,11 @@ def _npy_bytes(array: np.ndarray) -> bytes:
     return buffer.getvalue()
 
 
+def parse_clauses(raw: bytes) -> list[Clause]:
+    """A document's ``clauses.json`` as clauses."""
+    return [Clause.model_validate(item) for item in json.loads(raw)]
+
+
 def _fsync_dir(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -304,9 +309,12 @@ class FolderStore(IndexStore):
     def read_document(self, doc_id: str) -> Document:
         return Document.model_validate_json((self.doc_dir(doc_id) / "document.json").read_bytes())
 
+    def read_file(self, doc_id: str, name: str) -> bytes:
+        """One stored file of a document, as bytes."""
+        return (self.doc_dir(doc_id) / name).read_bytes()
+
     def read_clauses(self, doc_id: str) -> list[Clause]:
-        raw = json.loads((self.doc_dir(doc_id) / "clauses.json").read_bytes())
-        return [Clause.model_validate(item) for item in raw]
+        return parse_clauses(self.read_file(doc_id, "clauses.json"))
 
     def read_clause_ids(self, doc_id: str) -> list[str]:
         """The clause ids alone, without validating whole clauses (global rebuilds need only these)."""

@@ -2,7 +2,8 @@
 
 One :class:`FolderReader` is a consistent snapshot: it reads the manifest once and then
 only the immutable files that manifest names, so a concurrent writer never changes it.
-Clauses and edges are read when the reader opens; the bm25s index (and the library behind
+The stored clause and edge files are read when the reader opens and parsed per document
+when first needed (a bounded number kept parsed); the bm25s index (and the library behind
 it) and the vectors only when a search first needs them, so ``show`` stays fast. The files of
 the global folder are opened with the snapshot, so a later search still reads this
 generation after a writer has committed a newer one and collected its folder.
@@ -12,8 +13,12 @@ from __future__ import annotations
 
 import json
 import tempfile
+from bisect import bisect_right
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
+from itertools import accumulate, pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,40 +36,101 @@ from clausegraph.store.base import (
     VectorIndex,
     degree_centrality,
 )
+from clausegraph.store.local.folder import parse_clauses
 
 if TYPE_CHECKING:
     from clausegraph.store.local.folder import FolderStore
 
 
-class LocalClauses(ClauseStore):
-    """Every clause in one list, in document order; documents by id.
+class ParsedCache:
+    """Documents parsed from their stored JSON, the most recently used kept while their
+    total weight (clauses or edges) stays within a budget.
 
-    Positions (``position``, ``doc_ranges``, ``positions``) and the list protocol
-    (``len``, iteration) are this backend's own and serve its lexical and vector indexes;
-    code above the store speaks clause ids.
+    Why: the full LegalBench-RAG corpus is 108k clauses and 463k edges; as pydantic models
+    they took 1.2 GB in every process that opened the index, when one question reads the
+    clauses of a few dozen documents. The JSON bytes stay in memory (read at open, so the
+    snapshot holds even after a writer removes a document's folder) and are parsed again
+    if an evicted document is needed.
     """
 
-    def __init__(self, location: str) -> None:
+    def __init__(self, parse: Callable[[str], Any], weight: Callable[[Any], int],
+                 budget: int) -> None:
+        self._parse, self._weight, self.budget = parse, weight, budget
+        self._items: OrderedDict[str, Any] = OrderedDict()
+        self._held = 0
+
+    def get(self, doc_id: str) -> Any:
+        if doc_id in self._items:
+            self._items.move_to_end(doc_id)
+            return self._items[doc_id]
+        item = self._parse(doc_id)
+        self._items[doc_id] = item
+        self._held += self._weight(item)
+        while self._held > self.budget and len(self._items) > 1:
+            _, old = self._items.popitem(last=False)
+            self._held -= self._weight(old)
+        return item
+
+    def __contains__(self, doc_id: str) -> bool:
+        return doc_id in self._items
+
+
+class LocalClauses(ClauseStore):
+    """Every clause id in one list, in document order; documents by id; the clauses
+    themselves parsed per document on first use (:class:`ParsedCache`).
+
+    Positions (``position``, ``doc_ranges``, ``positions``) and the list protocol
+    (``len``, iteration) are this backend's own and serve its lexical and vector indexes; code above
+    the store speaks clause ids.
+    """
+
+    #: clauses kept parsed: a fifth of the full LegalBench-RAG corpus, every clause of a
+    #: few-hundred-document index
+    CACHE_CLAUSES = 20_000
+
+    def __init__(self, location: str, parse: Callable[[str], list[Clause]] | None = None,
+                 cache_clauses: int = CACHE_CLAUSES) -> None:
         self.location = location
         self.by_doc: dict[str, Document] = {}
-        self.rows: list[Clause] = []
+        self.ids: list[str] = []
         self.doc_ranges: dict[str, tuple[int, int]] = {}
         self.position: dict[str, int] = {}
+        self._doc_at_start: list[str] = []
+        self._starts: list[int] = []
+        self._parsed = ParsedCache(self._checked if parse else self._missing, len, cache_clauses)
+        self._parse = parse
 
-    def add(self, document: Document, clauses: list[Clause]) -> None:
-        start = len(self.rows)
+    def add(self, document: Document, clause_ids: list[str]) -> None:
+        start = len(self.ids)
         self.by_doc[document.doc_id] = document
-        self.rows += clauses
-        self.doc_ranges[document.doc_id] = (start, len(self.rows))
+        self.ids += clause_ids
+        self.doc_ranges[document.doc_id] = (start, len(self.ids))
+        if clause_ids:
+            self._starts.append(start)
+            self._doc_at_start.append(document.doc_id)
 
     def finish(self) -> None:
-        self.position = {c.clause_id: i for i, c in enumerate(self.rows)}
+        self.position = {clause_id: i for i, clause_id in enumerate(self.ids)}
+
+    def _missing(self, doc_id: str) -> list[Clause]:
+        raise NotFoundError(f"no clauses of document {doc_id!r} in index {self.location}")
+
+    def _checked(self, doc_id: str) -> list[Clause]:
+        assert self._parse is not None
+        clauses = self._parse(doc_id)
+        start, end = self.doc_ranges[doc_id]
+        if [c.clause_id for c in clauses] != self.ids[start:end]:
+            raise IndexStoreError(self.location, "global index does not match the stored "
+                                  f"clauses of document {doc_id}")
+        return clauses
 
     def __len__(self) -> int:
-        return len(self.rows)
+        return len(self.ids)
 
-    def __iter__(self):
-        return iter(self.rows)
+    def __iter__(self) -> Iterator[Clause]:
+        """Every clause, document by document (each parsed in turn)."""
+        for doc_id in self.by_doc:
+            yield from self.document_clauses(doc_id)
 
     def document_ids(self) -> list[str]:
         return list(self.by_doc)
@@ -77,10 +143,15 @@ class LocalClauses(ClauseStore):
     def documents(self) -> dict[str, Document]:
         return dict(self.by_doc)
 
-    def clause(self, clause_id: str) -> Clause:
+    def doc_id_of(self, clause_id: str) -> str:
+        """The document of a clause, without parsing its clauses."""
         if clause_id not in self.position:
             raise NotFoundError(f"no clause {clause_id!r} in index {self.location}")
-        return self.rows[self.position[clause_id]]
+        return self._doc_at_start[bisect_right(self._starts, self.position[clause_id]) - 1]
+
+    def clause(self, clause_id: str) -> Clause:
+        doc_id = self.doc_id_of(clause_id)
+        return self._parsed.get(doc_id)[self.position[clause_id] - self.doc_ranges[doc_id][0]]
 
     def has_clause(self, clause_id: str) -> bool:
         return clause_id in self.position
@@ -90,15 +161,15 @@ class LocalClauses(ClauseStore):
 
     def document_clauses(self, doc_id: str) -> list[Clause]:
         start, end = self.doc_ranges[doc_id]
-        return self.rows[start:end]
+        return list(self._parsed.get(doc_id)) if end > start else []
 
     def clause_ids(self, doc_ids: Sequence[str] | None = None) -> list[str]:
         if doc_ids is None:
-            return [c.clause_id for c in self.rows]
-        return [c.clause_id for d in doc_ids for c in self.document_clauses(d)]
+            return list(self.ids)
+        return [c for d in doc_ids for c in self.ids[slice(*self.doc_ranges[d])]]
 
     def count(self) -> int:
-        return len(self.rows)
+        return len(self.ids)
 
     def positions(self, doc_ids: Sequence[str] | None) -> np.ndarray | None:
         """Row positions of ``doc_ids`` (None = every row), in document order."""
@@ -108,7 +179,7 @@ class LocalClauses(ClauseStore):
         return np.concatenate(spans) if spans else np.zeros(0, dtype=np.int64)
 
     def ids_at(self, positions: np.ndarray) -> list[str]:
-        return [self.rows[int(p)].clause_id for p in positions]
+        return [self.ids[int(p)] for p in positions]
 
 
 class LocalLexical(LexicalIndex):
@@ -211,55 +282,57 @@ class LocalVectors(VectorIndex):
         return self.at(positions) if len(positions) else np.zeros((0, self._dim), np.float32)
 
 
+@dataclass
+class _DocumentEdges:
+    """One document's stored graph and its adjacency maps (source -> target -> type)."""
+
+    graph: DocumentGraph
+    succ: dict[str, dict[str, dict[str, Edge]]] = field(default_factory=dict)
+    pred: dict[str, dict[str, dict[str, Edge]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for edge in self.graph.edges:
+            self.succ.setdefault(edge.source, {}).setdefault(edge.target, {})[edge.type.value] = edge
+            self.pred.setdefault(edge.target, {}).setdefault(edge.source, {})[edge.type.value] = edge
+
+
 class LocalGraph(GraphStore):
-    """Per-document edge lists, with adjacency maps built on first use.
+    """Per-document edge lists, parsed with their adjacency maps on first use.
 
     Adjacency keeps one edge per (source, target, type), the last one stored, and lists
     neighbours in the order their first edge was stored: the order networkx's
     ``MultiDiGraph`` gave, so rankings are unchanged by the move to this interface.
     """
 
-    def __init__(self, graphs: dict[str, DocumentGraph], clauses: LocalClauses) -> None:
-        self.graphs = graphs
+    #: edges kept parsed (the full LegalBench-RAG corpus has 463k)
+    CACHE_EDGES = 100_000
+
+    def __init__(self, parse: Callable[[str], DocumentGraph], clauses: LocalClauses,
+                 cache_edges: int = CACHE_EDGES) -> None:
         self._clauses = clauses
-        self._succ: dict[str, dict[str, dict[str, dict[str, Edge]]]] = {}
-        self._pred: dict[str, dict[str, dict[str, dict[str, Edge]]]] = {}
+        self._parsed = ParsedCache(lambda d: _DocumentEdges(parse(d)),
+                                   lambda e: len(e.graph.edges) + 1, cache_edges)
         self._centrality: dict[str, dict[str, float]] = {}
 
     def document_edges(self, doc_id: str) -> list[Edge]:
-        return self.graphs[doc_id].edges
+        return list(self._parsed.get(doc_id).graph.edges)
 
     def unresolved(self, doc_id: str) -> list[Any]:
-        return list(self.graphs[doc_id].unresolved)
-
-    def _adjacency(self, doc_id: str) -> None:
-        succ: dict[str, dict[str, dict[str, Edge]]] = {}
-        pred: dict[str, dict[str, dict[str, Edge]]] = {}
-        for edge in self.graphs[doc_id].edges:
-            succ.setdefault(edge.source, {}).setdefault(edge.target, {})[edge.type.value] = edge
-            pred.setdefault(edge.target, {}).setdefault(edge.source, {})[edge.type.value] = edge
-        self._succ[doc_id], self._pred[doc_id] = succ, pred
-
-    def _doc(self, clause_id: str) -> str:
-        return self._clauses.clause(clause_id).doc_id
+        return list(self._parsed.get(doc_id).graph.unresolved)
 
     def out_edges(self, clause_id: str) -> list[Edge]:
-        doc_id = self._doc(clause_id)
-        if doc_id not in self._succ:
-            self._adjacency(doc_id)
-        targets = self._succ[doc_id].get(clause_id, {})
+        edges = self._parsed.get(self._clauses.doc_id_of(clause_id))
+        targets = edges.succ.get(clause_id, {})
         return [edge for by_type in targets.values() for edge in by_type.values()]
 
     def in_edges(self, clause_id: str) -> list[Edge]:
-        doc_id = self._doc(clause_id)
-        if doc_id not in self._pred:
-            self._adjacency(doc_id)
-        sources = self._pred[doc_id].get(clause_id, {})
+        edges = self._parsed.get(self._clauses.doc_id_of(clause_id))
+        sources = edges.pred.get(clause_id, {})
         return [edge for by_type in sources.values() for edge in by_type.values()]
 
     def centrality(self, doc_id: str) -> dict[str, float]:
         if doc_id not in self._centrality:
-            self._centrality[doc_id] = degree_centrality(self.graphs[doc_id].edges)
+            self._centrality[doc_id] = degree_centrality(self._parsed.get(doc_id).graph.edges)
         return self._centrality[doc_id]
 
 
@@ -269,23 +342,48 @@ class FolderReader(IndexReader):
     def __init__(self, store: FolderStore) -> None:
         self.store = store
         self.manifest = store.read_manifest()
-        self.clauses = LocalClauses(store.location)
-        graphs: dict[str, DocumentGraph] = {}
         global_name = self.manifest["global"]
         self.global_dir = store.root / global_name if global_name else None
+        doc_ids = list(self.manifest["documents"])
         with self._reading():
-            for doc_id in self.manifest["documents"]:
-                self.clauses.add(store.read_document(doc_id), store.read_clauses(doc_id))
-                graphs[doc_id] = store.read_graph(doc_id)
+            documents = [store.read_document(d) for d in doc_ids]
+            # the bytes, not the models: parsed per document when a search needs them
+            self._clause_json = {d: store.read_file(d, "clauses.json") for d in doc_ids}
+            self._graph_json = {d: store.read_file(d, "graph.json") for d in doc_ids}
             self._pinned = self._pin_global()
             stored_ids = (json.loads(self._pinned_bytes("clause_ids.json"))
                           if self.global_dir else [])
-        if stored_ids != [c.clause_id for c in self.clauses.rows]:
-            raise IndexStoreError(store.root, "global index does not match the stored clauses")
+        self.clauses = LocalClauses(store.location, self._parse_clauses)
+        for document, ids in zip(documents, self._split_ids(doc_ids, stored_ids)):
+            self.clauses.add(document, ids)
         self.clauses.finish()
         self.lexical = LocalLexical(self._load_bm25, self.clauses)
         self.vectors = LocalVectors(self._load_vectors, self.clauses, int(self.manifest.get("dim", 0)))
-        self.graph = LocalGraph(graphs, self.clauses)
+        self.graph = LocalGraph(self._parse_graph, self.clauses)
+
+    def _split_ids(self, doc_ids: list[str], stored_ids: list[str]) -> list[list[str]]:
+        """The global clause ids cut into documents by the clause counts the manifest
+        records; each document's own ids are checked against its slice when it is parsed.
+        An index whose manifest lacks the counts reads the ids from the clause files."""
+        entries = self.manifest["documents"]
+        counts = [entries[d].get("clauses") for d in doc_ids]
+        if not all(isinstance(n, int) for n in counts):
+            with self._reading():
+                per_doc = [[c["clause_id"] for c in json.loads(self._clause_json[d])]
+                           for d in doc_ids]
+            counts = [len(ids) for ids in per_doc]
+        if sum(counts) != len(stored_ids):
+            raise IndexStoreError(self.store.root, "global index does not match the stored clauses")
+        bounds = [0, *accumulate(counts)]
+        return [stored_ids[a:b] for a, b in pairwise(bounds)]
+
+    def _parse_clauses(self, doc_id: str) -> list[Clause]:
+        with self._reading():
+            return parse_clauses(self._clause_json[doc_id])
+
+    def _parse_graph(self, doc_id: str) -> DocumentGraph:
+        with self._reading():
+            return DocumentGraph.model_validate_json(self._graph_json[doc_id])
 
     @contextmanager
     def _reading(self) -> Iterator[None]:
