@@ -17,10 +17,9 @@ A backend provides two objects (txtai's ``ann``/``scoring``/``graph`` split, in 
 from __future__ import annotations
 
 import os
-
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -65,9 +64,14 @@ class DocumentEntry(BaseModel):
     unresolved: int = 0
     ingest_seconds: float = 0.0
     ingested_at: str = ""
+    #: organisation and person names in the document's opening, which document scoping
+    #: matches questions against (None: an index written before they were recorded)
+    parties: str | None = None
 
     @classmethod
     def of(cls, artifacts: DocumentArtifacts, seconds: float) -> DocumentEntry:
+        from clausegraph.retrieve.scope import opening_parties
+
         document = artifacts.document
         return cls(
             key=document.key,
@@ -81,6 +85,7 @@ class DocumentEntry(BaseModel):
             unresolved=len(artifacts.graph.unresolved),
             ingest_seconds=round(seconds, 3),
             ingested_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            parties=opening_parties(artifacts.clauses).get(document.doc_id, ""),
         )
 
 
@@ -201,12 +206,16 @@ def degree_centrality(edges: Sequence[Edge]) -> dict[str, float]:
     Log scaling: a definition used 300 times should not drown everything else. Shared by
     every backend so that rankings do not depend on where the graph is kept.
     """
+    return degree_centrality_of((e.source, e.target) for e in edges
+                                if e.type is not RelationType.SAME_SECTION)
+
+
+def degree_centrality_of(pairs: Iterable[tuple[str, str]]) -> dict[str, float]:
+    """:func:`degree_centrality` of (source, target) pairs already stripped of SameSection."""
     degree: dict[str, int] = {}
-    for edge in edges:
-        if edge.type is RelationType.SAME_SECTION:
-            continue
-        degree[edge.source] = degree.get(edge.source, 0) + 1
-        degree[edge.target] = degree.get(edge.target, 0) + 1
+    for source, target in pairs:
+        degree[source] = degree.get(source, 0) + 1
+        degree[target] = degree.get(target, 0) + 1
     top = max(degree.values(), default=0)
     scale = float(np.log1p(top)) or 1.0
     return {k: float(np.log1p(v) / scale) for k, v in degree.items()}

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from clausegraph.errors import IndexStoreError, NotFoundError
-from clausegraph.models import Clause, Document, DocumentGraph, Edge
+from clausegraph.models import Clause, Document, DocumentGraph, Edge, RelationType
 from clausegraph.store.base import (
     ClauseStore,
     DocumentEntry,
@@ -35,8 +35,8 @@ from clausegraph.store.base import (
     ScoredIds,
     VectorIndex,
     degree_centrality,
+    degree_centrality_of,
 )
-from clausegraph.store.local.folder import parse_clauses
 
 if TYPE_CHECKING:
     from clausegraph.store.local.folder import FolderStore
@@ -75,6 +75,66 @@ class ParsedCache:
         return doc_id in self._items
 
 
+class _DocumentClauses:
+    """One document's stored clauses, each decoded and validated when first asked for.
+
+    A question reads a few clauses in each of many documents; decoding a whole
+    ``clauses.json`` for each (texts, spans, entities of every clause) cost more than the
+    rest of the search on the full corpus. Each clause object of the stored list starts
+    with its ``"clause_id"`` key (the model's first field; a quote inside a string is
+    escaped, so the marker cannot occur in one), which cuts the bytes into clauses
+    without decoding them. Bytes that do not cut into the expected count are decoded whole.
+    """
+
+    _MARKER = b'{"clause_id":'
+    _decoder = json.JSONDecoder()
+
+    def __init__(self, raw: bytes, ids: list[str], location: str) -> None:
+        self.raw, self.ids, self.location = raw, ids, location
+        self.models: dict[int, Clause] = {}
+        self.starts = self._cut(raw)
+        self.decoded: list[Any] | None = None
+        if len(self.starts) != len(ids):
+            self.decoded = self._json(raw.decode("utf-8"), whole=True)
+
+    def _cut(self, raw: bytes) -> list[int]:
+        starts, at = [], raw.find(self._MARKER)
+        while at >= 0:
+            starts.append(at)
+            at = raw.find(self._MARKER, at + len(self._MARKER))
+        return starts
+
+    def _json(self, text: str, whole: bool = False) -> Any:
+        try:
+            return json.loads(text) if whole else self._decoder.raw_decode(text)[0]
+        except ValueError as exc:
+            raise IndexStoreError(self.location, f"damaged index files ({exc})") from exc
+
+    def _item(self, offset: int) -> Any:
+        if self.decoded is not None:
+            return self.decoded[offset]
+        end = self.starts[offset + 1] if offset + 1 < len(self.starts) else len(self.raw)
+        return self._json(self.raw[self.starts[offset]:end].decode("utf-8"))
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def at(self, offset: int) -> Clause:
+        if offset not in self.models:
+            try:
+                clause = Clause.model_validate(self._item(offset))
+            except ValueError as exc:
+                raise IndexStoreError(self.location, f"damaged index files ({exc})") from exc
+            if clause.clause_id != self.ids[offset]:
+                raise IndexStoreError(self.location, "global index does not match the stored "
+                                      f"clauses of document {clause.doc_id}")
+            self.models[offset] = clause
+        return self.models[offset]
+
+    def all(self) -> list[Clause]:
+        return [self.at(i) for i in range(len(self.ids))]
+
+
 class LocalClauses(ClauseStore):
     """Every clause id in one list, in document order; documents by id; the clauses
     themselves parsed per document on first use (:class:`ParsedCache`).
@@ -88,7 +148,7 @@ class LocalClauses(ClauseStore):
     #: few-hundred-document index
     CACHE_CLAUSES = 20_000
 
-    def __init__(self, location: str, parse: Callable[[str], list[Clause]] | None = None,
+    def __init__(self, location: str, load: Callable[[str], bytes] | None = None,
                  cache_clauses: int = CACHE_CLAUSES) -> None:
         self.location = location
         self.by_doc: dict[str, Document] = {}
@@ -97,8 +157,9 @@ class LocalClauses(ClauseStore):
         self.position: dict[str, int] = {}
         self._doc_at_start: list[str] = []
         self._starts: list[int] = []
-        self._parsed = ParsedCache(self._checked if parse else self._missing, len, cache_clauses)
-        self._parse = parse
+        self._parsed = ParsedCache(self._of_document if load else self._missing, len,
+                                   cache_clauses)
+        self._load = load
 
     def add(self, document: Document, clause_ids: list[str]) -> None:
         start = len(self.ids)
@@ -112,17 +173,13 @@ class LocalClauses(ClauseStore):
     def finish(self) -> None:
         self.position = {clause_id: i for i, clause_id in enumerate(self.ids)}
 
-    def _missing(self, doc_id: str) -> list[Clause]:
+    def _missing(self, doc_id: str) -> _DocumentClauses:
         raise NotFoundError(f"no clauses of document {doc_id!r} in index {self.location}")
 
-    def _checked(self, doc_id: str) -> list[Clause]:
-        assert self._parse is not None
-        clauses = self._parse(doc_id)
+    def _of_document(self, doc_id: str) -> _DocumentClauses:
+        assert self._load is not None
         start, end = self.doc_ranges[doc_id]
-        if [c.clause_id for c in clauses] != self.ids[start:end]:
-            raise IndexStoreError(self.location, "global index does not match the stored "
-                                  f"clauses of document {doc_id}")
-        return clauses
+        return _DocumentClauses(self._load(doc_id), self.ids[start:end], self.location)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -151,7 +208,7 @@ class LocalClauses(ClauseStore):
 
     def clause(self, clause_id: str) -> Clause:
         doc_id = self.doc_id_of(clause_id)
-        return self._parsed.get(doc_id)[self.position[clause_id] - self.doc_ranges[doc_id][0]]
+        return self._parsed.get(doc_id).at(self.position[clause_id] - self.doc_ranges[doc_id][0])
 
     def has_clause(self, clause_id: str) -> bool:
         return clause_id in self.position
@@ -161,7 +218,7 @@ class LocalClauses(ClauseStore):
 
     def document_clauses(self, doc_id: str) -> list[Clause]:
         start, end = self.doc_ranges[doc_id]
-        return list(self._parsed.get(doc_id)) if end > start else []
+        return self._parsed.get(doc_id).all() if end > start else []
 
     def clause_ids(self, doc_ids: Sequence[str] | None = None) -> list[str]:
         if doc_ids is None:
@@ -287,13 +344,14 @@ class _DocumentEdges:
     """One document's stored graph and its adjacency maps (source -> target -> type)."""
 
     graph: DocumentGraph
-    succ: dict[str, dict[str, dict[str, Edge]]] = field(default_factory=dict)
-    pred: dict[str, dict[str, dict[str, Edge]]] = field(default_factory=dict)
+    succ: dict[str, dict[str, dict[RelationType, Edge]]] = field(default_factory=dict)
+    pred: dict[str, dict[str, dict[RelationType, Edge]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for edge in self.graph.edges:
-            self.succ.setdefault(edge.source, {}).setdefault(edge.target, {})[edge.type.value] = edge
-            self.pred.setdefault(edge.target, {}).setdefault(edge.source, {})[edge.type.value] = edge
+            # keyed by the enum member: ``.value`` is a slow property on every edge
+            self.succ.setdefault(edge.source, {}).setdefault(edge.target, {})[edge.type] = edge
+            self.pred.setdefault(edge.target, {}).setdefault(edge.source, {})[edge.type] = edge
 
 
 class LocalGraph(GraphStore):
@@ -308,8 +366,10 @@ class LocalGraph(GraphStore):
     CACHE_EDGES = 100_000
 
     def __init__(self, parse: Callable[[str], DocumentGraph], clauses: LocalClauses,
+                 decode: Callable[[str], dict[str, Any]] | None = None,
                  cache_edges: int = CACHE_EDGES) -> None:
         self._clauses = clauses
+        self._decode = decode
         self._parsed = ParsedCache(lambda d: _DocumentEdges(parse(d)),
                                    lambda e: len(e.graph.edges) + 1, cache_edges)
         self._centrality: dict[str, dict[str, float]] = {}
@@ -332,8 +392,18 @@ class LocalGraph(GraphStore):
 
     def centrality(self, doc_id: str) -> dict[str, float]:
         if doc_id not in self._centrality:
-            self._centrality[doc_id] = degree_centrality(self._parsed.get(doc_id).graph.edges)
+            self._centrality[doc_id] = self._degree_centrality(doc_id)
         return self._centrality[doc_id]
+
+    def _degree_centrality(self, doc_id: str) -> dict[str, float]:
+        """From the parsed edges if at hand, else from the decoded JSON: a question needs
+        the centrality of clauses in many documents, the edges of only a few."""
+        if doc_id in self._parsed or self._decode is None:
+            return degree_centrality(self._parsed.get(doc_id).graph.edges)
+        same_section = RelationType.SAME_SECTION.value
+        return degree_centrality_of((e["source"], e["target"])
+                                    for e in self._decode(doc_id)["edges"]
+                                    if e["type"] != same_section)
 
 
 class FolderReader(IndexReader):
@@ -353,13 +423,13 @@ class FolderReader(IndexReader):
             self._pinned = self._pin_global()
             stored_ids = (json.loads(self._pinned_bytes("clause_ids.json"))
                           if self.global_dir else [])
-        self.clauses = LocalClauses(store.location, self._parse_clauses)
+        self.clauses = LocalClauses(store.location, self._clause_json.__getitem__)
         for document, ids in zip(documents, self._split_ids(doc_ids, stored_ids)):
             self.clauses.add(document, ids)
         self.clauses.finish()
         self.lexical = LocalLexical(self._load_bm25, self.clauses)
         self.vectors = LocalVectors(self._load_vectors, self.clauses, int(self.manifest.get("dim", 0)))
-        self.graph = LocalGraph(self._parse_graph, self.clauses)
+        self.graph = LocalGraph(self._parse_graph, self.clauses, self._decode_graph)
 
     def _split_ids(self, doc_ids: list[str], stored_ids: list[str]) -> list[list[str]]:
         """The global clause ids cut into documents by the clause counts the manifest
@@ -377,9 +447,9 @@ class FolderReader(IndexReader):
         bounds = [0, *accumulate(counts)]
         return [stored_ids[a:b] for a, b in pairwise(bounds)]
 
-    def _parse_clauses(self, doc_id: str) -> list[Clause]:
+    def _decode_graph(self, doc_id: str) -> dict[str, Any]:
         with self._reading():
-            return parse_clauses(self._clause_json[doc_id])
+            return json.loads(self._graph_json[doc_id])
 
     def _parse_graph(self, doc_id: str) -> DocumentGraph:
         with self._reading():
