@@ -7,6 +7,7 @@ import pickle
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -75,6 +76,46 @@ def test_two_concurrent_writers_store_each_document_once(index, pickled, sample_
     assert sorted(index.document_entries()) == expected
     assert index.counts()["clauses"] == sum(len(a.clauses) for a in sample_artifacts)
     _bm25_matches_oracle(index, sample_artifacts)  # term statistics counted once
+
+
+def test_two_commits_of_the_same_entries_in_opposite_orders_both_succeed(index, pg_url,
+                                                                        sample_artifacts):
+    # Two ingests of the same files in opposite orders both record an entry for every file
+    # they built. A third session holds the middle row so that each commit has updated its
+    # first row before either goes on: locked in list order, that is a deadlock.
+    import psycopg
+
+    for a in sample_artifacts[:3]:
+        index.add_document(a.document, a.clauses, a.graph, a.embeddings, a.tokens, {})
+    ids = [a.document.doc_id for a in sample_artifacts[:3]]
+    middle = sorted(ids)[1]
+    ids = [d for d in ids if d != middle]
+    orders = [[ids[0], middle, ids[1]], [ids[1], middle, ids[0]]]
+    errors: list[BaseException] = []
+
+    def commit(order: list[str]) -> None:
+        try:
+            PostgresIndex(pg_url).commit_entries({d: {"by": order[0]} for d in order}, [])
+        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+            errors.append(exc)
+
+    # Plain sessions of the server's superuser: they see every session's wait.
+    with psycopg.connect(index.url.conninfo) as holder, \
+            psycopg.connect(index.url.conninfo, autocommit=True) as watcher:
+        holder.execute("SELECT 1 FROM documents WHERE doc_id = %s FOR UPDATE", (middle,))
+        threads = [threading.Thread(target=commit, args=(order,)) for order in orders]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 60
+        while watcher.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name "
+                              "= 'clausegraph' AND wait_event_type = 'Lock'").fetchone()[0] < 2:
+            assert time.monotonic() < deadline, "the commits never both waited"
+            time.sleep(0.05)
+        holder.rollback()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors, errors
+    assert len({e["by"] for e in index.document_entries().values()}) == 1  # one after the other
 
 
 def test_killed_writer_leaves_nothing_and_readers_never_wait(index, pickled, sample_artifacts,

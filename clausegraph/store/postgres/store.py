@@ -190,7 +190,10 @@ class PostgresIndex:
     def commit_entries(self, entries: dict[str, dict[str, Any]], remove: Sequence[str]) -> None:
         """Update stored documents' entries and remove others, in one transaction."""
         with self.transaction() as conn:
-            for doc_id, entry in entries.items():
+            # Rows in doc id order: two ingests of the same files (in any order) both update
+            # the rows of every file they built, and lock them in the same order, so one
+            # waits for the other instead of deadlocking.
+            for doc_id, entry in sorted(entries.items()):
                 conn.execute("UPDATE documents SET summary = %s WHERE workspace = %s AND "
                              "doc_id = %s", (json.dumps(entry), self.workspace, doc_id))
             self._remove_in(conn, remove)
