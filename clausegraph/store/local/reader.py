@@ -44,31 +44,40 @@ if TYPE_CHECKING:
 
 class ParsedCache:
     """Documents parsed from their stored JSON, the most recently used kept while their
-    total weight (clauses or edges) stays within a budget.
+    total weight (models held) stays within a budget.
 
     Why: the full LegalBench-RAG corpus is 108k clauses and 463k edges; as pydantic models
-    they took 1.2 GB in every process that opened the index, when one question reads the
-    clauses of a few dozen documents. The JSON bytes stay in memory (read at open, so the
-    snapshot holds even after a writer removes a document's folder) and are parsed again
-    if an evicted document is needed.
+    they took 1.2 GB in every process that opened the index, when one question reads a few
+    clauses in each of a hundred documents. The JSON bytes stay in memory (read at open, so
+    the snapshot holds even after a writer removes a document's folder) and are parsed
+    again if an evicted document is needed. An item may grow after it is handed out (a
+    document's clauses are validated one by one), so its weight is taken again whenever
+    it is asked for.
     """
 
     def __init__(self, parse: Callable[[str], Any], weight: Callable[[Any], int],
                  budget: int) -> None:
         self._parse, self._weight, self.budget = parse, weight, budget
         self._items: OrderedDict[str, Any] = OrderedDict()
+        self._weights: dict[str, int] = {}
         self._held = 0
+
+    @property
+    def held(self) -> int:
+        return self._held
 
     def get(self, doc_id: str) -> Any:
         if doc_id in self._items:
             self._items.move_to_end(doc_id)
-            return self._items[doc_id]
-        item = self._parse(doc_id)
-        self._items[doc_id] = item
-        self._held += self._weight(item)
+        else:
+            self._items[doc_id] = self._parse(doc_id)
+        item = self._items[doc_id]
+        weight = self._weight(item)
+        self._held += weight - self._weights.get(doc_id, 0)
+        self._weights[doc_id] = weight
         while self._held > self.budget and len(self._items) > 1:
-            _, old = self._items.popitem(last=False)
-            self._held -= self._weight(old)
+            old, _ = self._items.popitem(last=False)
+            self._held -= self._weights.pop(old)
         return item
 
     def __contains__(self, doc_id: str) -> bool:
@@ -119,6 +128,11 @@ class _DocumentClauses:
     def __len__(self) -> int:
         return len(self.ids)
 
+    @property
+    def weight(self) -> int:
+        """Models held, and the offsets (about one model's memory per 50 clauses)."""
+        return len(self.models) + len(self.ids) // 50 + 1
+
     def at(self, offset: int) -> Clause:
         if offset not in self.models:
             try:
@@ -157,8 +171,8 @@ class LocalClauses(ClauseStore):
         self.position: dict[str, int] = {}
         self._doc_at_start: list[str] = []
         self._starts: list[int] = []
-        self._parsed = ParsedCache(self._of_document if load else self._missing, len,
-                                   cache_clauses)
+        self.parsed = ParsedCache(self._of_document if load else self._missing,
+                                   lambda d: d.weight, cache_clauses)
         self._load = load
 
     def add(self, document: Document, clause_ids: list[str]) -> None:
@@ -208,7 +222,7 @@ class LocalClauses(ClauseStore):
 
     def clause(self, clause_id: str) -> Clause:
         doc_id = self.doc_id_of(clause_id)
-        return self._parsed.get(doc_id).at(self.position[clause_id] - self.doc_ranges[doc_id][0])
+        return self.parsed.get(doc_id).at(self.position[clause_id] - self.doc_ranges[doc_id][0])
 
     def has_clause(self, clause_id: str) -> bool:
         return clause_id in self.position
@@ -218,7 +232,7 @@ class LocalClauses(ClauseStore):
 
     def document_clauses(self, doc_id: str) -> list[Clause]:
         start, end = self.doc_ranges[doc_id]
-        return self._parsed.get(doc_id).all() if end > start else []
+        return self.parsed.get(doc_id).all() if end > start else []
 
     def clause_ids(self, doc_ids: Sequence[str] | None = None) -> list[str]:
         if doc_ids is None:
@@ -370,23 +384,23 @@ class LocalGraph(GraphStore):
                  cache_edges: int = CACHE_EDGES) -> None:
         self._clauses = clauses
         self._decode = decode
-        self._parsed = ParsedCache(lambda d: _DocumentEdges(parse(d)),
+        self.parsed = ParsedCache(lambda d: _DocumentEdges(parse(d)),
                                    lambda e: len(e.graph.edges) + 1, cache_edges)
         self._centrality: dict[str, dict[str, float]] = {}
 
     def document_edges(self, doc_id: str) -> list[Edge]:
-        return list(self._parsed.get(doc_id).graph.edges)
+        return list(self.parsed.get(doc_id).graph.edges)
 
     def unresolved(self, doc_id: str) -> list[Any]:
-        return list(self._parsed.get(doc_id).graph.unresolved)
+        return list(self.parsed.get(doc_id).graph.unresolved)
 
     def out_edges(self, clause_id: str) -> list[Edge]:
-        edges = self._parsed.get(self._clauses.doc_id_of(clause_id))
+        edges = self.parsed.get(self._clauses.doc_id_of(clause_id))
         targets = edges.succ.get(clause_id, {})
         return [edge for by_type in targets.values() for edge in by_type.values()]
 
     def in_edges(self, clause_id: str) -> list[Edge]:
-        edges = self._parsed.get(self._clauses.doc_id_of(clause_id))
+        edges = self.parsed.get(self._clauses.doc_id_of(clause_id))
         sources = edges.pred.get(clause_id, {})
         return [edge for by_type in sources.values() for edge in by_type.values()]
 
@@ -398,8 +412,8 @@ class LocalGraph(GraphStore):
     def _degree_centrality(self, doc_id: str) -> dict[str, float]:
         """From the parsed edges if at hand, else from the decoded JSON: a question needs
         the centrality of clauses in many documents, the edges of only a few."""
-        if doc_id in self._parsed or self._decode is None:
-            return degree_centrality(self._parsed.get(doc_id).graph.edges)
+        if doc_id in self.parsed or self._decode is None:
+            return degree_centrality(self.parsed.get(doc_id).graph.edges)
         same_section = RelationType.SAME_SECTION.value
         return degree_centrality_of((e["source"], e["target"])
                                     for e in self._decode(doc_id)["edges"]
@@ -409,7 +423,8 @@ class LocalGraph(GraphStore):
 class FolderReader(IndexReader):
     """An index folder loaded for reading (see :mod:`clausegraph.store.local.folder`)."""
 
-    def __init__(self, store: FolderStore) -> None:
+    def __init__(self, store: FolderStore, cache_clauses: int = LocalClauses.CACHE_CLAUSES,
+                 cache_edges: int = LocalGraph.CACHE_EDGES) -> None:
         self.store = store
         self.manifest = store.read_manifest()
         global_name = self.manifest["global"]
@@ -423,13 +438,13 @@ class FolderReader(IndexReader):
             self._pinned = self._pin_global()
             stored_ids = (json.loads(self._pinned_bytes("clause_ids.json"))
                           if self.global_dir else [])
-        self.clauses = LocalClauses(store.location, self._clause_json.__getitem__)
+        self.clauses = LocalClauses(store.location, self._clause_json.__getitem__, cache_clauses)
         for document, ids in zip(documents, self._split_ids(doc_ids, stored_ids)):
             self.clauses.add(document, ids)
         self.clauses.finish()
         self.lexical = LocalLexical(self._load_bm25, self.clauses)
         self.vectors = LocalVectors(self._load_vectors, self.clauses, int(self.manifest.get("dim", 0)))
-        self.graph = LocalGraph(self._parse_graph, self.clauses, self._decode_graph)
+        self.graph = LocalGraph(self._parse_graph, self.clauses, self._decode_graph, cache_edges)
 
     def _split_ids(self, doc_ids: list[str], stored_ids: list[str]) -> list[list[str]]:
         """The global clause ids cut into documents by the clause counts the manifest
