@@ -1,4 +1,4 @@
-"""The local folder index loaded for reading: clauses in memory, bm25s, vectors, edge maps.
+"""The local folder index opened for reading: clauses and edges parsed on demand, bm25s, vectors.
 
 One :class:`FolderReader` is a consistent snapshot: it reads the manifest once and then
 only the immutable files that manifest names, so a concurrent writer never changes it.
