@@ -13,7 +13,7 @@ from clausegraph.api import ClauseGraph
 from clausegraph.errors import IndexStoreError
 from clausegraph.retrieve.scope import DocumentScoper, opening_parties
 from clausegraph.store.local.folder import FolderStore
-from clausegraph.store.local.reader import FolderReader
+from clausegraph.store.local.reader import FolderReader, ParsedCache
 
 
 def _copy(sample_graph: ClauseGraph, tmp_path: Path) -> FolderStore:
@@ -108,3 +108,28 @@ def test_opening_parties_are_recorded_at_ingest(sample_graph: ClauseGraph, tmp_p
     older.manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
     recorded, found = DocumentScoper(FolderReader(store)), DocumentScoper(FolderReader(older))
     assert recorded.party_tokens == found.party_tokens
+
+
+
+def test_threads_sharing_a_cache_never_lose_a_document() -> None:
+    """The web server's threads share one reader: a document evicted by one thread while
+    another looks it up is parsed again, never lost (switching threads every microsecond
+    makes the interleaving likely)."""
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    cache = ParsedCache(lambda doc_id: [doc_id], len, budget=2)
+    keys = [f"doc-{i}" for i in range(4)]
+
+    def hammer(offset: int) -> bool:
+        return all(cache.get(keys[(offset + n) % 4]) == [keys[(offset + n) % 4]]
+                   for n in range(20_000))
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            assert all(pool.map(hammer, range(4)))
+    finally:
+        sys.setswitchinterval(interval)
+    assert cache.held <= 2

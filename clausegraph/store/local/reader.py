@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+import threading
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -61,24 +62,28 @@ class ParsedCache:
         self._items: OrderedDict[str, Any] = OrderedDict()
         self._weights: dict[str, int] = {}
         self._held = 0
+        self._lock = threading.Lock()
 
     @property
     def held(self) -> int:
         return self._held
 
     def get(self, doc_id: str) -> Any:
-        if doc_id in self._items:
-            self._items.move_to_end(doc_id)
-        else:
-            self._items[doc_id] = self._parse(doc_id)
-        item = self._items[doc_id]
-        weight = self._weight(item)
-        self._held += weight - self._weights.get(doc_id, 0)
-        self._weights[doc_id] = weight
-        while self._held > self.budget and len(self._items) > 1:
-            old, _ = self._items.popitem(last=False)
-            self._held -= self._weights.pop(old)
-        return item
+        # one lock: the web server's threads share a reader, and a document evicted between
+        # another thread's lookup and its move_to_end would be a KeyError
+        with self._lock:
+            if doc_id in self._items:
+                self._items.move_to_end(doc_id)
+            else:
+                self._items[doc_id] = self._parse(doc_id)
+            item = self._items[doc_id]
+            weight = self._weight(item)
+            self._held += weight - self._weights.get(doc_id, 0)
+            self._weights[doc_id] = weight
+            while self._held > self.budget and len(self._items) > 1:
+                old, _ = self._items.popitem(last=False)
+                self._held -= self._weights.pop(old)
+            return item
 
     def __contains__(self, doc_id: str) -> bool:
         return doc_id in self._items
