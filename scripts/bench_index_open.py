@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import time
 from pathlib import Path
 
 from clausegraph.api import ClauseGraph
+from clausegraph.eval.harness import peak_rss_mb, rss_mb
 
 QUESTIONS = (
     "What information does the company collect about children?",
@@ -30,14 +30,6 @@ QUESTIONS = (
     "Who owns the intellectual property developed under the agreement?",
     "What law governs the agreement?",
 )
-
-
-def resident_mb() -> float:
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     graph = ClauseGraph.open(args.index_dir)
     count = graph.index.clauses.count()
     opened = time.perf_counter() - started
-    after_open = resident_mb()
+    after_open = rss_mb()
     seconds, tops = [], []
     for question in QUESTIONS:
         started = time.perf_counter()
@@ -67,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         "resident_mb_after_open": round(after_open),
         "question_seconds": seconds,
         "same_questions_again_seconds": round(time.perf_counter() - started, 3),
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+        "peak_rss_mb": round(peak_rss_mb()),
         "top5": tops,
     }
     print(json.dumps({k: v for k, v in result.items() if k != "top5"}, indent=1))

@@ -93,6 +93,18 @@ def test_clauses_that_disagree_with_the_global_index_are_a_clear_error(
         reader.clauses.document_clauses(doc_id)
 
 
+
+def test_a_truncated_clause_file_is_a_clear_error_naming_it(
+        sample_graph: ClauseGraph, tmp_path: Path) -> None:
+    store = _copy(sample_graph, tmp_path)
+    damaged, intact = list(store.read_manifest()["documents"])[:2]
+    path = store.doc_dir(damaged) / "clauses.json"
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    reader = FolderReader(store)
+    with pytest.raises(IndexStoreError, match=f"docs/{damaged}/clauses.json"):
+        reader.clauses.document_clauses(damaged)
+    assert reader.clauses.document_clauses(intact) == store.read_clauses(intact)
+
 def test_opening_parties_are_recorded_at_ingest(sample_graph: ClauseGraph, tmp_path: Path) -> None:
     """Each entry holds the names scoping matches; an index written before they were
     recorded finds the same names in its clauses."""

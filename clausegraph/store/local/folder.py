@@ -80,11 +80,6 @@ def _npy_bytes(array: np.ndarray) -> bytes:
     return buffer.getvalue()
 
 
-def parse_clauses(raw: bytes) -> list[Clause]:
-    """A document's ``clauses.json`` as clauses."""
-    return [Clause.model_validate(item) for item in json.loads(raw)]
-
-
 def _fsync_dir(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -314,7 +309,8 @@ class FolderStore(IndexStore):
         return (self.doc_dir(doc_id) / name).read_bytes()
 
     def read_clauses(self, doc_id: str) -> list[Clause]:
-        return parse_clauses(self.read_file(doc_id, "clauses.json"))
+        raw = json.loads(self.read_file(doc_id, "clauses.json"))
+        return [Clause.model_validate(item) for item in raw]
 
     def read_clause_ids(self, doc_id: str) -> list[str]:
         """The clause ids alone, without validating whole clauses (global rebuilds need only these)."""

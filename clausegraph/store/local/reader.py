@@ -103,8 +103,8 @@ class _DocumentClauses:
     _MARKER = b'{"clause_id":'
     _decoder = json.JSONDecoder()
 
-    def __init__(self, raw: bytes, ids: list[str], location: str) -> None:
-        self.raw, self.ids, self.location = raw, ids, location
+    def __init__(self, raw: bytes, ids: list[str], location: str, doc_id: str) -> None:
+        self.raw, self.ids, self.location, self.doc_id = raw, ids, location, doc_id
         self.models: dict[int, Clause] = {}
         self.starts = self._cut(raw)
         self.decoded: list[Any] | None = None
@@ -122,7 +122,11 @@ class _DocumentClauses:
         try:
             return json.loads(text) if whole else self._decoder.raw_decode(text)[0]
         except ValueError as exc:
-            raise IndexStoreError(self.location, f"damaged index files ({exc})") from exc
+            raise self._damaged(exc) from exc
+
+    def _damaged(self, problem: Exception) -> IndexStoreError:
+        return IndexStoreError(self.location, f"damaged index files (docs/{self.doc_id}/"
+                               f"clauses.json: {problem})")
 
     def _item(self, offset: int) -> Any:
         if self.decoded is not None:
@@ -143,10 +147,10 @@ class _DocumentClauses:
             try:
                 clause = Clause.model_validate(self._item(offset))
             except ValueError as exc:
-                raise IndexStoreError(self.location, f"damaged index files ({exc})") from exc
+                raise self._damaged(exc) from exc
             if clause.clause_id != self.ids[offset]:
                 raise IndexStoreError(self.location, "global index does not match the stored "
-                                      f"clauses of document {clause.doc_id}")
+                                      f"clauses of document {self.doc_id}")
             self.models[offset] = clause
         return self.models[offset]
 
@@ -167,7 +171,7 @@ class LocalClauses(ClauseStore):
     #: few-hundred-document index
     CACHE_CLAUSES = 20_000
 
-    def __init__(self, location: str, load: Callable[[str], bytes] | None = None,
+    def __init__(self, location: str, load: Callable[[str], bytes],
                  cache_clauses: int = CACHE_CLAUSES) -> None:
         self.location = location
         self.by_doc: dict[str, Document] = {}
@@ -176,8 +180,7 @@ class LocalClauses(ClauseStore):
         self.position: dict[str, int] = {}
         self._doc_at_start: list[str] = []
         self._starts: list[int] = []
-        self.parsed = ParsedCache(self._of_document if load else self._missing,
-                                   lambda d: d.weight, cache_clauses)
+        self.parsed = ParsedCache(self._of_document, lambda d: d.weight, cache_clauses)
         self._load = load
 
     def add(self, document: Document, clause_ids: list[str]) -> None:
@@ -192,13 +195,9 @@ class LocalClauses(ClauseStore):
     def finish(self) -> None:
         self.position = {clause_id: i for i, clause_id in enumerate(self.ids)}
 
-    def _missing(self, doc_id: str) -> _DocumentClauses:
-        raise NotFoundError(f"no clauses of document {doc_id!r} in index {self.location}")
-
     def _of_document(self, doc_id: str) -> _DocumentClauses:
-        assert self._load is not None
         start, end = self.doc_ranges[doc_id]
-        return _DocumentClauses(self._load(doc_id), self.ids[start:end], self.location)
+        return _DocumentClauses(self._load(doc_id), self.ids[start:end], self.location, doc_id)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -385,8 +384,7 @@ class LocalGraph(GraphStore):
     CACHE_EDGES = 100_000
 
     def __init__(self, parse: Callable[[str], DocumentGraph], clauses: LocalClauses,
-                 decode: Callable[[str], dict[str, Any]] | None = None,
-                 cache_edges: int = CACHE_EDGES) -> None:
+                 decode: Callable[[str], dict[str, Any]], cache_edges: int = CACHE_EDGES) -> None:
         self._clauses = clauses
         self._decode = decode
         self.parsed = ParsedCache(lambda d: _DocumentEdges(parse(d)),
@@ -417,7 +415,7 @@ class LocalGraph(GraphStore):
     def _degree_centrality(self, doc_id: str) -> dict[str, float]:
         """From the parsed edges if at hand, else from the decoded JSON: a question needs
         the centrality of clauses in many documents, the edges of only a few."""
-        if doc_id in self.parsed or self._decode is None:
+        if doc_id in self.parsed:
             return degree_centrality(self.parsed.get(doc_id).graph.edges)
         same_section = RelationType.SAME_SECTION.value
         return degree_centrality_of((e["source"], e["target"])
@@ -453,15 +451,9 @@ class FolderReader(IndexReader):
 
     def _split_ids(self, doc_ids: list[str], stored_ids: list[str]) -> list[list[str]]:
         """The global clause ids cut into documents by the clause counts the manifest
-        records; each document's own ids are checked against its slice when it is parsed.
-        An index whose manifest lacks the counts reads the ids from the clause files."""
-        entries = self.manifest["documents"]
-        counts = [entries[d].get("clauses") for d in doc_ids]
-        if not all(isinstance(n, int) for n in counts):
-            with self._reading():
-                per_doc = [[c["clause_id"] for c in json.loads(self._clause_json[d])]
-                           for d in doc_ids]
-            counts = [len(ids) for ids in per_doc]
+        records (every index has); each clause's id is checked against its place when the
+        clause is parsed."""
+        counts = [int(self.manifest["documents"][d].get("clauses", 0)) for d in doc_ids]
         if sum(counts) != len(stored_ids):
             raise IndexStoreError(self.store.root, "global index does not match the stored clauses")
         bounds = [0, *accumulate(counts)]
