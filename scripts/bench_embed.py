@@ -39,8 +39,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from clausegraph.eval.data import shared_data_dir  # noqa: E402
 
-DEFAULT_CORPUS = Path("/work/shared/data/legalbench-rag/corpus")
+DEFAULT_CORPUS = shared_data_dir() / "legalbench-rag" / "corpus"
 
 
 def real_clauses(corpus: Path, count: int, sample_seed: int | None = None) -> list[str]:

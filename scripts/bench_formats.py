@@ -33,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "ingest"))
+from clausegraph.eval.data import shared_data_dir  # noqa: E402
 
 import pymupdf  # noqa: E402
 
@@ -41,8 +42,8 @@ DATA = REPO.parent / "shared" / "data"
 CUAD_PDF = DATA / "cuad-sample" / "pdf"
 CUAD_TXT = DATA / "cuad-sample" / "txt"
 if not CUAD_PDF.is_dir():  # a worktree sits one level deeper than the main checkout
-    CUAD_PDF = Path("/work/shared/data/cuad-sample/pdf")
-    CUAD_TXT = Path("/work/shared/data/cuad-sample/txt")
+    CUAD_PDF = shared_data_dir() / "cuad-sample" / "pdf"
+    CUAD_TXT = shared_data_dir() / "cuad-sample" / "txt"
 DATASET = REPO / "docs" / "dataset"
 CONTRACTS = ["Xinhua", "Neoforma", "Photronics", "Audible", "RevolutionMedicines"]
 OCR_PDFS = ["Photronics", "Bellring", "Xinhua", "Neoforma", "WestPharmaceutical"]

@@ -7,10 +7,10 @@ as ``response_format``) and with the prompt-only JSON contract (``llm.json_mode=
 Per answer it records whether the first reply parsed, repair calls, wall time, the
 verdict and the mode (``openai`` or ``extractive-fallback``).
 
-    python -m clausegraph.cli ingest /work/shared/data/insurance-policies/policy.pdf \\
+    python -m clausegraph.cli ingest ../shared/data/insurance-policies/policy.pdf \\
         --index /tmp/policy-index
     nice -n 5 python scripts/bench_llm.py --index /tmp/policy-index \\
-        --questions /work/shared/data/insurance-policies/hackrx6_sample_qa_policy_pdf.json \\
+        --questions ../shared/data/insurance-policies/hackrx6_sample_qa_policy_pdf.json \\
         --out docs/bench_llm.json
 
 (the two modes can run in parallel: ``--modes constrained --out a.json`` and ``--modes

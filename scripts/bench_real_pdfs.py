@@ -1,7 +1,7 @@
 """Answer quality on real policy and contract PDFs (the labelled set in benchmarks/real_pdfs/).
 
 Ingests the 7 insurance policy wordings and the 20 CUAD contract PDFs from
-``/work/shared/data`` (one index per folder, kept under ``--index-dir`` and reused), asks every
+``../shared/data`` (beside the clone) (one index per folder, kept under ``--index-dir`` and reused), asks every
 labelled question through the Python API exactly as a user would
 (``ClauseGraph.open(dir).ask(question, documents=[doc])``) and reports, per document and overall:
 
@@ -35,9 +35,10 @@ sys.path.insert(0, str(ROOT))
 
 from clausegraph import ClauseGraph  # noqa: E402
 from clausegraph.config import Settings  # noqa: E402
+from clausegraph.eval.data import shared_data_dir  # noqa: E402
 
 LABELS = ROOT / "benchmarks" / "real_pdfs"
-DATA = Path("/work/shared/data")
+DATA = shared_data_dir()
 FOLDERS = {"insurance": "insurance-policies", "contracts": "cuad-sample/pdf"}
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "`": "'"})
 

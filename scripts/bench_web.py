@@ -2,7 +2,7 @@
 streamed event, and the Ask page's load time in Chromium, against a warm `clausegraph serve`.
 
     python scripts/bench_web.py --index /tmp/insurance-index \
-        --docs /work/shared/data/insurance-policies --out docs/bench_web.json
+        --docs ../shared/data/insurance-policies --out docs/bench_web.json
 
 The index is built first when it does not exist (``--docs``). Questions: the labelled
 insurance set (78 distinct questions, asked without naming a document; else the 10 of

@@ -23,8 +23,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from clausegraph.eval.data import shared_data_dir  # noqa: E402
 
-DATA = Path("/work/shared/data")
+DATA = shared_data_dir()
 DEFAULT_CORPUS = DATA / "legalbench-rag" / "corpus"
 DEFAULT_EXCLUDED = (DATA / "legalbench-rag" / "benchmarks", DATA / "cuad-sample" / "txt")
 

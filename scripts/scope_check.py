@@ -15,8 +15,9 @@ from collections import Counter
 from pathlib import Path
 
 from clausegraph.api import ClauseGraph
+from clausegraph.eval.data import shared_data_dir
 
-DATA = Path(__file__).resolve().parent.parent.parent / "shared/data/legalbench-rag"
+DATA = shared_data_dir() / "legalbench-rag"
 
 
 def main() -> None:

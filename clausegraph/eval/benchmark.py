@@ -11,10 +11,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from clausegraph.config import PACKAGE_DIR
+from clausegraph.eval.data import shared_data_dir
 from clausegraph.eval.metric import K_VALUES, FileSpan, Span
 
-REPO_ROOT = PACKAGE_DIR.parent
 
 LEGALBENCH_DIR_ENV = "CLAUSEGRAPH_LEGALBENCH_DIR"
 
@@ -130,14 +129,10 @@ def sample_evenly(items: Sequence[Any], limit: int | None) -> list[Any]:
 
 
 def default_legalbench_dir() -> Path:
-    """``$CLAUSEGRAPH_LEGALBENCH_DIR``, else ``../shared/data/legalbench-rag`` next to the repo."""
+    """``$CLAUSEGRAPH_LEGALBENCH_DIR``, else ``legalbench-rag`` in the shared data folder."""
     if os.environ.get(LEGALBENCH_DIR_ENV):
         return Path(os.environ[LEGALBENCH_DIR_ENV])
-    for base in (Path.cwd(), REPO_ROOT):
-        candidate = (base / ".." / "shared" / "data" / "legalbench-rag").resolve()
-        if candidate.is_dir():
-            return candidate
-    return (REPO_ROOT / ".." / "shared" / "data" / "legalbench-rag").resolve()
+    return shared_data_dir() / "legalbench-rag"
 
 
 def default_benchmarks(legalbench_dir: Path) -> list[Path]:
