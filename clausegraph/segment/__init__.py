@@ -45,8 +45,10 @@ __all__ = ["segment"]
 def segment(document: Document, config: SegmentConfig | None = None) -> list[Clause]:
     """Cut ``document`` into clauses in reading order (see the module docstring)."""
     config = config or SegmentConfig()
-    units = Parser(document).run()
+    units = Parser(document, config).run()
     units = merge_headings(units)
     units = merge_tiny(units, config.min_clause_chars)
     units = merge_lead_in_lists(units, document.text, config.max_clause_chars // 2)
-    return build_clauses(document, units, config.max_clause_chars)
+    return build_clauses(
+        document, units, config.max_clause_chars, config.lead_in_paths
+    )

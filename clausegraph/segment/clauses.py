@@ -19,6 +19,10 @@ from clausegraph.segment.outline import Node
 from clausegraph.segment.windows import row_groups, sentence_windows
 
 _REPEAT_MARK_RE = re.compile(r"~\d+")
+# A lead-in ends its node's own text: "The following have a waiting period of 36 months:".
+_LEAD_IN_END_RE = re.compile(r"(?::-?|—|–)\s*$")
+_SENTENCE_END_RE = re.compile(r"[.;!?]\s+(?=[A-Z(“\"])")
+_LEAD_IN_CHARS = 200
 
 
 class _Segments:
@@ -41,8 +45,11 @@ class _Segments:
         return index < len(self.starts) and self.starts[index] < b
 
 
-def build_clauses(document: Document, units: list[Unit], max_chars: int) -> list[Clause]:
+def build_clauses(
+    document: Document, units: list[Unit], max_chars: int, lead_in_paths: bool = False
+) -> list[Clause]:
     joiner = _Segments(document)
+    naming = _Naming(document.text, lead_in_paths)
     clauses: list[Clause] = []
     for unit in units:
         segments = joiner.join(unit.pieces)
@@ -52,14 +59,24 @@ def build_clauses(document: Document, units: list[Unit], max_chars: int) -> list
             cut = row_groups if table else sentence_windows
             kind = "table" if table else "window"
             for number, window in enumerate(cut(document.text, segments, max_chars), 1):
-                clauses.append(_clause(document, unit, window, f"#w{number}", kind, len(clauses)))
+                clauses.append(
+                    _clause(document, naming, unit, window, f"#w{number}", kind, len(clauses))
+                )
         else:
-            clauses.append(_clause(document, unit, segments, "", unit.node.kind, len(clauses)))
+            clauses.append(
+                _clause(document, naming, unit, segments, "", unit.node.kind, len(clauses))
+            )
     return clauses
 
 
 def _clause(
-    document: Document, unit: Unit, segments: list[Span], suffix: str, kind: str, order: int
+    document: Document,
+    naming: _Naming,
+    unit: Unit,
+    segments: list[Span],
+    suffix: str,
+    kind: str,
+    order: int,
 ) -> Clause:
     node = unit.node
     span = (segments[0][0], segments[-1][1])
@@ -67,7 +84,7 @@ def _clause(
         clause_id=f"{document.key}:{node.path}{suffix}",
         doc_id=document.doc_id,
         number=_number(node),
-        section_path=_section_path(node),
+        section_path=naming.section_path(node),
         heading=node.heading,
         text=Clause.join_segments(document.text, segments),
         span=span,
@@ -86,16 +103,41 @@ def _number(node: Node) -> str | None:
     return _REPEAT_MARK_RE.sub("", node.path).rsplit("/", 1)[-1]
 
 
-def _display(node: Node) -> str:
-    number = _number(node)
-    parts = [part for part in (number, node.heading) if part]
-    return " ".join(parts) if parts else node.path.rsplit("/", 1)[-1]
+class _Naming:
+    """How ancestors are named in a clause's ``section_path``: number plus heading, or
+    (with ``lead_in_paths``) an unheaded list's lead-in sentence."""
 
+    def __init__(self, text: str, lead_in_paths: bool) -> None:
+        self.text = text
+        self.lead_in_paths = lead_in_paths
 
-def _section_path(node: Node) -> list[str]:
-    labels: list[str] = []
-    current = node.parent
-    while current is not None and current.family != "root":
-        labels.append(_display(current))
-        current = current.parent
-    return labels[::-1]
+    def section_path(self, node: Node) -> list[str]:
+        labels: list[str] = []
+        current = node.parent
+        while current is not None and current.family != "root":
+            labels.append(self._display(current))
+            current = current.parent
+        return labels[::-1]
+
+    def _display(self, node: Node) -> str:
+        number = _number(node)
+        heading = node.heading
+        if heading is None and self.lead_in_paths:
+            heading = self._lead_in(node)
+        parts = [part for part in (number, heading) if part]
+        return " ".join(parts) if parts else node.path.rsplit("/", 1)[-1]
+
+    def _lead_in(self, node: Node) -> str | None:
+        """The last sentence of the node's own text when it ends in a colon (or dash)."""
+        if not node.pieces:
+            return None
+        own = " ".join(" ".join(self.text[a:b] for a, b in node.pieces).split())
+        if not _LEAD_IN_END_RE.search(own):
+            return None
+        sentences = _SENTENCE_END_RE.split(own)
+        lead = sentences[-1]
+        if node.numbered and len(sentences) == 1:
+            lead = lead.split(" ", 1)[1] if " " in lead else ""  # without its own label
+        if len(lead) > _LEAD_IN_CHARS:
+            lead = "... " + lead[-_LEAD_IN_CHARS:].split(" ", 1)[-1]
+        return lead or None

@@ -99,8 +99,15 @@ def heading_key(rest: str) -> str:
 
 def standalone_heading(lines: DocumentLines, s: str, index: int, para: bool) -> bool:
     """Is line ``index`` (text ``s``) an unnumbered heading: short, capitalised or
-    title-cased, on its own?"""
-    if len(s) > 90 or not para or s[-1] in ",;" or ": " in s.rstrip(":"):
+    title-cased, on its own? Where the page tells the type style, a line set larger or
+    bolder than the body is a heading whatever its case ("What we don't pay for"), and
+    one set like the body is not, unless capitalised."""
+    if len(s) > 90 or not para or s[-1] in ",;":
+        return False
+    set_as_heading = lines.set_as_heading(index)
+    if set_as_heading:
+        return _styled_heading(lines, s, index)
+    if ": " in s.rstrip(":") or (set_as_heading is False and not is_caps(s)):
         return False
     caps = is_caps(s)
     if caps:
@@ -120,6 +127,20 @@ def standalone_heading(lines: DocumentLines, s: str, index: int, para: bool) -> 
             and len(s) > 50
         ):
             return False  # first line of a capitalised paragraph
+    return definition_term(s, True) is None
+
+
+def _styled_heading(lines: DocumentLines, s: str, index: int) -> bool:
+    """A line set as a heading is one when it reads as a phrase, not a sentence."""
+    words = s.split()
+    if len(words) > 14 or words[-1].lower() in CONNECTORS:
+        return False
+    if not (s[0].isupper() or s[0] in "“\"'("):
+        return False
+    if s.endswith(".") and len(words) > 6:
+        return False
+    if index + 1 < len(lines) and lines.text[lines[index + 1].start].islower():
+        return False  # the line wraps into a sentence
     return definition_term(s, True) is None
 
 

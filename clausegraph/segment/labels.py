@@ -43,6 +43,22 @@ _WORD_LABELS = (
     (_SECTION_RE, "decimal"),
     (SCHEDULE_RE, "schedule"),
 )
+# With ``segment.more_containers``: chapters above articles, paragraphs and rules numbered
+# like sections (regulations, statutes, rule books).
+_CHAPTER_RE = re.compile(
+    r"(?P<word>Chapter|CHAPTER)\s+(?P<num>[IVXLC]{1,7}|\d{1,3}|[A-Z])(?=[\s.:\-–—)]|$)\.?"
+)
+_PARAGRAPH_RE = re.compile(
+    r"(?P<word>Paragraph|PARAGRAPH|Para\.|PARA\.|Rule|RULE)\s*"
+    r"(?P<num>\d{1,3}(?:\.\d{1,3})*)(?=[\s.:)\-–—]|$)\.?"
+)
+_MORE_WORD_LABELS = (
+    (_CHAPTER_RE, "chapter"),
+    *_WORD_LABELS,
+    (_PARAGRAPH_RE, "decimal"),
+)
+# Outline ranks of containers: a label closes every open node of its rank or below.
+_SCHEDULE_RANK, _CHAPTER_RANK, _ARTICLE_RANK = 0, 1, 2
 _CODE_RE = re.compile(
     r"(?:(?i:code)\s*[-–:]?\s*)?(?P<excl>(?i:excl)\s?\d{1,3})\b|(?i:def)\.\s*(?P<def>\d{1,3})\.?"
 )
@@ -67,6 +83,7 @@ class LabelReader:
         numbering: DecimalNumbering,
         toc: list[bool],
         schedules: Schedules,
+        more_containers: bool = False,
     ) -> None:
         self.lines = lines
         self.text = lines.text
@@ -74,6 +91,7 @@ class LabelReader:
         self.numbering = numbering
         self.toc = toc
         self.schedules = schedules
+        self.word_labels = _MORE_WORD_LABELS if more_containers else _WORD_LABELS
         # (number, heading_key) of numbered lines that end in a page number, as contents do
         self.numbered_headings: set[tuple[str | None, str]] = set()
 
@@ -101,9 +119,9 @@ class LabelReader:
     # ---- words: Article, Section, Schedule
 
     def _word_label(self, s: str, index: int) -> Label | None:
-        if s[:1] not in "APSCE§":
+        if s[:1] not in "APSCE§R":
             return None
-        for regex, family in _WORD_LABELS:
+        for regex, family in self.word_labels:
             match = regex.match(s)
             if match is None:
                 continue
@@ -114,19 +132,22 @@ class LabelReader:
             num = match.group("num")
             if family == "schedule":
                 return self._schedule_label(word, num, match.group(0), rest, index)
-            if family == "article":
-                return self._article_label(s, word, num, rest, match.end())
+            if family in ("article", "chapter"):
+                return self._article_label(s, word, num, rest, match.end(), family)
             return self.decimal_from(num, match.end(), rest, word, strong=True)
         return None
 
     @staticmethod
-    def _article_label(s: str, word: str, num: str | None, rest: str, end: int) -> Label | None:
+    def _article_label(
+        s: str, word: str, num: str | None, rest: str, end: int, family: str
+    ) -> Label | None:
         if num is None or (word.lower() == "part" and not rest and not is_caps(s)):
             return None
         value = roman(num) or (int(num) if num.isdigit() else ord(num[0]) - 64)
         if value <= 0 or (len(num) > 1 and not num.isdigit() and roman(num) is None):
             return None
-        return Label("article", "article", f"{word} {num}", end, value, (value,), 1)
+        rank = _CHAPTER_RANK if family == "chapter" else _ARTICLE_RANK
+        return Label("article", family, f"{word} {num}", end, value, (value,), rank)
 
     def _schedules_label(self, s: str, index: int) -> Label | None:
         """A line "Schedules:" or "LIST OF EXHIBITS" alone heads the list of the schedules."""
@@ -139,7 +160,9 @@ class LabelReader:
             or self._sequence_resumes_after(index)
         ):
             return None
-        return Label("schedule", "schedule", match.group("word"), match.end(), 0, (), 0)
+        return Label(
+            "schedule", "schedule", match.group("word"), match.end(), 0, (), _SCHEDULE_RANK
+        )
 
     def _schedule_label(
         self, word: str, num: str | None, matched: str, rest: str, index: int
@@ -152,7 +175,7 @@ class LabelReader:
         if self._sequence_resumes_after(index):
             return None  # "Schedule E" in a table cell of the body: a reference, not a container
         comp = f"{word} {num}" if num else word
-        return Label("schedule", "schedule", comp, len(matched), 0, (), 0)
+        return Label("schedule", "schedule", comp, len(matched), 0, (), _SCHEDULE_RANK)
 
     def _sequence_resumes_after(self, index: int) -> bool:
         """Does the first numbered label after line ``index`` continue a sequence open now?
@@ -189,7 +212,7 @@ class LabelReader:
         if label.family == "list":
             return label.value > 1  # a list reading above 1 is only chosen to continue a list
         if label.family == "article":
-            return self.outline.continues_article(label.value)
+            return self.outline.continues_article(label)
         return False
 
     # ---- codes and numbers

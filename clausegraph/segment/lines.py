@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections import Counter
 from dataclasses import dataclass
 
 from clausegraph.models import Document, Span
+from clausegraph.models.document import LineStyle
 
 # A line ending in one of these can end a paragraph.
 TERMINAL = ".:;!?"
@@ -58,6 +61,29 @@ def visible_lines(text: str, excluded: list[Span]) -> list[Line]:
     return lines
 
 
+# Points above the body text's size from which a line is set as a heading.
+_LARGER_POINTS = 0.9
+
+
+def _styles_of_lines(lines: list[Line], styles: list[LineStyle]) -> list[LineStyle | None]:
+    """The style of each visible line (None for lines no style covers: tables, OCR)."""
+    starts = [style.start for style in styles]
+    out: list[LineStyle | None] = []
+    for line in lines:
+        index = bisect_right(starts, line.start) - 1
+        inside = index >= 0 and line.start < styles[index].end
+        out.append(styles[index] if inside else None)
+    return out
+
+
+def _body_style(styles: list[LineStyle]) -> tuple[float, bool]:
+    """Size and weight of most of the document's characters: its body text."""
+    weight: Counter[tuple[float, bool]] = Counter()
+    for style in styles:
+        weight[(style.size, style.bold)] += style.end - style.start
+    return weight.most_common(1)[0][0]
+
+
 def rstrip_end(text: str, start: int, end: int) -> int:
     """``end`` moved back over trailing whitespace (not before ``start``)."""
     while end > start and text[end - 1].isspace():
@@ -84,7 +110,7 @@ class DocumentLines:
     mark paragraph starts by indentation.
     """
 
-    def __init__(self, document: Document) -> None:
+    def __init__(self, document: Document, use_style: bool = False) -> None:
         self.text = document.text
         self.excluded = excluded_spans(document)
         self.lines = visible_lines(self.text, self.excluded)
@@ -98,6 +124,20 @@ class DocumentLines:
         self.soft_wrap = self.pdf or (p90 <= 100 and blanks > 0.05 * n)
         self.indent_mode = (
             not self.soft_wrap and blanks < 0.05 * n and 0.03 * n <= indented <= 0.7 * n
+        )
+        self.styled = use_style and bool(document.line_styles)
+        self.styles = _styles_of_lines(self.lines, document.line_styles) if self.styled else []
+        self.body = _body_style(document.line_styles) if self.styled else (0.0, False)
+
+    def set_as_heading(self, index: int) -> bool | None:
+        """Is line ``index`` set larger or bolder than the body text? None when unknown
+        (no styles: a text file, a table row, an OCR'd page, or style not in use)."""
+        style = self.styles[index] if self.styled else None
+        if style is None:
+            return None
+        size, bold = self.body
+        return style.size >= size + _LARGER_POINTS or (
+            style.bold and not bold and style.size >= size - _LARGER_POINTS
         )
 
     def __len__(self) -> int:
@@ -118,6 +158,9 @@ class DocumentLines:
             return False  # a page-break or wrap continuation
         if index == 0:
             return True
+        here, before = self.set_as_heading(index), self.set_as_heading(index - 1)
+        if here is not None and before is not None and here != before:
+            return True  # a heading starts after running text, and running text after it
         if self.soft_wrap:
             if line.blank_before and not self.pdf:
                 return True  # wrapped text files separate paragraphs by blank lines

@@ -124,8 +124,11 @@ class Outline:
             fits.append(index)
         return fits
 
-    def continues_article(self, value: int) -> bool:
-        return any(node.style == "article" and value == node.value + 1 for node in self.stack)
+    def continues_article(self, label: Label) -> bool:
+        """Is ``label`` the next article (or chapter) after one open now?"""
+        return any(
+            node.style == label.style and label.value == node.value + 1 for node in self.stack
+        )
 
     # ---- placing a label
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from clausegraph.config import SegmentConfig
 from clausegraph.models import Document
 from clausegraph.segment.contents import contents_lines, open_contents
 from clausegraph.segment.definitions import QUOTED_DEF_RE, definition_term, mentions_definitions
@@ -42,14 +43,16 @@ _OPEN_FAMILIES = ("root", "heading", "para", "toc")
 class Parser:
     """Reads a document's lines in order into an ``Outline``."""
 
-    def __init__(self, document: Document) -> None:
-        self.lines = DocumentLines(document)
+    def __init__(self, document: Document, config: SegmentConfig | None = None) -> None:
+        config = config or SegmentConfig()
+        self.lines = DocumentLines(document, config.style_headings)
         self.text = self.lines.text
         self.outline = Outline(self.text)
         self.numbering = DecimalNumbering()
         self.toc = contents_lines(self.lines)
         self.labels = LabelReader(
-            self.lines, self.outline, self.numbering, self.toc, Schedules(self.lines)
+            self.lines, self.outline, self.numbering, self.toc, Schedules(self.lines),
+            config.more_containers,
         )
         self.table_of = table_of_lines(self.lines.lines, document.tables)
         self.table_node: Node | None = None
