@@ -133,7 +133,7 @@ def standalone_heading(lines: DocumentLines, s: str, index: int, para: bool) -> 
 def _styled_heading(lines: DocumentLines, s: str, index: int) -> bool:
     """A line set as a heading is one when it reads as a phrase, not a sentence."""
     words = s.split()
-    if len(words) > 14 or words[-1].lower() in CONNECTORS:
+    if len(words) > 14:
         return False
     if not (s[0].isupper() or s[0] in "“\"'("):
         return False
