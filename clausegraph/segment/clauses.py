@@ -138,6 +138,8 @@ class _Naming:
         lead = sentences[-1]
         if node.numbered and len(sentences) == 1:
             lead = lead.split(" ", 1)[1] if " " in lead else ""  # without its own label
+        if sum(ch.isalpha() for ch in lead) < 3:
+            return None  # only the rest of a label ("Annexure I –")
         if len(lead) > _LEAD_IN_CHARS:
             lead = "... " + lead[-_LEAD_IN_CHARS:].split(" ", 1)[-1]
-        return lead or None
+        return lead

@@ -28,15 +28,24 @@ from clausegraph.segment.references import (
 )
 from clausegraph.segment.schedules import SCHEDULE_RE, SCHEDULES_RE, Schedules, is_schedule_line
 
-_ARTICLE_RE = re.compile(
-    r"(?P<word>Article|ARTICLE|Part|PART)\s+"
-    r"(?P<num>[IVXLC]{1,7}|\d{1,3}|[A-Z])(?=[\s.:\-–—)]|$)\.?"
-)
+
+def _container_re(words: str) -> re.Pattern[str]:
+    """``ARTICLE IV``, ``Part 2``, ``Chapter B``: a word, then a roman, arabic or letter number."""
+    return re.compile(
+        rf"(?P<word>{words})\s+(?P<num>[IVXLC]{{1,7}}|\d{{1,3}}|[A-Z])(?=[\s.:\-–—)]|$)\.?"
+    )
+
+
+def _numbered_re(words: str) -> re.Pattern[str]:
+    """``Section 4.2``, ``§ 5``: a word, then a dotted decimal number."""
+    return re.compile(
+        rf"(?P<word>{words})\s*(?P<num>\d{{1,3}}(?:\.\d{{1,3}})*)(?=[\s.:)\-–—]|$)\.?"
+    )
+
+
+_ARTICLE_RE = _container_re(r"Article|ARTICLE|Part|PART")
 _SECTION_LETTER_RE = re.compile(r"(?P<word>Section|SECTION)\s+(?P<num>[A-Z])(?:[.)]|(?=\s|$))")
-_SECTION_RE = re.compile(
-    r"(?P<word>Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|§)\s*"
-    r"(?P<num>\d{1,3}(?:\.\d{1,3})*)(?=[\s.:)\-–—]|$)\.?"
-)
+_SECTION_RE = _numbered_re(r"Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|§")
 _WORD_LABELS = (
     (_ARTICLE_RE, "article"),
     (_SECTION_LETTER_RE, "article"),
@@ -45,13 +54,8 @@ _WORD_LABELS = (
 )
 # With ``segment.more_containers``: chapters above articles, paragraphs and rules numbered
 # like sections (regulations, statutes, rule books).
-_CHAPTER_RE = re.compile(
-    r"(?P<word>Chapter|CHAPTER)\s+(?P<num>[IVXLC]{1,7}|\d{1,3}|[A-Z])(?=[\s.:\-–—)]|$)\.?"
-)
-_PARAGRAPH_RE = re.compile(
-    r"(?P<word>Paragraph|PARAGRAPH|Para\.|PARA\.|Rule|RULE)\s*"
-    r"(?P<num>\d{1,3}(?:\.\d{1,3})*)(?=[\s.:)\-–—]|$)\.?"
-)
+_CHAPTER_RE = _container_re(r"Chapter|CHAPTER")
+_PARAGRAPH_RE = _numbered_re(r"Paragraph|PARAGRAPH|Para\.|PARA\.|Rule|RULE")
 _MORE_WORD_LABELS = (
     (_CHAPTER_RE, "chapter"),
     *_WORD_LABELS,
