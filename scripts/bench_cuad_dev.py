@@ -67,11 +67,13 @@ def markdown_table(header: list[str], rows: list[list[Any]]) -> str:
 def summary_row(name: str, s: Summary) -> list[Any]:
     return [name, s.positives, pct(s.hit_at_1), pct(s.hit_at_5),
             f"{pct(s.value_answer_accuracy)} ({s.value_answers})" if s.value_answers else "-",
+            pct(s.value_answer_in_gold),
             f"{pct(s.yes_found)} ({s.yes_answers})" if s.yes_answers else "-",
             s.negatives, pct(s.not_found_precision), pct(s.not_found_recall)]
 
 
-SUMMARY_HEADER = ["", "positives", "hit@1", "hit@5", "value answer (n)", "yes found (n)",
+SUMMARY_HEADER = ["", "positives", "hit@1", "hit@5", "value answer (n)", "value in gold",
+                  "yes found (n)",
                   "negatives", "not-found P", "not-found R"]
 
 
@@ -85,14 +87,8 @@ def open_index(args: argparse.Namespace, settings: Settings | None) -> ClauseGra
     if args.index:
         return ClauseGraph.open(args.index, settings)
     graph = ClauseGraph.open(args.index_dir, settings, create=True)
-    started = time.perf_counter()
-    report = graph.ingest([cuad_dir() / "pdf"])
-    built = [o for o in report.outcomes if o.status != "unchanged"]
-    if built:
-        print(f"ingested {len(built)} PDFs in {time.perf_counter() - started:.0f}s",
-              file=sys.stderr)
-    for failed in report.failed:
-        print(f"FAILED {failed.path}: {failed.error}", file=sys.stderr)
+    failed = graph.ingest([cuad_dir() / "pdf"]).failed  # unchanged PDFs are skipped
+    print("\n".join(f"FAILED {f.error}" for f in failed) or "index ready", file=sys.stderr)
     return graph
 
 

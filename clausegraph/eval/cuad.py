@@ -184,30 +184,50 @@ class MatchCounts(BaseModel):
         return self.true_positives / relevant if relevant else None
 
 
+class KeyMatches(BaseModel):
+    """One question's predictions matched once against its gold texts, so that every
+    threshold is a filter (as if evaluate.py re-matched the predictions above it)."""
+
+    gold_best: list[float | None] = Field(description="per gold text: the highest confidence "
+                                          "of a prediction matching it; None when none does")
+    unmatched: list[float] = Field(description="confidences of predictions matching no gold")
+
+    def counts(self, threshold: float) -> MatchCounts:
+        hits = sum(best is not None and best > threshold for best in self.gold_best)
+        return MatchCounts(true_positives=hits, false_negatives=len(self.gold_best) - hits,
+                           false_positives=sum(c > threshold for c in self.unmatched))
+
+
+def match_key(answers: Sequence[str], predictions: Sequence[Prediction],
+              category: str) -> KeyMatches:
+    """Distinct non-empty prediction texts (evaluate.py keys predictions by text: the last
+    confidence of a repeated text wins) matched against the gold texts."""
+    by_text = {p.text: p.confidence for p in predictions if p.text != ""}
+    matched = {(g, t): spans_match(g, t, category) for g in set(answers) for t in by_text}
+    return KeyMatches(
+        gold_best=[max((c for t, c in by_text.items() if matched[(g, t)]), default=None)
+                   for g in answers],
+        unmatched=[c for t, c in by_text.items() if not any(matched[(g, t)] for g in answers)])
+
+
+def pooled_counts(matches: Iterable[KeyMatches], threshold: float) -> MatchCounts:
+    total = MatchCounts()
+    for key_matches in matches:
+        counts = key_matches.counts(threshold)
+        total.true_positives += counts.true_positives
+        total.false_positives += counts.false_positives
+        total.false_negatives += counts.false_negatives
+    return total
+
+
 def count_matches(gold: Mapping[Key, Sequence[str]],
                   predicted: Mapping[Key, Sequence[str]]) -> MatchCounts:
-    """Pooled counts: each gold text is a hit when some prediction matches it, else a miss;
-    each prediction matching no gold text is a false positive (all of them when the
-    contract has no such clause)."""
-    counts = MatchCounts()
-    for key, answers in gold.items():
-        category = key[1]
-        predictions = predicted.get(key, [])
-        for answer in answers:
-            if any(spans_match(answer, p, category) for p in predictions):
-                counts.true_positives += 1
-            else:
-                counts.false_negatives += 1
-        counts.false_positives += sum(
-            not any(spans_match(a, p, category) for a in answers) for p in predictions)
-    return counts
-
-
-def predictions_above(predictions: Sequence[Prediction], threshold: float) -> list[str]:
-    """The distinct non-empty texts with confidence above ``threshold`` (evaluate.py keys
-    predictions by text; the last confidence of a repeated text wins)."""
-    by_text = {p.text: p.confidence for p in predictions if p.text != ""}
-    return [text for text, confidence in by_text.items() if confidence > threshold]
+    """Pooled counts for predictions without confidences: each gold text is a hit when some
+    prediction matches it, else a miss; each prediction matching no gold text is a false
+    positive (all of them when the contract has no such clause)."""
+    return pooled_counts([match_key(answers, [Prediction(text=t, confidence=1.0)
+                                              for t in predicted.get(key, [])], key[1])
+                          for key, answers in gold.items()], 0.0)
 
 
 class CurvePoint(BaseModel):
@@ -231,10 +251,11 @@ class SpanScores(BaseModel):
 def precision_recall_curve(gold: Mapping[Key, Sequence[str]],
                            predictions: Mapping[Key, Sequence[Prediction]]) -> list[CurvePoint]:
     """(1, 0) then one point per threshold, high to low, with its non-increasing envelope."""
+    matches = [match_key(answers, predictions.get(key, []), key[1])
+               for key, answers in gold.items()]
     points = [CurvePoint(threshold=None, precision=1.0, recall=0.0)]
     for threshold in CONFIDENCE_THRESHOLDS:
-        kept = {key: predictions_above(predictions.get(key, []), threshold) for key in gold}
-        counts = count_matches(gold, kept)
+        counts = pooled_counts(matches, threshold)
         points.append(CurvePoint(threshold=threshold, precision=counts.precision,
                                  recall=counts.recall))
     best = 0.0
@@ -279,14 +300,24 @@ _MONTHS = {name: number for number, names in enumerate(
      ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
      ("october", "oct"), ("november", "nov"), ("december", "dec")], start=1) for name in names}
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_ORDINAL_ONES = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                 "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth",
+                 "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth"]
+_ORDINAL_DAYS = {word: n for n, word in enumerate(_ORDINAL_ONES, start=1)} | {
+    "twentieth": 20, "thirtieth": 30, "thirty-first": 31, "thirty first": 31} | {
+    f"twenty{joint}{word}": 20 + n for n, word in enumerate(_ORDINAL_ONES[:9], start=1)
+    for joint in ("-", " ")}
+# a day: "21", "21st", "twenty-first", or left blank to fill in ("June __, 2018")
+_DAY = (r"(?P<day>[0-3]?\d(?:st|nd|rd|th)?|_+|"
+        + "|".join(sorted(_ORDINAL_DAYS, key=len, reverse=True)) + r")")
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
-# "June 21, 1999", "June 21 1999", "June, 1999"; "21 June 1999", "21st day of June, 1999";
-# "6/21/1999", "06-21-1999"; "1999-06-21"; a bare year.
+# "June 21, 1999", "June 21 1999", "June, 1999", "June __, 2018"; "21 June 1999", "21st
+# (first) day of June, 1999"; "6/21/1999", "06-21-1999", "6/21/99"; "1999-06-21"; a bare year.
 _DATE_PATTERNS = [
     re.compile(rf"\b{_MONTH}\s*(?:{_DAY}\s*)?,?\s*{_YEAR}\b"),
     re.compile(rf"\b{_DAY}\s*(?:day\s+of\s+)?{_MONTH}\s*,?\s*{_YEAR}\b"),
     re.compile(rf"\b(?P<month>[01]?\d)[/.-]{_DAY}[/.-]{_YEAR}\b"),
+    re.compile(r"\b(?P<month>[01]?\d)([/-])(?P<day>[0-3]?\d)\2(?P<year>\d\d)\b"),
     re.compile(rf"\b{_YEAR}-(?P<month>[01]\d)(?:-(?P<day>[0-3]\d))?\b"),
     re.compile(rf"\b{_YEAR}\b"),
 ]
@@ -326,6 +357,19 @@ def normalise_cuad_date(answer: str) -> str | None:
     return iso_date(year, month, day)
 
 
+def _day_number(day: str | None) -> int | None:
+    if not day or day.startswith("_"):
+        return None
+    digits = re.match(r"\d+", day)
+    return int(digits.group()) if digits else _ORDINAL_DAYS[day]
+
+
+def _year_number(year: str) -> int:
+    """A two-digit year as contracts of 1950-2049 mean it."""
+    value = int(year)
+    return value if len(year) == 4 else (2000 + value if value < 50 else 1900 + value)
+
+
 def dates_in(text: str) -> set[str]:
     """Every date the text writes, as ISO (a date written without day or month gives the
     shorter form); where patterns overlap the longest reading wins, so the year of
@@ -341,8 +385,7 @@ def dates_in(text: str) -> set[str]:
         parts = match.groupdict()
         month = parts.get("month")
         month_number = (int(month) if month.isdigit() else _MONTHS[month]) if month else None
-        iso = iso_date(int(parts["year"]), month_number,
-                       int(parts["day"]) if parts.get("day") else None)
+        iso = iso_date(_year_number(parts["year"]), month_number, _day_number(parts.get("day")))
         if iso:
             found.add(iso)
             reached = -negative_end
@@ -359,9 +402,13 @@ _NUMBER_WORDS = {word: n for n, word in enumerate(_ONES)} | {
 _NUMBER_WORD = r"(?:" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")"
 _WORDS = rf"{_NUMBER_WORD}(?:[\s-]+(?:and\s+)?{_NUMBER_WORD})*"
 _DURATION = re.compile(
-    rf"(?<![\w.])(?P<number>\d+(?:\.\d+)?|{_WORDS})\)?\s*(?:\(\s*(?P<figure>\d+(?:\.\d+)?)\s*\)\s*)?"
-    rf"(?:\(\s*{_WORDS}\s*\)\s*)?-?\s*(?:calendar\s+|business\s+|consecutive\s+)?"
+    rf"(?<![\w.])(?P<number>\d+(?:\.\d+)?|{_WORDS})\)?\s*"
+    rf"(?:\(\s*(?P<figure>\d+(?:\.\d+)?)\s*\)\s*)?"
+    rf"(?:\(\s*{_WORDS}\s*\)\s*)?-?\s*"
+    rf"(?:(?:calendar|business|consecutive|successive|additional|further|full)[\s-]+)?"
     rf"(?P<unit>day|week|month|year)s?\b")
+# "month to month", "year-to-year": renewal by one unit at a time
+_UNIT_TO_UNIT = re.compile(r"\b(?P<unit>month|year)[\s-]+to[\s-]+(?P=unit)\b")
 _PERPETUAL = re.compile(r"\b(?:perpetu\w*|indefinite\w*|in\s+perpetuity)\b")
 
 
@@ -395,11 +442,19 @@ def durations_in(text: str) -> set[tuple[float, str]]:
             continue
         unit, factor = _UNITS[match.group("unit")]
         found.add((amount * factor, unit))
+    for match in _UNIT_TO_UNIT.finditer(folded):
+        unit, factor = _UNITS[match.group("unit")]
+        found.add((float(factor), unit))
     if _PERPETUAL.search(folded):
         found.add((float("inf"), "month"))
     return found
 
 
+# "English law", "Swiss law": a governing-law clause may name the place by its adjective.
+_PLACE_ADJECTIVES = {"england": "english", "switzerland": "swiss", "germany": "german",
+                     "france": "french", "netherlands": "dutch", "israel": "israeli",
+                     "ireland": "irish", "scotland": "scottish", "canada": "canadian",
+                     "india": "indian", "japan": "japanese", "singapore": "singaporean"}
 _JURISDICTION_PREFIX = re.compile(r"^(?:the\s+)?(?:state|province|commonwealth|republic)\s+of\s+")
 
 
@@ -413,6 +468,12 @@ def jurisdiction_names(answer: str) -> list[str]:
         if first:
             names.append(first)
     return names
+
+
+def _names_place(folded_text: str, place: str) -> bool:
+    """The place, or its adjective ("english law"), as whole words of the text."""
+    forms = [place] + ([_PLACE_ADJECTIVES[place]] if place in _PLACE_ADJECTIVES else [])
+    return any(re.search(rf"(?<!\w){re.escape(form)}(?!\w)", folded_text) for form in forms)
 
 
 def answer_stated(kind: AnswerKind, gold: str | None, text: str | None) -> bool | None:
@@ -433,11 +494,11 @@ def answer_stated(kind: AnswerKind, gold: str | None, text: str | None) -> bool 
     if kind == "jurisdiction":
         names = jurisdiction_names(gold)
         folded = fold(text)
-        return all(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", folded) for n in names) \
-            if names else None
+        return all(_names_place(folded, n) for n in names) if names else None
     if kind == "date" or (kind == "date_or_term" and "/" in gold):
         iso = normalise_cuad_date(gold)
-        return (iso in dates_in(text)) if iso else None
+        # a review may answer in CUAD's own notation ("09/[]/2018") as well as ISO
+        return (iso in dates_in(text) | {normalise_cuad_date(text)}) if iso else None
     wanted = durations_in(gold)
     return bool(wanted & durations_in(text)) if wanted else None
 

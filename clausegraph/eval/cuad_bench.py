@@ -98,6 +98,9 @@ class AskOutcome(BaseModel):
     gold_answer: str | None = None
     answer_right: bool | None = Field(None, description="positives whose category has a "
                                       "scorable normalised answer: the direct answer states it")
+    gold_states_answer: bool | None = Field(None, description="the same judge on the gold "
+                                            "spans: False where CUAD's answer is computed "
+                                            "(an end date from a start and a term)")
     direct_answer: str | None = None
     seconds: float = 0.0
 
@@ -121,6 +124,8 @@ def judge_answer(ask: Ask, answer: Any, doc_id: str, seconds: float) -> AskOutco
         if answer_scorable(kind, label.answer):
             stated = answer_stated(kind, label.answer, answer.direct_answer)
             outcome.answer_right = found and bool(stated)
+            outcome.gold_states_answer = bool(
+                answer_stated(kind, label.answer, "\n".join(label.texts)))
     return outcome
 
 
@@ -137,6 +142,8 @@ class Summary(BaseModel):
     value_answers: int = Field(0, description="positives with a value answer (date, term, "
                                "jurisdiction) to state")
     value_answer_accuracy: float | None = None
+    value_answer_in_gold: float | None = Field(None, description="share of those answers "
+                                               "the gold spans themselves state")
     yes_answers: int = Field(0, description="yes/no positives (gold Yes)")
     yes_found: float | None = Field(None, description="share of yes/no positives found")
     answer_accuracy: float | None = Field(None, description="value and yes/no together")
@@ -154,8 +161,10 @@ def summarise(outcomes: Sequence[AskOutcome]) -> Summary:
     positives = [o for o in outcomes if o.gold == "positive"]
     negatives = [o for o in outcomes if o.gold == "negative"]
     ranks = [o.hit_rank for o in positives]
-    values = [o.answer_right for o in positives
+    valued = [o for o in positives
               if o.answer_kind in VALUE_KINDS and o.answer_right is not None]
+    values = [o.answer_right for o in valued]
+    in_gold = [bool(o.gold_states_answer) for o in valued]
     yes = [o.answer_right for o in positives
            if o.answer_kind == "yes_no" and o.answer_right is not None]
     nf_true = sum(not o.found for o in negatives)
@@ -165,6 +174,7 @@ def summarise(outcomes: Sequence[AskOutcome]) -> Summary:
         hit_at_1=fraction(sum(r is not None and r <= 1 for r in ranks), len(ranks)),
         hit_at_5=fraction(sum(r is not None and r <= 5 for r in ranks), len(ranks)),
         value_answers=len(values), value_answer_accuracy=fraction(sum(values), len(values)),
+        value_answer_in_gold=fraction(sum(in_gold), len(in_gold)),
         yes_answers=len(yes), yes_found=fraction(sum(yes), len(yes)),
         answer_accuracy=fraction(sum(values) + sum(yes), len(values) + len(yes)),
         negatives=len(negatives), not_found_true=nf_true, not_found_false=nf_false,
@@ -236,7 +246,8 @@ class CategoryReview(BaseModel):
     category: str
     contracts_with_clause: int
     gold_spans: int
-    average_precision: float = Field(description="AUPR of this category alone")
+    average_precision: float | None = Field(description="AUPR of this category alone; None "
+                                            "when no contract has the clause")
     answers_scored: int = 0
     answer_accuracy: float | None = None
 
@@ -298,7 +309,8 @@ def score_review(review: ReviewFile, contracts: Mapping[str, CuadContract],
         scores = score_spans({k: gold[k] for k in keys}, predicted)
         review_row = CategoryReview(
             category=question.category, contracts_with_clause=sum(bool(gold[k]) for k in keys),
-            gold_spans=scores.gold_spans, average_precision=scores.aupr)
+            gold_spans=scores.gold_spans,
+            average_precision=scores.aupr if scores.gold_spans else None)
         if question.answer_kind:
             judged = [review_answer_right(question.answer_kind,
                                           matched[k[0]].categories[k[1]].answer, items.get(k))

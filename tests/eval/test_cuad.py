@@ -201,6 +201,11 @@ def test_dates_in_text_in_the_forms_contracts_use():
     # the longest reading wins: no "1999-06" or bare "1999" besides the full date
     assert dates_in("21 June 1999") == {"1999-06-21"}
     assert dates_in("Sept. 1, 2019") == {"2019-09-01"}
+    assert dates_in("this first day of July, 2017") == {"2017-07-01"}
+    assert dates_in("the twenty-first day of May 2001") == {"2001-05-21"}
+    assert dates_in("dated September __, 2018") == {"2018-09"}
+    assert dates_in("signed 5/17/12 and 10-11-96") == {"2012-05-17", "1996-10-11"}
+    assert dates_in("see section 10.1.12") == set()  # dotted numbers need a 4-digit year
 
 
 def test_date_answers_are_judged_by_iso_equality():
@@ -208,6 +213,8 @@ def test_date_answers_are_judged_by_iso_equality():
     assert not answer_stated("date", "6/21/1999", "This Agreement is dated June 22, 1999.")
     assert answer_stated("date", "[]/[]/2020", "entered into as of ________, 2020")
     assert not answer_stated("date", "[]/[]/2020", "entered into as of May 1, 2020")
+    assert answer_stated("date", "09/[]/2018", "2018-09")
+    assert answer_stated("date", "09/[]/2018", "09/[]/2018")  # a review in CUAD's notation
     assert answer_stated("date", "[]/[]/[]", "anything") is None
     assert answer_stated("date", None, "June 21, 1999") is None
 
@@ -221,6 +228,9 @@ def test_durations_in_every_number_style():
     assert (120, "day") in durations_in("one hundred and twenty (120) days")
     assert (14, "day") in durations_in("two weeks")
     assert (float("inf"), "month") in durations_in("this license is perpetual")
+    assert (1, "month") in durations_in("shall continue month to month")
+    assert (12, "month") in durations_in("renews on a year-to-year basis")
+    assert (12, "month") in durations_in("extended by one further year")
 
 
 def test_term_answers_match_any_equal_duration():
@@ -240,6 +250,7 @@ def test_jurisdiction_answers_name_every_place_as_whole_words():
     assert answer_stated("jurisdiction", "Ontario, Canada", "the laws of the Province of Ontario")
     assert answer_stated("jurisdiction", "England; Wales", "the laws of England and Wales")
     assert not answer_stated("jurisdiction", "England; Wales", "the laws of England")
+    assert answer_stated("jurisdiction", "Switzerland", "construed under Swiss law")
     assert answer_stated("jurisdiction", "People's Republic of China",
                          "the laws of the People’s Republic of China")
 
@@ -256,7 +267,8 @@ def test_pdf_clause_text_holds_its_txt_gold_despite_layout():
 
 def test_a_long_gold_span_counts_in_the_clause_holding_most_of_it():
     first = "The Supplier shall maintain insurance with reputable insurers"
-    second = "covering product liability in an amount not less than five million dollars per occurrence."
+    second = ("covering product liability in an amount not less than five million dollars "
+              "per occurrence.")
     gold = f"{first} {second}"
     # 8 of 22 words in the first clause, 14 of 22 in the second
     assert gold_share_held(gold, f"10. INSURANCE. {first}") == pytest.approx(8 / 22)
@@ -299,7 +311,7 @@ def test_judging_hits_and_answers(label_file):
     law = judge_answer(asks[("Acme.pdf", LAW)], evidence_answer(
         True, ["1. Term.", "2. Notices.", "20. " + GOVERNING],
         direct="governed by the laws of the State of New York"), "id1", 0.1)
-    assert (law.hit_rank, law.answer_right) == (3, True)
+    assert (law.hit_rank, law.answer_right, law.gold_states_answer) == (3, True, True)
     wrong_state = judge_answer(asks[("Acme.pdf", LAW)], evidence_answer(
         True, [GOVERNING], direct="governed by the laws of Delaware"), "id1", 0.1)
     assert (wrong_state.hit_rank, wrong_state.answer_right) == (1, False)
