@@ -229,6 +229,9 @@ def main() -> None:
                         "../shared/data/cuad-train/cuad_labels.json)")
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
     parser.add_argument("--limit-docs", type=int, help="only the first N dev contracts")
+    parser.add_argument("--skip-docs", type=int, default=0, help="start after the first N "
+                        "dev contracts (to run shards in parallel, each with its own --log, "
+                        "then report all with --resume on the joined logs)")
     parser.add_argument("--categories", help="comma-separated CUAD categories (default: all)")
     parser.add_argument("--out", type=Path, help="write the figures as JSON")
     parser.add_argument("--log", type=Path, help="append each judged ask to this JSONL file")
@@ -247,7 +250,8 @@ def main() -> None:
         if unknown:
             parser.error(f"unknown categories: {', '.join(sorted(unknown))}")
         questions = [q for q in questions if q.category in wanted]
-    contracts = dev[: args.limit_docs] if args.limit_docs else dev
+    contracts = dev[args.skip_docs:]
+    contracts = contracts[: args.limit_docs] if args.limit_docs else contracts
     command = "python scripts/bench_cuad_dev.py " + " ".join(shown_arguments(sys.argv[1:]))
     result: dict[str, Any] = {"command": command, "commit": commit(),
                               "contracts": len(contracts), "questions": len(questions)}
