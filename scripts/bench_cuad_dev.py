@@ -187,8 +187,8 @@ def report_benchmark(outcomes: list[AskOutcome], questions: list[CuadQuestion],
           f"{1000 * (overall.mean_seconds or 0):.0f} ms per ask")
     return {
         "overall": overall.model_dump(),
-        "categories": {c: by_category[c].model_dump() for c in order},
-        "contracts": {c: s.model_dump() for c, s in by_contract.items()},
+        "per_category": {c: by_category[c].model_dump() for c in order},
+        "per_contract": {c: s.model_dump() for c, s in by_contract.items()},
         "asks": [o.model_dump(exclude={"direct_answer"}) for o in outcomes],
     }
 
