@@ -65,14 +65,15 @@ def markdown_table(header: list[str], rows: list[list[Any]]) -> str:
 
 
 def summary_row(name: str, s: Summary) -> list[Any]:
-    return [name, s.positives, pct(s.hit_at_1), pct(s.hit_at_5),
+    return [name, s.positives, pct(s.hit_at_1), pct(s.hit_at_5), pct(s.gold_in_index),
             f"{pct(s.value_answer_accuracy)} ({s.value_answers})" if s.value_answers else "-",
             pct(s.value_answer_in_gold),
             f"{pct(s.yes_found)} ({s.yes_answers})" if s.yes_answers else "-",
             s.negatives, pct(s.not_found_precision), pct(s.not_found_recall)]
 
 
-SUMMARY_HEADER = ["", "positives", "hit@1", "hit@5", "value answer (n)", "value in gold",
+SUMMARY_HEADER = ["", "positives", "hit@1", "hit@5", "in index", "value answer (n)",
+                  "value in gold",
                   "yes found (n)",
                   "negatives", "not-found P", "not-found R"]
 
@@ -122,6 +123,7 @@ def run_asks(graph: ClauseGraph, contracts: list[CuadContract], questions: list[
             outcome = AskOutcome.model_validate_json(line)
             done[(outcome.contract, outcome.category)] = outcome
     outcomes = []
+    clause_texts: dict[str, list[str]] = {}  # the current contract's clauses
     started = time.perf_counter()
     handle = open(log, "a" if resume else "w", encoding="utf-8") if log else None
     try:
@@ -133,7 +135,11 @@ def run_asks(graph: ClauseGraph, contracts: list[CuadContract], questions: list[
             doc_id = ids[ask.contract.pdf]
             asked = time.perf_counter()
             answer = graph.ask(ask.question.question, documents=[doc_id])
-            outcome = judge_answer(ask, answer, doc_id, time.perf_counter() - asked)
+            seconds = time.perf_counter() - asked
+            if doc_id not in clause_texts:
+                clause_texts = {doc_id: [c.text for c in
+                                         graph.index.clauses.document_clauses(doc_id)]}
+            outcome = judge_answer(ask, answer, doc_id, seconds, clause_texts[doc_id])
             outcomes.append(outcome)
             if handle:
                 handle.write(outcome.model_dump_json() + "\n")
