@@ -200,7 +200,6 @@ def report_benchmark(outcomes: list[AskOutcome], questions: list[CuadQuestion],
         "overall": overall.model_dump(),
         "per_category": {c: by_category[c].model_dump() for c in order},
         "per_contract": {c: s.model_dump() for c, s in by_contract.items()},
-        "asks": [o.model_dump(exclude={"direct_answer"}) for o in outcomes],
     }
 
 
@@ -228,6 +227,20 @@ def report_review(path: Path, contracts: list[CuadContract],
           f"{pct(c.answer_accuracy)} ({c.answers_scored})" if c.answers_scored else "-"]
          for c in scores.categories]))
     return scores.model_dump(exclude={"overall": {"curve"}})
+
+
+def to_json(result: dict[str, Any]) -> str:
+    """Indented figures, one line per category and contract (each ask, with its direct
+    answer, is in the --log file)."""
+    lines = []
+    for key, value in result.items():
+        if isinstance(value, dict) and key.startswith("per_"):
+            rows = [f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v)}"
+                    for k, v in value.items()]
+            lines.append(f' "{key}": {{\n' + ",\n".join(rows) + "\n }")
+        else:
+            lines.append(f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
 def main() -> None:
@@ -284,8 +297,7 @@ def main() -> None:
         result |= report_benchmark(outcomes, questions, seconds)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n",
-                            encoding="utf-8")
+        args.out.write_text(to_json(result), encoding="utf-8")
 
 
 if __name__ == "__main__":
