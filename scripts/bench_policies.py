@@ -70,6 +70,17 @@ def leave_one_out_folds(items: list[dict]) -> Iterator[tuple[str, list[dict], li
                [i for i in items if i["document"] == held_out])
 
 
+def indexed_only(graphs: dict[str, ClauseGraph], documents: dict[str, dict],
+                 items: list[dict]) -> list[dict]:
+    """The questions whose document is in its folder's index; the others are named."""
+    indexed = {Path(d["source_path"]).name for graph in graphs.values()
+               for d in graph.stats().documents}
+    skipped = sorted({i["document"] for i in items} - indexed)
+    if skipped:
+        print(f"skipped (not indexed): {', '.join(skipped)}", file=sys.stderr)
+    return [i for i in items if i["document"] in indexed]
+
+
 def ask_all(graphs: dict[str, ClauseGraph], documents: dict[str, dict], items: list[dict],
             verbose: bool) -> list[dict[str, Any]]:
     rows = []
@@ -141,6 +152,9 @@ def main() -> None:
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
     parser.add_argument("--documents", help="comma-separated file names: only these documents")
     parser.add_argument("--fresh", action="store_true", help="rebuild the indexes")
+    parser.add_argument("--no-ingest", action="store_true",
+                        help="ask only the documents already in the indexes (e.g. while one "
+                        "is still being built); the others are listed as skipped")
     parser.add_argument("--leave-one-out", action="store_true",
                         help="report each document as a held-out fold (nothing is fitted yet)")
     parser.add_argument("--out", type=Path,
@@ -161,8 +175,12 @@ def main() -> None:
             parser.error(f"{args.questions}: no questions for {sorted(unknown)}")
         items = [i for i in items if i["document"] in wanted]
     folders = sorted({documents[i["document"]]["folder"] for i in items})
-    graphs = {folder: open_index(folder, args.data / folder, args.index_dir, args.fresh, settings)
-              for folder in folders}
+    if args.no_ingest:
+        graphs = {folder: ClauseGraph.open(args.index_dir / folder, settings) for folder in folders}
+        items = indexed_only(graphs, documents, items)
+    else:
+        graphs = {folder: open_index(folder, args.data / folder, args.index_dir, args.fresh,
+                                     settings) for folder in folders}
     started = time.perf_counter()
     if args.leave_one_out:
         rows = []
