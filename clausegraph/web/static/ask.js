@@ -108,6 +108,11 @@ function answerUrl(id, question) {
 function ask(question, documents) {
   if (source) source.close();
   reset();
+  const limit = Number(document.getElementById("question").dataset.limit);
+  if (question.length > limit) {  // (an address can carry more than the box takes)
+    CG.setStatus("The question is too long: at most " + limit + " characters.", true);
+    return;
+  }
   CG.setStatus("Searching the documents…");
   const button = document.getElementById("ask-button");
   button.disabled = true;
@@ -130,11 +135,16 @@ function ask(question, documents) {
   source.addEventListener("evidence", (event) => showGroup(JSON.parse(event.data)));
   source.addEventListener("chain", (event) => showChain(JSON.parse(event.data)));
   source.addEventListener("done", finish);
-  source.addEventListener("error", (event) => {
-    let detail = CG.OFFLINE;
-    if (event.data) detail = JSON.parse(event.data).detail;
-    CG.setStatus(detail, true);
+  source.addEventListener("error", async (event) => {
     finish();
+    if (event.data) { CG.setStatus(JSON.parse(event.data).detail, true); return; }
+    // no event: the stream was refused or cut; say which (the server's words if it answers)
+    try {
+      await CG.api("/api/v1/health");
+      CG.setStatus("The answer stopped before it was complete: ask again.", true);
+    } catch (error) {
+      CG.setStatus(error.message, true);
+    }
   });
 }
 
