@@ -38,7 +38,9 @@ async function compare(question, documents) {
     CG.labelCells(table);
     table.hidden = false;
     const found = result.rows.filter((row) => row.found).length;
-    CG.setStatus(result.rows.length + " documents compared; " + found + " answer the question.");
+    const count = (n, one, many) => n + " " + (n === 1 ? one : many);
+    CG.setStatus(count(result.rows.length, "document", "documents") + " compared; " +
+                 count(found, "answers", "answer") + " the question.");
     if (result.rows.length) exportLinks(question, documents);
   } catch (error) {
     CG.setStatus(error.message, true);
