@@ -13,6 +13,7 @@ import pymupdf
 
 from clausegraph.errors import IngestError
 from clausegraph.ingest.blocks import RenderedTable
+from clausegraph.ingest.glyphs import needs_remapping, remap_span_text
 from clausegraph.ingest.legibility import measure
 from clausegraph.ingest.ocr import PdfOcr, describe_pages, ocr_scanned_pages
 from clausegraph.ingest.pdf_tables import find_page_tables
@@ -296,8 +297,29 @@ def page_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
 
 
 def _text_blocks(page: pymupdf.Page, textpage: pymupdf.TextPage) -> dict[int, _Block]:
-    return {b[5]: _Block(*b[:5]) for b in page.get_text("blocks", textpage=textpage)
-            if b[6] == 0}
+    blocks = {b[5]: _Block(*b[:5]) for b in page.get_text("blocks", textpage=textpage)
+              if b[6] == 0}
+    if needs_remapping([font[3] for font in page.get_fonts()]):
+        blocks = _remap_glyphs(blocks, textpage)
+    return blocks
+
+
+def _remap_glyphs(blocks: dict[int, _Block], textpage: pymupdf.TextPage) -> dict[int, _Block]:
+    """Blocks with the characters their fonts draw (₹ for a rupee font's backtick, a
+    bullet for Symbol's), rebuilt span by span; a block whose spans do not rebuild its
+    text exactly is left as MuPDF gave it (ingest/glyphs.py)."""
+    for block in textpage.extractDICT()["blocks"]:
+        number = block.get("number")
+        if block["type"] != 0 or number not in blocks:
+            continue
+        lines = [line["spans"] for line in block["lines"]]
+        plain = "".join("".join(s["text"] for s in spans) + "\n" for spans in lines)
+        if plain != blocks[number].text:
+            continue
+        drawn = "".join("".join(remap_span_text(s["text"], s["font"]) for s in spans) + "\n"
+                        for spans in lines)
+        blocks[number] = blocks[number]._replace(text=drawn)
+    return blocks
 
 
 def blocks_in_reading_order(
