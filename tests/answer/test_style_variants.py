@@ -2,8 +2,8 @@
 
 A rule fitted to one document's wording ("thirty (30) days" but not "30 (thirty) days", "$5,000"
 but not "£500") fails here: each snippet below (a services agreement and a health policy,
-written for these tests) is generated with other number styles, currencies, heading case,
-list markers and numbering schemes, ingested as .txt through the Python API, and asked the
+written for these tests) is generated with other number styles, currencies, date styles,
+heading case, list markers and numbering schemes, ingested as .txt through the Python API, and asked the
 same questions. Every variant must answer from the same sentence and state the value as
 that variant writes it.
 """
@@ -38,6 +38,9 @@ NUMBER_STYLES: dict[str, Callable[[int], str]] = {
 }
 CURRENCIES = {"$": ("${:,}", "USD"), "£": ("£{:,}", "GBP"), "₹ ": ("₹ {:,}", "INR"),
               "INR ": ("INR {:,}", "INR"), "USD ": ("USD {:,}", "USD")}
+DATE_STYLES = {"March 1, 2024": "March 1, 2024", "1 March 2024": "1 March 2024",
+               "1st day of March, 2024": "the 1st day of March, 2024",
+               "2024-03-01": "2024-03-01", "03/01/2024": "03/01/2024"}
 HEADING_CASES: dict[str, Callable[[str], str]] = {
     "upper": str.upper, "title": lambda h: h, "lower": str.lower}
 _ROMAN = ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
@@ -54,6 +57,7 @@ LIST_MARKERS: dict[str, Callable[[int], str]] = {
 class Style:
     number: str = "words (digits)"
     currency: str = "$"
+    date: str = "March 1, 2024"
     heading: str = "title"
     marker: str = "(a)"
     numbering: str = "1.1"
@@ -65,6 +69,10 @@ class Style:
         return CURRENCIES[self.currency][0].format(amount)
 
     @property
+    def start_date(self) -> str:
+        return DATE_STYLES[self.date]
+
+    @property
     def currency_code(self) -> str:
         return CURRENCIES[self.currency][1]
 
@@ -74,7 +82,7 @@ def variants() -> list[Style]:
     base = Style()
     found = [base]
     for field, options in (("number", NUMBER_STYLES), ("currency", CURRENCIES),
-                           ("heading", HEADING_CASES), ("marker", LIST_MARKERS),
+                           ("date", DATE_STYLES), ("heading", HEADING_CASES), ("marker", LIST_MARKERS),
                            ("numbering", ("1.1", "Section 1.1", "Article I"))):
         found += [replace(base, **{field: option}) for option in options
                   if option != getattr(base, field)]
@@ -120,8 +128,8 @@ def services_agreement(style: Style) -> str:
             f"at {n(2)} percent per month.",
             f"Provider may increase its fees no more than once in any {n(12)} month period."]),
         ("Term and Termination", [
-            f"This Agreement commences on the date of the last signature and continues for an "
-            f"initial term of {n(2)} years.",
+            f"This Agreement commences on {style.start_date} and continues for an initial term "
+            f"of {n(2)} years.",
             f"Either party may terminate this Agreement for convenience upon {n(30)} days prior "
             f"written notice to the other party.",
             ["Either party may terminate this Agreement immediately by written notice if the "
@@ -143,8 +151,9 @@ def services_agreement(style: Style) -> str:
 def health_policy(style: Style) -> str:
     n, money = style.num, style.money
     return render("Health Insurance Policy Wording", (
-        "This Policy is a contract between You and Us. We will cover the medical expenses "
-        "described below, subject to the terms, conditions and exclusions of this Policy."), [
+        f"This Policy is a contract between You and Us, issued on {style.start_date}. We will "
+        "cover the medical expenses described below, subject to the terms, conditions and "
+        "exclusions of this Policy."), [
         ("Definitions", [
             f'"Hospital" means any institution established for in-patient care which has at '
             f"least {n(10)} in-patient beds.",
@@ -177,9 +186,10 @@ class Expected:
     question: str
     phrase: str  # words of the sentence that answers, the same in every variant
     kind: str
-    amount: float
+    amount: float | None
     unit: str | None
     written: Callable[[Style], str]  # the value as the variant writes it
+    iso: str | None = None  # a date's
 
 
 SERVICES = [
@@ -192,6 +202,8 @@ SERVICES = [
              None, lambda s: s.money(5000)),
     Expected("How long is the initial term of the agreement?", "initial term", "duration", 2,
              "year", lambda s: f"{s.num(2)} years"),
+    Expected("When does the agreement commence?", "This Agreement commences on", "date", None,
+             None, lambda s: s.start_date, iso="2024-03-01"),
     Expected("What interest rate applies to late payments?", "late payments bear interest",
              "percent", 2, None, lambda s: f"{s.num(2)} percent"),
     Expected("What is the notice period for termination for convenience?",
@@ -213,8 +225,8 @@ VARIANTS = variants()
 
 def _variant_id(style: Style) -> str:
     base = Style()
-    changed = [f"{f}={getattr(style, f)!r}" for f in ("number", "currency", "heading", "marker",
-                                                     "numbering")
+    changed = [f"{f}={getattr(style, f)!r}" for f in ("number", "currency", "date", "heading",
+                                                     "marker", "numbering")
                if getattr(style, f) != getattr(base, f)]
     return ",".join(changed) or "base"
 
@@ -248,7 +260,8 @@ def _check(graph, name: str, index: int, style: Style, expected: Expected) -> No
     assert written.lower() in text.lower(), f"{written!r} not in {text!r}"
     # an age is a number of years: "the maximum entry age is 65 years" states either
     kinds = {"duration", "age"} if expected.kind in ("duration", "age") else {expected.kind}
-    stated = [v for v in extract_values(text) if v.kind in kinds and v.amount == expected.amount]
+    stated = [v for v in extract_values(text) if v.kind in kinds and v.amount == expected.amount
+              and v.iso == expected.iso]
     unit = style.currency_code if expected.kind == "money" else expected.unit
     assert any(v.unit == unit for v in stated), (text, stated)
 
@@ -271,7 +284,10 @@ def test_variants_differ_only_in_style():
     """The generator itself: each variant writes the values its own way."""
     texts = {_variant_id(s): services_agreement(s) for s in VARIANTS}
     assert len(set(texts.values())) == len(VARIANTS)
+    # each variant is its own file (identical bytes would be one indexed document)
+    assert len({health_policy(s) for s in VARIANTS}) == len(VARIANTS)
     assert "30 (thirty) days" in texts["number='digits (words)'"]
     assert "£500" in texts["currency='£'"]
+    assert "the 1st day of March, 2024" in texts["date='1st day of March, 2024'"]
     assert "ARTICLE III" in texts["numbering='Article I'"]
     assert "• becomes insolvent" in texts["marker='•'"]
