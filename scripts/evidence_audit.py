@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_real_pdfs import DATA, LABELS, open_index  # noqa: E402
 
 from clausegraph import ClauseGraph  # noqa: E402
+from clausegraph.answer.extractive import definition_terms  # noqa: E402
 
 
 def governing_ids(answer: Any) -> set[str]:
@@ -51,7 +52,9 @@ def mentions(term: str, text: str) -> bool:
 
 
 def defined_terms(graph: ClauseGraph, answer: Any, clause_id: str) -> list[str]:
-    terms = list(graph.index.clauses.clause(clause_id).defined_terms)
+    """What a shown definition defines (``extractive.definition_terms``: the rules' terms
+    and the words before "means"), plus the terms of the chain's Defines links from it."""
+    terms = definition_terms(graph.index.clauses.clause(clause_id))
     terms += [link.term for link in answer.chain if link.source == clause_id and link.term]
     return list(dict.fromkeys(terms))
 

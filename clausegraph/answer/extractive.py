@@ -252,31 +252,45 @@ def explain(answer: Answer, index: IndexReader) -> None:
     answer.evidence = [e for e in answer.evidence
                        if e.group != "definition" or e.clause_id in governing
                        or _defines_used(index, e, terms.get(e.clause_id), context)]
-    _mark_list_neighbours(answer, index, governing)
+    anchors = list(answer.direct_answer_citations) if answer.found else governing[:1]
+    _mark_list_neighbours(answer, index, anchors)
     kept = {e.clause_id for e in answer.evidence}
     answer.quotes = [q for q in answer.quotes if q.clause_id in kept]
-    answer.chain = chain_to(governing, [link for link in answer.chain
-                                        if link.source in kept and link.target in kept])
+    answer.chain = chain_to(anchors, [link for link in answer.chain
+                                      if link.source in kept and link.target in kept])
 
 
 def _defines_used(index: IndexReader, evidence: EvidenceClause, edge_term: str | None,
                   context: str) -> bool:
     """Whether a definition clause defines a term the question or a governing clause uses.
     A definition whose term is unknown stays only when retrieval ranked it for the question."""
-    terms = [*index.clauses.clause(evidence.clause_id).defined_terms, *filter(None, [edge_term])]
-    if not terms:
-        return evidence.origin != "governing"
+    terms = definition_terms(index.clauses.clause(evidence.clause_id), edge_term)
     folded = context.casefold()
     return any(re.search(rf"(?<!\w){re.escape(term.casefold())}(?!\w)", folded)
                for term in terms)
 
 
-def _mark_list_neighbours(answer: Answer, index: IndexReader, governing: list[str]) -> None:
+# The words a definition opens with, before "means", ":-" or ":" ("2.8 Break in policy means
+# ...", "3. AYUSH Hospital:- An AYUSH ..."), for definitions the relation rules did not read
+# a term from; the label before them is skipped.
+_LEAD_TERM = re.compile(
+    r"^\s*(?:[(\[]?(?:\d+(?:\.\d+)*|[A-Za-z]{1,4})[.)\]]+\s+|\d+(?:\.\d+)+\s+)*[\"“‘']?(?P<term>[A-Z][^\n:\"”’]{1,60}?)[\"”’']?"
+    r"\s*(?:\bmeans\b|\bshall mean\b|\bis defined as\b|\brefers to\b|:-|:)")
+
+
+def definition_terms(clause: Clause, edge_term: str | None = None) -> list[str]:
+    """The terms a definition clause defines: those the relation rules read, the term of a
+    Defines edge from it, and the words it opens with before "means" or a colon."""
+    match = _LEAD_TERM.match(clause.text)
+    lead = match.group("term").strip() if match else None
+    return list(dict.fromkeys([*clause.defined_terms, *filter(None, [edge_term, lead])]))
+
+
+def _mark_list_neighbours(answer: Answer, index: IndexReader, anchors: list[str]) -> None:
     """An item of the same list as the answering clause, or the heading of that list, is
     context for the answer, not an exception to it (the same test as the direct answer's
     exception lines, ``direct.governs``), unless an Overrides edge says it limits it."""
-    answering = [index.clauses.clause(c) for c in
-                 (answer.direct_answer_citations if answer.found else governing[:1])]
+    answering = [index.clauses.clause(c) for c in anchors]
     overriding = {(link.source, link.target) for link in answer.chain
                   if link.type is RelationType.OVERRIDES}
     for evidence in answer.group("exception"):

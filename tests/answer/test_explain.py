@@ -8,7 +8,7 @@ import re
 import pytest
 
 from clausegraph import ClauseGraph
-from clausegraph.answer.extractive import chain_to, governing_ids
+from clausegraph.answer.extractive import chain_to, definition_terms, governing_ids
 from clausegraph.models import ChainLink, RelationType
 
 pytestmark = pytest.mark.slow
@@ -66,7 +66,7 @@ def _assert_explains(graph: ClauseGraph, question: str) -> None:
     by_id = {e.clause_id: e for e in answer.evidence}
     context = "\n".join([question, *(by_id[c].text for c in governing if c in by_id)])
     for evidence in answer.group("definition"):
-        terms = graph.index.clauses.clause(evidence.clause_id).defined_terms
+        terms = definition_terms(graph.index.clauses.clause(evidence.clause_id))
         terms += [link.term for link in answer.chain
                   if link.source == evidence.clause_id and link.term]
         assert evidence.clause_id in governing or any(_mentions(t, context) for t in terms), \
