@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_real_pdfs import DATA, LABELS, open_index  # noqa: E402
 
 from clausegraph import ClauseGraph  # noqa: E402
-from clausegraph.answer.extractive import definition_terms  # noqa: E402
+from clausegraph.answer.extractive import definition_terms, uses_term  # noqa: E402
 
 
 def governing_ids(answer: Any) -> set[str]:
@@ -47,10 +46,6 @@ def governing_ids(answer: Any) -> set[str]:
     return ids
 
 
-def mentions(term: str, text: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(term.casefold())}(?!\w)", text.casefold()) is not None
-
-
 def defined_terms(graph: ClauseGraph, answer: Any, clause_id: str) -> list[str]:
     """What a shown definition defines (``extractive.definition_terms``: the rules' terms
     and the words before "means"), plus the terms of the chain's Defines links from it."""
@@ -62,12 +57,12 @@ def defined_terms(graph: ClauseGraph, answer: Any, clause_id: str) -> list[str]:
 def audit_answer(graph: ClauseGraph, question: str, answer: Any) -> dict[str, Any]:
     governing = governing_ids(answer)
     by_id = {e.clause_id: e for e in answer.evidence}
-    context = question + "\n" + "\n".join(by_id[c].text for c in governing if c in by_id)
+    drafted = "\n".join(by_id[c].text for c in governing if c in by_id)
     shown = answer.group("definition")
     relevant = 0
     for evidence in shown:
         terms = defined_terms(graph, answer, evidence.clause_id)
-        relevant += any(mentions(t, context) for t in terms)
+        relevant += any(uses_term(t, question, drafted) for t in terms)
     answering = set(answer.direct_answer_citations)
     chain_ids = {c for link in answer.chain for c in (link.source, link.target)}
     anchors = answering or set(list(governing)[:1])

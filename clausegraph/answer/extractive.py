@@ -247,11 +247,13 @@ def explain(answer: Answer, index: IndexReader) -> None:
     (not as exceptions to it), and the chain links that lead to the answering clause."""
     governing = governing_ids(answer)
     by_id = {e.clause_id: e for e in answer.evidence}
-    context = "\n".join([answer.question, *(by_id[c].text for c in governing if c in by_id)])
+    drafted = "\n".join(by_id[c].text for c in governing if c in by_id)
     terms = {link.source: link.term for link in answer.chain if link.term}
-    answer.evidence = [e for e in answer.evidence
-                       if e.group != "definition" or e.clause_id in governing
-                       or _defines_used(index, e, terms.get(e.clause_id), context)]
+    answer.evidence = [
+        e for e in answer.evidence
+        if e.group != "definition" or e.clause_id in governing or any(
+            uses_term(term, answer.question, drafted) for term in
+            definition_terms(index.clauses.clause(e.clause_id), terms.get(e.clause_id)))]
     anchors = list(answer.direct_answer_citations) if answer.found else governing[:1]
     _mark_list_neighbours(answer, index, anchors)
     kept = {e.clause_id for e in answer.evidence}
@@ -260,14 +262,11 @@ def explain(answer: Answer, index: IndexReader) -> None:
                                       if link.source in kept and link.target in kept])
 
 
-def _defines_used(index: IndexReader, evidence: EvidenceClause, edge_term: str | None,
-                  context: str) -> bool:
-    """Whether a definition clause defines a term the question or a governing clause uses.
-    A definition whose term is unknown stays only when retrieval ranked it for the question."""
-    terms = definition_terms(index.clauses.clause(evidence.clause_id), edge_term)
-    folded = context.casefold()
-    return any(re.search(rf"(?<!\w){re.escape(term.casefold())}(?!\w)", folded)
-               for term in terms)
+def uses_term(term: str, question: str, drafted: str) -> bool:
+    """Whether the question uses a defined term, in any case ("is the policy ..."), or the
+    governing clauses do, as drafted: "Policy" (the defined term), not "policy" (the word)."""
+    word = rf"(?<!\w){re.escape(term)}(?!\w)"
+    return re.search(word, question, re.I) is not None or re.search(word, drafted) is not None
 
 
 # The words a definition opens with, before "means", ":-" or ":" ("2.8 Break in policy means

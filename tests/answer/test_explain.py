@@ -3,12 +3,10 @@ shown beside a direct answer, on the shipped contracts and on a small policy wor
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from clausegraph import ClauseGraph
-from clausegraph.answer.extractive import chain_to, definition_terms, governing_ids
+from clausegraph.answer.extractive import chain_to, definition_terms, governing_ids, uses_term
 from clausegraph.models import ChainLink, RelationType
 
 pytestmark = pytest.mark.slow
@@ -56,20 +54,17 @@ def policy_graph(tmp_path_factory):
     return graph
 
 
-def _mentions(term: str, text: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(term.casefold())}(?!\w)", text.casefold()) is not None
-
-
 def _assert_explains(graph: ClauseGraph, question: str) -> None:
     answer = graph.ask(question)
     governing = governing_ids(answer)
     by_id = {e.clause_id: e for e in answer.evidence}
-    context = "\n".join([question, *(by_id[c].text for c in governing if c in by_id)])
+    drafted = "\n".join(by_id[c].text for c in governing if c in by_id)
     for evidence in answer.group("definition"):
         terms = definition_terms(graph.index.clauses.clause(evidence.clause_id))
         terms += [link.term for link in answer.chain
                   if link.source == evidence.clause_id and link.term]
-        assert evidence.clause_id in governing or any(_mentions(t, context) for t in terms), \
+        assert evidence.clause_id in governing or any(uses_term(t, question, drafted)
+                                                      for t in terms), \
             (question, evidence.label, terms)
     if answer.chain and answer.found:
         ends = {c for link in answer.chain for c in (link.source, link.target)}
