@@ -545,12 +545,13 @@ def governs(
     weight it holds)."""
     if (exception.clause_id, answer.clause_id) in overrides:
         return True
-    if _is_ancestor(exception, answer) or exception.section_path == answer.section_path:
+    if is_ancestor(exception, answer) or exception.section_path == answer.section_path:
         return False
     return relevance >= MIN_EXCEPTION_RELEVANCE
 
 
-def _is_ancestor(clause: Clause, other: Clause) -> bool:
+def is_ancestor(clause: Clause, other: Clause) -> bool:
+    """Whether ``clause`` is numbered as one of the parts of ``other``'s section path."""
     number = clause.number
     if not number:
         return False
