@@ -37,6 +37,7 @@ from clausegraph.store.factory import is_url
 # without PDF, NLP or model libraries (PyMuPDF alone takes seconds to import).
 if TYPE_CHECKING:
     from clausegraph.answer.extractive import Answer
+    from clausegraph.review import Review
     from clausegraph.relate.rules import RuleSet
     from clausegraph.retrieve.hybrid import Retriever
     from clausegraph.strategies.base import Strategy, StrategyResult
@@ -604,6 +605,24 @@ class ClauseGraph:
         return build_report(answer, manifest=self.index_record(),
                             index_path=self.store.location,
                             documents_filter=documents)
+
+    def review(self, documents: Sequence[str]) -> Review:
+        """Review documents (named by id, key, file name or path, as ``ask --doc`` names
+        them) against CUAD's 41 clause categories: for each, found or not, the clauses
+        that state it with page, span and confidence, and the normalised answer."""
+        from clausegraph.classify import CUAD_CATEGORIES, load_clause_type_model
+        from clausegraph.review import ClauseReviewer, Review
+
+        if not documents:
+            raise ClauseGraphError("name at least one document to review")
+        doc_ids = self._resolve_documents(documents)
+        self.check_embedding_model(self.index.info())
+        model = load_clause_type_model()
+        reviewer = ClauseReviewer(model, CUAD_CATEGORIES, self.settings.review,
+                                  _embedding_text, self.embedder.encode)
+        return Review(documents=[reviewer.review(self.index, d) for d in doc_ids],
+                      threshold=self.settings.review.found_threshold,
+                      model=str(getattr(model, "name", type(model).__name__)))
 
     def index_record(self) -> dict[str, Any]:
         """What a report records of the index: its facts (format, generation, embedding

@@ -1,0 +1,77 @@
+"""`clausegraph review`: a contract against CUAD's 41 clause categories."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from clausegraph.cli.common import (
+    DEFAULT_INDEX,
+    IndexOption,
+    JsonOption,
+    SetOption,
+    _fail,
+    _first_error,
+    _open,
+    _print_json,
+    app,
+    console,
+)
+from clausegraph.errors import ClauseGraphError
+from clausegraph.report.review import CAVEAT, REVIEW_FORMATS, item_values, render_review, write_review
+from clausegraph.text.safe import plain
+
+
+@app.command()
+def review(
+    documents: Annotated[list[str], typer.Argument(
+        help="documents to review: doc id, key, file name or path (as stats lists them)")],
+    index: IndexOption = DEFAULT_INDEX,
+    fmt: Annotated[Optional[str], typer.Option(
+        "--format", "-f", help="export as csv | md | html | pdf (pdf needs -o)")] = None,
+    output: Annotated[Optional[Path], typer.Option(
+        "--output", "-o", help="write the export to this file (default: stdout)")] = None,
+    json_output: JsonOption = False,
+    set_: SetOption = None,
+) -> None:
+    """Review contracts against CUAD's 41 clause categories: found or not, the clause,
+    page and confidence, and the normalised answer (dates, governing law, terms, yes/no)."""
+    if fmt is not None and fmt not in REVIEW_FORMATS:
+        _fail(f"unknown format {fmt!r}: choose one of {', '.join(REVIEW_FORMATS)}")
+    if fmt == "pdf" and output is None:
+        _fail("--format pdf needs --output FILE")
+    try:
+        result = _open(index, set_).review(documents)
+    except (ClauseGraphError, ValueError) as exc:
+        _fail(_first_error(exc) if isinstance(exc, ValueError) else str(exc))
+        return
+    if json_output:
+        _print_json(result.model_dump(mode="json"))
+        return
+    if fmt is not None:
+        if output is None:
+            typer.echo(render_review(result, fmt), nl=False)
+        else:
+            write_review(result, output, fmt)
+            console.print(f"wrote {output}", highlight=False, markup=False)
+        return
+    for document in result.documents:
+        table = Table(title=Text(plain(f"{document.title} ({document.file}): "
+                                       f"{len(document.found)} of {len(document.items)} "
+                                       f"categories found")), expand=True)
+        for column, ratio in (("category", 3), ("found", 1), ("confidence", 1), ("answer", 3),
+                              ("clause", 2)):
+            table.add_column(column, overflow="fold", ratio=ratio)
+        for item in document.items:
+            values = item_values(item)
+            where = values["clause"] + (f", p. {values['page']}" if values["page"] else "")
+            style = None if item.found else "dim"
+            table.add_row(*(Text(plain(v)) for v in (
+                values["category"], values["found"], values["confidence"], values["answer"],
+                where)), style=style)
+        console.print(table)
+    console.print(CAVEAT, highlight=False)

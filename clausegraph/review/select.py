@@ -1,0 +1,134 @@
+"""From per-clause category probabilities to a document's review items.
+
+For each CUAD category the clauses are ranked by the clause-type model's probability; the
+best ``max_clauses`` (those at or above ``min_candidate``) are listed, each narrowed to the
+sentence(s) that state the category (CUAD's highlighted spans are usually one or two
+sentences, and its metric matches spans by word-set overlap), and the category is found
+when the best probability reaches ``found_threshold``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from clausegraph.config import ReviewConfig
+from clausegraph.models import Clause, Document, Span
+from clausegraph.review.answers import normalised_answer
+from clausegraph.review.models import ReviewClause, ReviewItem
+
+# ``score(texts)`` -> an array (len(texts), n_categories) of category probabilities.
+SentenceScorer = Callable[[list[str]], np.ndarray]
+
+
+class Narrower:
+    """Cuts a clause down to its sentences that best state a category.
+
+    Each clause's sentences are scored once (every category at a time) and kept for the
+    other categories. With no scorer, or ``granularity='clause'``, the whole clause is
+    reported.
+    """
+
+    def __init__(self, config: ReviewConfig, scorer: SentenceScorer | None) -> None:
+        self.config = config
+        self.scorer = scorer
+        self._scores: dict[str, tuple[list[Span], np.ndarray]] = {}
+
+    def spans(self, clause: Clause, category: int) -> list[Span]:
+        """Spans of ``clause.text`` to report for the category at column ``category``:
+        the best sentence and the sentences next to it that score nearly as well."""
+        whole = [(0, len(clause.text))]
+        if self.scorer is None or self.config.granularity == "clause":
+            return whole
+        sentences, scores = self._sentence_scores(clause)
+        if len(sentences) < 2:
+            return whole
+        column = scores[:, category]
+        best = int(np.argmax(column))
+        floor = column[best] * self.config.sentence_share
+        first = last = best
+        while first > 0 and column[first - 1] >= floor:
+            first -= 1
+        while last + 1 < len(sentences) and column[last + 1] >= floor:
+            last += 1
+        return [(sentences[first][0], sentences[last][1])]
+
+    def _sentence_scores(self, clause: Clause) -> tuple[list[Span], np.ndarray]:
+        cached = self._scores.get(clause.clause_id)
+        if cached is None:
+            sentences = split_clause(clause.text)
+            scores = (self.scorer([clause.text[s:e] for s, e in sentences])
+                      if len(sentences) > 1 else np.zeros((len(sentences), 0)))
+            cached = self._scores[clause.clause_id] = (sentences, scores)
+        return cached
+
+    def prepare(self, clauses: Sequence[Clause]) -> None:
+        """Score the sentences of many clauses in one call (one encoder batch)."""
+        todo = [c for c in clauses if c.clause_id not in self._scores]
+        if self.scorer is None or self.config.granularity == "clause" or not todo:
+            return
+        split = [split_clause(c.text) for c in todo]
+        texts = [c.text[s:e] for c, spans in zip(todo, split) for s, e in spans]
+        scores = self.scorer(texts) if texts else np.zeros((0, 0))
+        at = 0
+        for clause, spans in zip(todo, split):
+            self._scores[clause.clause_id] = (spans, scores[at:at + len(spans)])
+            at += len(spans)
+
+
+def split_clause(text: str) -> list[Span]:
+    """A clause's sentences (the answer stage's splitter: ``.``/``;``/``:`` before a
+    capital, list items on their own line)."""
+    from clausegraph.answer.direct import split_sentences
+
+    return split_sentences(text)
+
+
+def candidates(probabilities: np.ndarray, category: int, config: ReviewConfig) -> list[int]:
+    """Row numbers of the clauses listed for one category, best first."""
+    column = probabilities[:, category]
+    order = np.argsort(-column, kind="stable")[: config.max_clauses]
+    return [int(i) for i in order if column[i] >= config.min_candidate or i == order[0]]
+
+
+def review_items(
+    document: Document,
+    clauses: Sequence[Clause],
+    probabilities: np.ndarray,
+    categories: Sequence[str],
+    config: ReviewConfig,
+    narrower: Narrower | None = None,
+) -> list[ReviewItem]:
+    """One item per category (in ``categories`` order) from ``probabilities``, an array
+    (len(clauses), len(categories)) of each clause's probability of each category."""
+    if probabilities.shape != (len(clauses), len(categories)):
+        raise ValueError(f"{document.key}: {probabilities.shape[0]}x{probabilities.shape[1]} "
+                         f"probabilities for {len(clauses)} clauses and "
+                         f"{len(categories)} categories")
+    narrower = narrower or Narrower(config, None)
+    picked = {j: candidates(probabilities, j, config) if len(clauses) else []
+              for j in range(len(categories))}
+    narrower.prepare([clauses[i] for rows in picked.values() for i in rows])
+    items: list[ReviewItem] = []
+    known: dict[str, str | None] = {}
+    for j, category in enumerate(categories):
+        listed = [_reported(document, clauses[i], float(probabilities[i, j]),
+                            narrower.spans(clauses[i], j)) for i in picked[j]]
+        confidence = listed[0].confidence if listed else 0.0
+        found = confidence >= config.found_threshold
+        answer = normalised_answer(category, found, [c.text for c in listed if found], known)
+        known[category] = answer
+        items.append(ReviewItem(category=category, found=found, confidence=confidence,
+                                answer=answer, clauses=listed))
+    return items
+
+
+def _reported(document: Document, clause: Clause, probability: float,
+              spans: list[Span]) -> ReviewClause:
+    start, end = spans[0][0], spans[-1][1]
+    span = clause.document_span(start, end)
+    return ReviewClause(
+        clause_id=clause.clause_id, number=clause.label,
+        page=document.page_of(span[0]) if document.pages else None, span=span,
+        text=clause.text[start:end], confidence=round(min(max(probability, 0.0), 1.0), 6))
