@@ -28,9 +28,12 @@ from clausegraph.text.safe import plain
 
 @app.command()
 def review(
-    documents: Annotated[list[str], typer.Argument(
-        help="documents to review: doc id, key, file name or path (as stats lists them)")],
+    documents: Annotated[Optional[list[str]], typer.Argument(
+        help="documents to review: doc id, key, file name or path (as stats lists them)")
+    ] = None,
     index: IndexOption = DEFAULT_INDEX,
+    every: Annotated[bool, typer.Option("--all", help="review every document of the index")
+                     ] = False,
     fmt: Annotated[Optional[str], typer.Option(
         "--format", "-f", help="export as csv | md | html | pdf (pdf needs -o)")] = None,
     output: Annotated[Optional[Path], typer.Option(
@@ -44,8 +47,11 @@ def review(
         _fail(f"unknown format {fmt!r}: choose one of {', '.join(REVIEW_FORMATS)}")
     if fmt == "pdf" and output is None:
         _fail("--format pdf needs --output FILE")
+    if not documents and not every:
+        _fail("name the documents to review (or --all)")
     try:
-        result = _open(index, set_).review(documents)
+        graph = _open(index, set_)
+        result = graph.review(list(graph.index.entries()) if every else documents)
     except (ClauseGraphError, ValueError) as exc:
         _fail(_first_error(exc) if isinstance(exc, ValueError) else str(exc))
         return

@@ -117,3 +117,31 @@ def test_probabilities_of_the_wrong_shape_are_refused(contract) -> None:
     with pytest.raises(ValueError, match="probabilities for"):
         review_items(document, clauses, np.zeros((len(clauses), 2)), CATEGORIES,
                      ReviewConfig())
+
+
+def test_title_date_and_parties_are_reported_as_cuad_highlights_them(contract) -> None:
+    """Document Name: the title; Agreement Date: the date; Parties: the whole clause."""
+    document, clauses = contract
+    categories = ["Document Name", "Parties", "Agreement Date"]
+    probabilities = np.full((len(clauses), 3), 0.01)
+    probabilities[0, 0] = 0.9  # the title clause
+    term = _clause_row(clauses, "continues for three")
+    probabilities[term, 1] = 0.7
+    items = review_items(document, clauses, probabilities, categories, ReviewConfig())
+    assert items[0].clauses[0].text == "SUPPLY AGREEMENT"
+    assert items[1].clauses[0].text == clauses[term].text
+
+
+def test_a_date_category_reports_the_date_itself(tmp_path: Path) -> None:
+    path = tmp_path / "dated.txt"
+    path.write_text("LICENSE AGREEMENT\n\nThis License Agreement is made and entered into as "
+                    "of the 5th day of March, 2019 by and between Acme Inc. and Beta LLC.\n",
+                    encoding="utf-8")
+    document = load_document(path)
+    clauses = segment(document)
+    row = _clause_row(clauses, "5th day of March")
+    probabilities = np.full((len(clauses), 1), 0.01)
+    probabilities[row, 0] = 0.8
+    (item,) = review_items(document, clauses, probabilities, ["Agreement Date"], ReviewConfig())
+    assert item.clauses[0].text == "5th day of March, 2019"
+    assert item.answer == "2019-03-05"
