@@ -32,6 +32,11 @@ _PERPETUAL = re.compile(
     r"unless\s+and\s+until\s+terminated)\b")
 _RENEWS = re.compile(r"(?i)\b(?:renew\w*|extend\w*|extension)\b")
 _NOTICE = re.compile(r"(?i)\b(?:notice|notif\w*|prior|before|advance)\b")
+# A duration that is a notice period: "90 days prior", "30 days' written notice".
+_NOTICE_AFTER = re.compile(
+    r"(?i)[\s'’]*(?:\([^)]{0,20}\)\s*)?(?:\w+\s+)?(?:prior|before|in\s+advance|"
+    r"(?:advance\s+)?(?:written\s+)?notice)\b")
+_YEARLY = re.compile(r"(?i)\b(?:year\s+to\s+year|annual(?:ly)?|each\s+year|every\s+year)\b")
 # How near (characters) a duration must sit to the word that says what it measures.
 _NEAR = 80
 
@@ -71,41 +76,62 @@ def _first_date(text: str, known: Mapping[str, str | None]) -> str | None:
 
 
 def _expiry(text: str, known: Mapping[str, str | None]) -> str | None:
-    """An explicit end date; "perpetual"; or the start date plus the initial term."""
+    """The latest date stated (a term "commencing March 1, 2003 ... until February 28,
+    2004" ends on the later one); else the start date plus the initial term; else
+    "perpetual" when the term has no end."""
     from clausegraph.text.values import extract_values
 
     values = extract_values(text)
-    for value in values:
-        if value.kind == "date" and value.iso:
-            return value.iso
-    if _PERPETUAL.search(text):
-        return "perpetual"
+    dates = sorted(v.iso for v in values if v.kind == "date" and v.iso)
+    if dates:
+        return dates[-1]
     start = known.get("Effective Date") or known.get("Agreement Date")
     for value in values:
         if value.kind == "duration" and value.amount and value.unit and start:
-            return add_duration(start, value.amount, value.unit)
-    return None
+            end = add_duration(start, value.amount, value.unit)
+            if end:
+                return end
+    return "perpetual" if _PERPETUAL.search(text) else None
 
 
 def _renewal(text: str, known: Mapping[str, str | None]) -> str | None:
-    """The length of a renewal: the duration nearest a word of renewing."""
-    if _PERPETUAL.search(text) and not _durations_near(text, _RENEWS):
-        return "perpetual"
-    found = _durations_near(text, _RENEWS)
-    return found[0] if found else None
+    """The length of a renewal: the duration nearest a word of renewing that is not a
+    notice period ("ninety (90) days prior written notice"); "year to year" and "annual"
+    renewals are one year."""
+    notices = {(v.start, v.end) for v in _notice_values(text)}
+    found = _durations_near(text, _RENEWS, skip=notices)
+    if found:
+        return found[0]
+    if _YEARLY.search(text):
+        return "1 year"
+    return "perpetual" if _PERPETUAL.search(text) else None
 
 
 def _notice(text: str, known: Mapping[str, str | None]) -> str | None:
-    """The notice period: the duration nearest a word of notice."""
+    """The notice period: a duration stated as notice ("at least ninety (90) days prior
+    written notice", "notice ... 90 days before"), else the duration nearest a word of
+    notice."""
+    stated = _notice_values(text)
+    if stated:
+        return format_duration(stated[0].amount, stated[0].unit)
     found = _durations_near(text, _NOTICE)
     return found[0] if found else None
+
+
+def _notice_values(text: str) -> list:
+    """Durations followed closely by "prior", "before", "notice" or "in advance"."""
+    from clausegraph.text.values import extract_values
+
+    return [v for v in extract_values(text)
+            if v.kind == "duration" and v.amount and v.unit
+            and _NOTICE_AFTER.match(text, v.end)]
 
 
 def _jurisdiction(text: str, known: Mapping[str, str | None]) -> str | None:
     return governing_jurisdiction(text)
 
 
-def _durations_near(text: str, cue: re.Pattern) -> list[str]:
+def _durations_near(text: str, cue: re.Pattern, skip: set[tuple[int, int]] = set()) -> list[str]:
     """Durations of ``text`` ordered by distance to the nearest ``cue`` word (those
     further than ``_NEAR`` characters left out)."""
     from clausegraph.text.values import extract_values
@@ -114,6 +140,8 @@ def _durations_near(text: str, cue: re.Pattern) -> list[str]:
     scored = []
     for value in extract_values(text):
         if value.kind != "duration" or not value.amount or not value.unit:
+            continue
+        if (value.start, value.end) in skip:
             continue
         distance = min((abs(c - value.start) for c in cues), default=None)
         if distance is not None and distance <= _NEAR:

@@ -107,8 +107,9 @@ def test_a_clause_is_narrowed_to_the_sentences_that_score_best(contract) -> None
     assert "continues for three (3) years" not in text
     span = renewal.clauses[0].span
     assert CONTRACT[span[0]:span[1]] == text
-    whole = review_items(document, clauses, probabilities, CATEGORIES,
-                         ReviewConfig(granularity="clause"), Narrower(config, scorer))
+    clause_config = ReviewConfig(granularity="clause")
+    whole = review_items(document, clauses, probabilities, CATEGORIES, clause_config,
+                         Narrower(clause_config, scorer))
     assert "continues for three (3) years" in whole[1].clauses[0].text
 
 
