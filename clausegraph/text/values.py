@@ -1,0 +1,485 @@
+"""Values stated in text: numbers, money, percentages, dates, durations and ages.
+
+One extractor for every stage that reads values (entities, ranking, direct answers), so a
+contract that writes "30 (thirty) days", "thirty (30) days", "30 days" or "thirty days" reads
+alike, and "$500", "£ 500", "₹500", "INR 5 lakhs" and "Rs. 10,000/-" are all money.
+
+How it reads:
+
+* **numbers** first: digits ("30", "10,000.00", the Indian grouping "1,00,000"), number
+  words by their grammar ("thirteen", "forty-five", "one hundred and twenty", "two thousand
+  five hundred"; "two one-year terms" is two numbers, not three), a number restated in
+  brackets ("thirty (30)", "30 (thirty)"), and a scale after it ("1.2 million", "5 lakhs",
+  "5 crore", "$5k");
+* then what stands **around** each number decides its kind: a currency symbol or code
+  before it or a currency word after it is money; "%", "percent", "per cent" a
+  percentage; a unit of time after it ("days", "12 calendar months", "30-day") a
+  duration; "of age", "old", "and above" after a duration, or "aged"/"age of" before a
+  number, an age; any other number stays a number;
+* **dates** are read before numbers and claim their digits: ISO ("2019-03-05"), numeric
+  ("03/05/2019"), and month names in either order ("March 5, 2019", "Mar. 5, 2019",
+  "5 March 2019", "5th day of March, 2019", "the first day of January, 2020", "March 2019").
+
+Numeric dates: "03/05/2019" is ambiguous. A date whose first part is over 12 is day-first
+("13/05/2019"), whose second part is over 12 month-first ("05/13/2019"). An ambiguous date
+follows the unambiguous numeric dates of the same text when they all agree; otherwise it is
+read month-first, as US contracts (most of CUAD) write it.
+
+Lakh and crore are Indian scales used for sums of money, so "5 crore" is money in INR even
+without a currency. The backtick before a number is the rupee sign as many Indian policy
+PDFs encode it (their fonts put ₹ on the backtick key), so "` 5,000" is INR too.
+
+>>> [(v.kind, v.amount, v.unit) for v in extract_values("pay $500 within thirty (30) days")]
+[('money', 500.0, 'USD'), ('duration', 30.0, 'day')]
+>>> parse_date("the 5th day of March, 2019")
+'2019-03-05'
+>>> parse_duration("one (1) year")
+(1.0, 'year')
+"""
+
+from __future__ import annotations
+
+import bisect
+import calendar
+import re
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+ValueKind = Literal["number", "money", "percent", "date", "duration", "age"]
+
+
+class Value(BaseModel):
+    """A value found in a text; ``start``/``end`` are offsets into that text."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: ValueKind
+    text: str
+    start: int
+    end: int
+    amount: float | None = None  # the number; money amount; percent; duration length; age
+    unit: str | None = None  # ISO currency code (money); day/week/month/year (durations, ages)
+    iso: str | None = None  # dates: YYYY-MM-DD, or YYYY-MM / YYYY when parts are missing
+
+
+# -- number words ---------------------------------------------------------------------------
+
+_UNITS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * (i + 2) for i, w in enumerate(
+    "twenty thirty forty fifty sixty seventy eighty ninety".split())}
+_TENS["fourty"] = 40  # a common misspelling
+_SCALES = {"thousand": 1e3, "lakh": 1e5, "lakhs": 1e5, "lac": 1e5, "lacs": 1e5, "million": 1e6,
+           "crore": 1e7, "crores": 1e7, "billion": 1e9, "mn": 1e6, "bn": 1e9}
+_NUMBER_WORD = "|".join(sorted([*_UNITS, *_TENS, "hundred", *_SCALES], key=len, reverse=True))
+# A run of number words; "and" only after "hundred"/"thousand" ("one hundred and twenty").
+# Both read the text with ASCII letters lower-cased (_ascii_lower: same offsets): a
+# case-insensitive alternation is several times slower to scan.
+_WORD_RUN = re.compile(
+    rf"\b(?:{_NUMBER_WORD})\b(?:(?:[ \t]*-[ \t]*|\s+|(?<=hundred)\s+and\s+|(?<=thousand)\s+and\s+)"
+    rf"(?:{_NUMBER_WORD})\b)*")
+_WORD_TOKEN = re.compile(rf"\b(?:{_NUMBER_WORD}|and)\b")
+_LOWER_ASCII = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+
+
+def _ascii_lower(text: str) -> str:
+    """``text`` with A-Z lower-cased and nothing else changed, so every offset holds
+    (``str.lower`` may lengthen a string: "İ" becomes two characters)."""
+    return text.translate(_LOWER_ASCII)
+# Digits with thousands separators (also the Indian "1,00,000") or without, and cents after a
+# currency symbol ("$.05"). Each alternative opens with what it matches, and looks behind only
+# after that, so the scan skips fast over text without digits.
+_DIGITS = re.compile(
+    r"\d(?<!\w\d)(?<!\d[.,]\d)(?:\d{0,2}(?:,\d{2,3})+(?:\.\d+)?(?![\d,]\d)|\d*(?:\.\d+)?(?!\d))"
+    r"|\.(?<=[$£€¥₹]\.)\d+(?!\d)")
+_ORDINALS = {w: i + 1 for i, w in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+    "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth "
+    "twentieth".split())}
+_ORDINALS.update({f"twenty-{w}": 20 + n for w, n in list(_ORDINALS.items())[:9]})
+_ORDINALS.update({"thirtieth": 30, "thirty-first": 31})
+
+
+def _word_class(word: str) -> str:
+    if word == "and":
+        return "and"
+    if word == "zero":
+        return "zero"
+    if word == "hundred":
+        return "hundred"
+    if word in _SCALES:
+        return "scale"
+    if word in _TENS:
+        return "ten"
+    return "teen" if _UNITS[word] >= 10 else "unit"
+
+
+# which word may follow which in one number ("twenty five", "one hundred and twenty", ...)
+_FOLLOWS = {
+    "start": {"unit", "teen", "ten", "zero"},
+    "unit": {"hundred", "scale"},
+    "teen": {"hundred", "scale"},
+    "ten": {"unit", "scale"},
+    "hundred": {"and", "unit", "teen", "ten", "scale"},
+    "scale": {"and", "unit", "teen", "ten"},
+    "and": {"unit", "teen", "ten"},
+    "zero": set(),
+}
+
+
+def _word_numbers(text: str, start: int, end: int) -> list[tuple[int, int, float]]:
+    """The numbers a run of number words holds, each cut where the grammar breaks
+    (``text`` lower-cased)."""
+    tokens = [(m.start(), m.end(), m.group()) for m in _WORD_TOKEN.finditer(text, start, end)]
+    numbers: list[tuple[int, int, float]] = []
+    current: list[tuple[int, int, str]] = []
+    state = "start"
+    for token in tokens:
+        kind = _word_class(token[2])
+        if kind not in _FOLLOWS[state]:
+            _close(current, numbers)
+            current, state = [], "start"
+            if kind not in _FOLLOWS[state]:
+                continue
+        current.append(token)
+        state = kind
+    _close(current, numbers)
+    return numbers
+
+
+def _close(words: list[tuple[int, int, str]], numbers: list[tuple[int, int, float]]) -> None:
+    while words and words[-1][2] == "and":
+        words.pop()
+    if words:
+        numbers.append((words[0][0], words[-1][1], _words_value([w[2] for w in words])))
+
+
+def _words_value(words: list[str]) -> float:
+    total, current = 0.0, 0.0
+    for word in words:
+        if word in _UNITS:
+            current += _UNITS[word]
+        elif word in _TENS:
+            current += _TENS[word]
+        elif word == "hundred":
+            current = (current or 1) * 100
+        elif word in _SCALES:
+            total += (current or 1) * _SCALES[word]
+            current = 0.0
+    return total + current
+
+
+# -- numbers -------------------------------------------------------------------------------
+
+_OPEN = re.compile(r"\s*\(\s*")
+_CLOSE = re.compile(r"\s*(?:only\s*)?\)", re.I)
+_SCALE_AFTER = re.compile(r"[ \t]*(million|billion|thousand|lakhs?|lacs?|crores?|mn|bn)\b"
+                          r"|(?<=\d)([kKmM])\b")
+_SCALE_LETTERS = {"k": 1e3, "m": 1e6}
+
+
+class _Number:
+    __slots__ = ("start", "end", "value", "scaled")
+
+    def __init__(self, start: int, end: int, value: float, scaled: str | None = None) -> None:
+        self.start, self.end, self.value, self.scaled = start, end, value, scaled
+
+
+def _numbers(text: str, lower: str, taken: list[tuple[int, int]]) -> list[_Number]:
+    """Every number of ``text`` (``lower``: the same, lower-cased) outside the ``taken``
+    spans, a bracketed restatement and a scale word joined to it."""
+    raw = [(m.start(), m.end(), float(m.group().replace(",", ""))) for m in _DIGITS.finditer(text)]
+    for run in _WORD_RUN.finditer(lower):
+        raw.extend(_word_numbers(lower, run.start(), run.end()))
+    starts, ends = [a for a, _ in taken], [b for _, b in taken]
+    raw = sorted(n for n in raw
+                 if _free(starts, ends, bisect.bisect_right(starts, n[0]), n[0], n[1]))
+    numbers: list[_Number] = []
+    i = 0
+    while i < len(raw):
+        start, end, value = raw[i]
+        # "thirty (30)", "30 (thirty)": one number written twice
+        if i + 1 < len(raw) and raw[i + 1][2] == value:
+            opened = _OPEN.fullmatch(text, end, raw[i + 1][0])
+            closed = _CLOSE.match(text, raw[i + 1][1]) if opened else None
+            if closed:
+                end = closed.end()
+                i += 1
+        numbers.append(_scaled(text, _Number(start, end, value)))
+        i += 1
+    return numbers
+
+
+def _scaled(text: str, number: _Number) -> _Number:
+    """``number`` with the scale word after it ("1.2 million", "5 lakhs", "$5k")."""
+    match = _SCALE_AFTER.match(text, number.end)
+    if match is None:
+        return number
+    word = (match.group(1) or match.group(2)).lower()
+    factor = _SCALES.get(word) or _SCALE_LETTERS[word]
+    return _Number(number.start, match.end(), number.value * factor, word)
+
+
+# -- money, percent, durations, ages ---------------------------------------------------
+
+_CURRENCY_CODES = ("USD", "EUR", "GBP", "INR", "JPY", "CNY", "RMB", "CAD", "AUD", "NZD", "HKD",
+                   "SGD", "CHF", "SEK", "NOK", "DKK", "ZAR", "AED", "BRL", "MXN", "KRW", "RUB")
+_SYMBOLS = {"US$": "USD", "U.S.$": "USD", "HK$": "HKD", "C$": "CAD", "CA$": "CAD", "A$": "AUD",
+            "AU$": "AUD", "NZ$": "NZD", "S$": "SGD", "R$": "BRL", "$": "USD", "£": "GBP",
+            "€": "EUR", "¥": "JPY", "₹": "INR", "`": "INR", "Rs.": "INR", "Rs": "INR",
+            "₨": "INR"}
+_SYMBOL_CODES = {symbol.rstrip(".").upper(): code for symbol, code in _SYMBOLS.items()}
+_INDIAN_SCALES = frozenset({"lakh", "lakhs", "lac", "lacs", "crore", "crores"})
+_CURRENCY_WORDS = {"dollar": "USD", "euro": "EUR", "pound": "GBP", "sterling": "GBP",
+                   "rupee": "INR", "yen": "JPY", "yuan": "CNY", "renminbi": "CNY"}
+_CURRENCY_WORD = (r"(?:(?:US|U\.S\.|United\s+States)\s+)?"
+                  r"(?:dollars?|euros?|pounds?(?:\s+sterling)?|sterling|rupees?|yen|yuan|renminbi)")
+_CURRENCY_BEFORE = re.compile(
+    r"(?:(?<![A-Za-z])(?:" + "|".join(re.escape(s) for s in sorted(_SYMBOLS, key=len, reverse=True))
+    + r")|\b(?:" + "|".join(_CURRENCY_CODES) + r")\b\$?|\b" + _CURRENCY_WORD + r")[ \t]*\.?[ \t]*$",
+    re.I)
+_CURRENCY_AFTER = re.compile(r"[ \t]*(?:(" + "|".join(_CURRENCY_CODES) + r")\b|(" + _CURRENCY_WORD
+                             + r")\b)", re.I)
+_RUPEE_DASH = re.compile(r"[ \t]*/-")
+_PERCENT_AFTER = re.compile(r"[ \t]*(?:%|per[ \t]*cent(?:um)?\b|pct\b)", re.I)
+_TIME_UNITS = {"day": "day", "week": "week", "month": "month", "year": "year", "yr": "year",
+               "hour": "hour", "hr": "hour"}
+_DURATION_AFTER = re.compile(
+    r"(?:[ \t]*-[ \t]*|\s*)(?:(?:calendar|business|working|banking|consecutive|full|clear|"
+    r"complete|continuous)\s+)?(days?|weeks?|months?|years?|yrs?|hours?|hrs?)\b", re.I)
+_AGE_AFTER = re.compile(r"\s+(?:of\s+age|old|of\s+age\s+or\s+(?:above|over|older)|and\s+above|"
+                        r"or\s+above|and\s+over|or\s+over|or\s+older|and\s+older)\b", re.I)
+_AGE_BEFORE = re.compile(
+    r"\b(?:aged|ages?(?:\s+limit)?(?:\s+of)?)\s*:?\s*(?:(?:between|below|under|above|over|up\s+to|"
+    r"at\s+least|(?:not\s+)?(?:less|more|older|younger)\s+than)\s+)?$", re.I)
+_LOOK_BACK = 32
+
+
+def _currency_code(written: str) -> str:
+    """The ISO code of a currency symbol, code or word as written ("Rs." -> "INR")."""
+    key = " ".join(written.split()).rstrip(".").upper()
+    if key in _SYMBOL_CODES:
+        return _SYMBOL_CODES[key]
+    code = key.rstrip("$").strip()
+    if code in _CURRENCY_CODES:
+        return "CNY" if code == "RMB" else code
+    lower = key.lower()
+    return next((code for word, code in _CURRENCY_WORDS.items() if word in lower), "USD")
+
+
+def _classify(text: str, number: _Number) -> Value:
+    """The value ``number`` states, by what stands around it."""
+    before = text[max(0, number.start - _LOOK_BACK):number.start]
+    currency = _CURRENCY_BEFORE.search(before)
+    suffix = _CURRENCY_AFTER.match(text, number.end)
+    if currency or suffix:
+        start = number.start - (len(before) - currency.start()) if currency else number.start
+        end = suffix.end() if suffix and not currency else number.end
+        dash = _RUPEE_DASH.match(text, end)  # "Rs. 10,000/-"
+        written = currency.group() if currency else suffix.group()
+        return _value(text, "money", start, dash.end() if dash else end, number.value,
+                      _currency_code(written))
+    percent = _PERCENT_AFTER.match(text, number.end)
+    if percent:
+        return _value(text, "percent", number.start, percent.end(), number.value)
+    if number.scaled in _INDIAN_SCALES:
+        return _value(text, "money", number.start, number.end, number.value, "INR")
+    unit = _DURATION_AFTER.match(text, number.end)
+    aged = _AGE_BEFORE.search(before)
+    if unit:
+        name = _TIME_UNITS[unit.group(1).lower().rstrip("s")]
+        age = _AGE_AFTER.match(text, unit.end())
+        if age or aged:
+            return _value(text, "age", number.start, age.end() if age else unit.end(),
+                          number.value, name)
+        return _value(text, "duration", number.start, unit.end(), number.value, name)
+    if aged:
+        return _value(text, "age", number.start, number.end, number.value, "year")
+    return _value(text, "number", number.start, number.end, number.value)
+
+
+def _value(text: str, kind: ValueKind, start: int, end: int, amount: float | None,
+           unit: str | None = None, iso: str | None = None) -> Value:
+    # built without validation: every field is set here from checked parts, and this runs on
+    # every number of every clause at ingest
+    return Value.model_construct(kind=kind, text=text[start:end], start=start, end=end,
+                                 amount=amount, unit=unit, iso=iso)
+
+
+# -- dates ---------------------------------------------------------------------------------
+
+_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+_MONTHS["sept"] = 9
+_MONTH = (r"(?P<month>(?:" + "|".join(sorted((m for m in _MONTHS if len(m) > 3), key=len,
+                                              reverse=True))
+          + r")\b|(?:" + "|".join(m for m in _MONTHS if len(m) <= 3 or m == "sept") + r")\b\.?)")
+_YEAR = r"(?P<year>(?:1[89]|20)\d{2})(?!\d)"
+_DAY = r"(?P<day>[0-3]?\d)(?:\s?(?:st|nd|rd|th))?"
+_ORDINAL_DAY = r"(?P<word>" + "|".join(sorted(_ORDINALS, key=len, reverse=True)) + r")"
+_DATE_PATTERNS = (
+    # "March 5, 2019", "Mar. 5th, 2019", "MARCH 5 2019"
+    re.compile(rf"\b{_MONTH}\s*{_DAY}(?!\d),?\s*(?:,\s*)?{_YEAR}", re.I),
+    # "5 March 2019", "5th day of March, 2019", "the first day of January, 2020", "5th of March"
+    re.compile(rf"(?<!\d)(?:{_DAY}|{_ORDINAL_DAY})\s+(?:day\s+of\s+|of\s+)?{_MONTH},?\s*"
+               rf"(?:of\s+)?{_YEAR}", re.I),
+    # "March 2019", "March, 2019": the month only
+    re.compile(rf"\b{_MONTH},?\s+(?:of\s+)?{_YEAR}", re.I),
+)
+_ISO_DATE = re.compile(
+    r"(?<![\d/.-])(?P<year>(?:1[89]|20)\d{2})[-/](?P<month>\d{1,2})[-/](?P<day>\d{1,2})(?![\d-])")
+_NUMERIC_DATE = re.compile(
+    r"(?<![\d/.-])(?P<a>\d{1,2})(?P<sep>[/-])(?P<b>\d{1,2})(?P=sep)"
+    r"(?P<year>(?:1[89]|20)\d{2}|\d{2})(?![\d/-])"
+    # with dots only a four-digit year: "3.1.14" is a section number
+    r"|(?<![\d/.-])(?P<a2>\d{1,2})\.(?P<b2>\d{1,2})\.(?P<year2>(?:1[89]|20)\d{2})(?![\d.]\d)")
+
+
+def _iso(year: int, month: int | None = None, day: int | None = None) -> str | None:
+    if month is None:
+        return f"{year:04d}"
+    if not 1 <= month <= 12:
+        return None
+    if day is None:
+        return f"{year:04d}-{month:02d}"
+    if not 1 <= day <= calendar.monthrange(year, month)[1]:
+        return None
+    return f"{year:04d}-{month:02d}-{day:02d}"
+
+
+# where a month name may stand: the date patterns are tried only around these
+_MONTH_HINT = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")  # lower-cased
+_DATE_REACH = 40  # characters a date reaches before its month ("the twenty-first day of ")
+
+
+def _named_dates(text: str, lower: str) -> list[Value]:
+    found: dict[tuple[int, int], Value] = {}
+    windows = _windows([(max(0, m.start() - _DATE_REACH), m.end() + _DATE_REACH)
+                        for m in _MONTH_HINT.finditer(lower)])
+    matches = (match for pattern in _DATE_PATTERNS for a, b in windows
+               for match in pattern.finditer(text, a, b))
+    for match in matches:
+        month_text = match.group("month")
+        # "may" is a verb: only "May"/"MAY" names the month
+        if month_text == "may":
+            continue
+        month = _MONTHS[month_text.lower().rstrip(".")]
+        groups = match.groupdict()
+        day = int(groups["day"]) if groups.get("day") else (
+            _ORDINALS[groups["word"].lower().replace(" ", "-")] if groups.get("word") else None)
+        iso = _iso(int(match.group("year")), month, day)
+        if iso is not None:
+            found[match.span()] = _value(text, "date", match.start(), match.end(), None, iso=iso)
+    return list(found.values())
+
+
+def _windows(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Overlapping spans joined into one."""
+    joined: list[tuple[int, int]] = []
+    for start, end in spans:
+        if joined and start <= joined[-1][1]:
+            joined[-1] = (joined[-1][0], max(end, joined[-1][1]))
+        else:
+            joined.append((start, end))
+    return joined
+
+
+# where a numeric date may stand: the full patterns look behind first, slow to scan everywhere
+_NUMERIC_HINT = re.compile(r"\d[/.-]\d{1,2}[/.-]\d")
+
+
+def _numeric_dates(text: str) -> list[Value]:
+    """ISO and numeric dates; the day/month order of an ambiguous one as the module says."""
+    windows = _windows([(max(0, m.start() - 4), m.end() + 4)
+                        for m in _NUMERIC_HINT.finditer(text)])
+    found = [_value(text, "date", m.start(), m.end(), None,
+                    iso=_iso(int(m["year"]), int(m["month"]), int(m["day"])))
+             for a, b in windows for m in _ISO_DATE.finditer(text, a, b)]
+    parts = []
+    for m in (m for a, b in windows for m in _NUMERIC_DATE.finditer(text, a, b)):
+        a, b, year = (m["a"], m["b"], m["year"]) if m["a"] else (m["a2"], m["b2"], m["year2"])
+        year_value = int(year) if len(year) == 4 else 2000 + int(year) if int(year) < 50 \
+            else 1900 + int(year)
+        parts.append((m, int(a), int(b), year_value))
+    day_first_seen = any(a > 12 >= b for _, a, b, _ in parts)
+    month_first_seen = any(b > 12 >= a for _, a, b, _ in parts)
+    day_first = day_first_seen and not month_first_seen
+    for m, a, b, year in parts:
+        if a > 12:
+            day, month = a, b
+        elif b > 12:
+            month, day = a, b
+        else:
+            day, month = (a, b) if day_first else (b, a)
+        found.append(_value(text, "date", m.start(), m.end(), None, iso=_iso(year, month, day)))
+    return [v for v in found if v.iso is not None]
+
+
+# -- the extractor -------------------------------------------------------------------------
+
+
+def _merge_restated(text: str, values: list[Value]) -> list[Value]:
+    """"five hundred dollars ($500)", "ten percent (10%)": one value written twice."""
+    merged: list[Value] = []
+    for value in values:
+        if merged:
+            last = merged[-1]
+            opened = _OPEN.fullmatch(text, last.end, value.start)
+            closed = _CLOSE.match(text, value.end) if opened else None
+            if closed and last.kind == value.kind and last.amount == value.amount \
+                    and last.iso == value.iso:
+                merged[-1] = last.model_copy(update={"end": closed.end(),
+                                                     "text": text[last.start:closed.end()]})
+                continue
+        merged.append(value)
+    return merged
+
+
+@lru_cache(maxsize=16384)
+def _extract(text: str) -> tuple[Value, ...]:
+    lower = _ascii_lower(text)
+    dates = _non_overlapping(_named_dates(text, lower) + _numeric_dates(text))
+    taken = [(d.start, d.end) for d in dates]
+    values = [_classify(text, number) for number in _numbers(text, lower, taken)]
+    values = _non_overlapping(values + dates)
+    return tuple(_merge_restated(text, values))
+
+
+def _non_overlapping(values: list[Value]) -> list[Value]:
+    """The longest of overlapping values (ties: the earliest), in text order."""
+    starts: list[int] = []
+    ends: list[int] = []
+    kept: list[Value] = []
+    for value in sorted(values, key=lambda v: (-(v.end - v.start), v.start)):
+        place = bisect.bisect_right(starts, value.start)
+        if _free(starts, ends, place, value.start, value.end):
+            starts.insert(place, value.start)
+            ends.insert(place, value.end)
+            kept.insert(place, value)
+    return kept
+
+
+def _free(starts: list[int], ends: list[int], place: int, start: int, end: int) -> bool:
+    """Whether ``start:end`` overlaps none of the sorted, disjoint spans around ``place``."""
+    return (place == 0 or ends[place - 1] <= start) and \
+        (place == len(starts) or end <= starts[place])
+
+
+def extract_values(text: str) -> list[Value]:
+    """Every value stated in ``text``, in text order, none overlapping another."""
+    return list(_extract(text))
+
+
+def parse_date(text: str) -> str | None:
+    """The ISO form of the first date in ``text`` ("YYYY-MM-DD", or "YYYY-MM"), or None."""
+    return next((v.iso for v in _extract(text) if v.kind == "date"), None)
+
+
+def parse_duration(text: str) -> tuple[float, str] | None:
+    """The length and unit of the first duration (or age) in ``text``: "thirty (30) days" ->
+    (30.0, "day"); None when it states none."""
+    return next(((v.amount, v.unit) for v in _extract(text)
+                 if v.kind in ("duration", "age") and v.amount is not None and v.unit), None)

@@ -1,0 +1,119 @@
+"""The value extractor (clausegraph/text/values.py) on the styles contracts and policies use."""
+
+from __future__ import annotations
+
+import pytest
+
+from clausegraph.text.values import Value, extract_values, parse_date, parse_duration
+
+
+def only(text: str) -> Value:
+    """The one value of ``text`` (fails when there are none or several)."""
+    values = extract_values(text)
+    assert len(values) == 1, [(v.kind, v.text) for v in values]
+    return values[0]
+
+
+@pytest.mark.parametrize("text, amount", [
+    ("30 (thirty)", 30), ("thirty (30)", 30), ("30", 30), ("thirty", 30),
+    ("thirteen", 13), ("fourteen", 14), ("fifty", 50), ("seventy", 70), ("Seventy-Five", 75),
+    ("one hundred", 100), ("one hundred and twenty", 120), ("two thousand five hundred", 2500),
+    ("1,00,000", 100000), ("10,000.50", 10000.5), ("1,234,567", 1234567),
+])
+def test_numbers_in_every_style(text, amount):
+    value = only(f"the parties agree to {text} of them")
+    assert (value.kind, value.amount, value.text) == ("number", amount, text)
+
+
+def test_number_words_follow_their_grammar():
+    """"two one-year terms" is two numbers, not three years."""
+    values = extract_values("renew for two one-year terms")
+    assert [(v.kind, v.amount) for v in values] == [("number", 2), ("duration", 1)]
+
+
+@pytest.mark.parametrize("text, amount, code", [
+    ("$500", 500, "USD"), ("$ 500", 500, "USD"), ("£500", 500, "GBP"), ("£ 500", 500, "GBP"),
+    ("₹500", 500, "INR"), ("₹ 500", 500, "INR"), ("€1,250", 1250, "EUR"),
+    ("INR 5 lakhs", 500000, "INR"), ("$1 million", 1e6, "USD"), ("Rs. 10,000/-", 10000, "INR"),
+    ("USD 2,500.00", 2500, "USD"), ("EUR 3.5 million", 3.5e6, "EUR"), ("5 crore", 5e7, "INR"),
+    ("US$1.2 million", 1.2e6, "USD"), ("10,000 Dollars", 10000, "USD"), ("500 USD", 500, "USD"),
+    ("GBP 75", 75, "GBP"), ("Rs 750", 750, "INR"), ("$5k", 5000, "USD"), ("$.05", 0.05, "USD"),
+    ("Fifty Thousand Dollars ($50,000)", 50000, "USD"),
+    ("Rs. 5,00,000/- (Rupees Five Lakhs only)", 500000, "INR"),
+])
+def test_money_in_any_currency(text, amount, code):
+    value = only(f"a fee of {text} is payable")
+    assert (value.kind, value.amount, value.unit, value.text) == ("money", amount, code, text)
+
+
+@pytest.mark.parametrize("text, amount", [
+    ("10%", 10), ("10 %", 10), ("ten percent", 10), ("10 per cent", 10), ("2.5 percent", 2.5),
+    ("five percent (5%)", 5), ("Twenty Percent", 20),
+])
+def test_percentages(text, amount):
+    value = only(f"a royalty of {text} of Net Sales")
+    assert (value.kind, value.amount, value.text) == ("percent", amount, text)
+
+
+@pytest.mark.parametrize("text, iso", [
+    ("2019-03-05", "2019-03-05"), ("March 5, 2019", "2019-03-05"), ("5 March 2019", "2019-03-05"),
+    ("5th day of March, 2019", "2019-03-05"), ("first day of January, 2020", "2020-01-01"),
+    ("Mar. 5, 2019", "2019-03-05"), ("MARCH 5, 2019", "2019-03-05"),
+    ("5th March, 2019", "2019-03-05"), ("2019/03/05", "2019-03-05"),
+    ("twenty-first day of June 2021", "2021-06-21"), ("March 2019", "2019-03"),
+    ("Sept. 30, 2011", "2011-09-30"), ("03/05/2019", "2019-03-05"), ("12/31/20", "2020-12-31"),
+])
+def test_dates_in_common_forms(text, iso):
+    value = only(f"made and entered into as of {text} by the parties")
+    assert (value.kind, value.iso, value.text) == ("date", iso, text)
+
+
+def test_ambiguous_numeric_dates_follow_the_unambiguous_ones_of_the_text():
+    """Day-first when another date of the text can only be day-first, else month-first."""
+    assert [v.iso for v in extract_values("from 13/05/2019 to 03/06/2019")] == \
+        ["2019-05-13", "2019-06-03"]
+    assert [v.iso for v in extract_values("from 05/13/2019 to 03/06/2019")] == \
+        ["2019-05-13", "2019-03-06"]
+    assert parse_date("dated 03/05/2019") == "2019-03-05"
+
+
+def test_impossible_dates_and_the_verb_may_are_no_dates():
+    assert parse_date("on February 30, 2019") is None
+    assert parse_date("the Licensee may 2019 units") is None
+    assert parse_date("Section 3.1.14 applies") is None
+
+
+@pytest.mark.parametrize("text, amount, unit", [
+    ("thirty (30) days", 30, "day"), ("30 (thirty) days", 30, "day"), ("30 days", 30, "day"),
+    ("thirty days", 30, "day"), ("2 years", 2, "year"), ("24 months", 24, "month"),
+    ("one (1) year", 1, "year"), ("ninety days", 90, "day"), ("12 calendar months", 12, "month"),
+    ("ten business days", 10, "day"), ("30-day", 30, "day"), ("Thirty (30) Days", 30, "day"),
+    ("six weeks", 6, "week"), ("one hundred and eighty (180) days", 180, "day"),
+])
+def test_durations(text, amount, unit):
+    value = only(f"upon {text} prior written notice")
+    assert (value.kind, value.amount, value.unit, value.text) == ("duration", amount, unit, text)
+    assert parse_duration(text) == (amount, unit)
+
+
+@pytest.mark.parametrize("sentence, amount", [
+    ("persons up to 65 years of age", 65), ("children aged 18 or younger", 18),
+    ("members 18 years and above", 18), ("children aged below 17 years", 17),
+    ("no workers under the age of 15", 15),
+])
+def test_ages(sentence, amount):
+    ages = [v for v in extract_values(sentence) if v.kind == "age"]
+    assert [(v.amount, v.unit) for v in ages] == [(amount, "year")]
+
+
+def test_offsets_slice_the_text():
+    text = "Licensee shall pay £ 500 within 30 (thirty) days of 5 March 2019, plus 2.5% interest."
+    values = extract_values(text)
+    assert [v.kind for v in values] == ["money", "duration", "date", "percent"]
+    assert all(text[v.start:v.end] == v.text for v in values)
+
+
+def test_nothing_in_text_without_values():
+    assert extract_values("The Agreement is governed by the laws of England.") == []
+    assert parse_date("no date here") is None
+    assert parse_duration("no period here") is None
