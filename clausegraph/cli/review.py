@@ -69,9 +69,11 @@ def review(
         table = Table(title=Text(plain(f"{document.title} ({document.file}): "
                                        f"{len(document.found)} of {len(document.items)} "
                                        f"categories found")), expand=True)
-        for column, ratio in (("category", 3), ("found", 1), ("confidence", 1), ("answer", 3),
-                              ("clause", 2)):
-            table.add_column(column, overflow="fold", ratio=ratio)
+        table.add_column("category", overflow="fold", ratio=3)
+        table.add_column("found", no_wrap=True, min_width=5)
+        table.add_column("confidence", no_wrap=True, min_width=10, justify="right")
+        table.add_column("answer", overflow="fold", ratio=3)
+        table.add_column("clause", overflow="fold", ratio=2)
         for item in document.items:
             values = item_values(item)
             where = values["clause"] + (f", p. {values['page']}" if values["page"] else "")

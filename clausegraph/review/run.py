@@ -26,8 +26,10 @@ class ClauseReviewer:
 
     def __init__(self, model: Any, categories: Sequence[str], config: ReviewConfig,
                  clause_text: Callable[[Clause], str],
-                 encode: Callable[[list[str]], np.ndarray] | None = None) -> None:
+                 encode: Callable[[list[str]], np.ndarray] | None = None,
+                 model_name: str = "") -> None:
         self.model = model
+        self.model_name = model_name
         self.categories = list(categories)
         self.config = config
         self.clause_text = clause_text
@@ -46,14 +48,22 @@ class ClauseReviewer:
         return np.asarray(self.model.predict_proba([self.clause_text(c) for c in clauses],
                                                     vectors))
 
-    def review(self, index: Any, doc_id: str) -> DocumentReview:
-        """The review of the stored document ``doc_id`` of ``index`` (an IndexReader)."""
+    def review(self, index: Any, doc_id: str,
+               configs: Sequence[ReviewConfig] | None = None) -> list[DocumentReview]:
+        """The review of the stored document ``doc_id`` of ``index`` (an IndexReader),
+        one per config of ``configs`` (default: this reviewer's): the probabilities and
+        sentence scores are computed once for all of them."""
         document = index.clauses.document(doc_id)
         clauses = index.clauses.document_clauses(doc_id)
         vectors = index.vectors.vectors([c.clause_id for c in clauses])
+        probabilities = self.probabilities(clauses, vectors)
         scorer = self.score_texts if self.encode is not None else None
-        items = review_items(document, clauses, self.probabilities(clauses, vectors),
-                             self.categories, self.config, Narrower(self.config, scorer))
-        return DocumentReview(doc_id=doc_id, key=document.key,
-                              file=Path(document.source_path).name, title=document.title,
-                              items=items)
+        cache: dict = {}
+        reviews = []
+        for config in configs or [self.config]:
+            items = review_items(document, clauses, probabilities, self.categories, config,
+                                 Narrower(config, scorer, cache))
+            reviews.append(DocumentReview(
+                doc_id=doc_id, key=document.key, file=Path(document.source_path).name,
+                title=document.title, items=items))
+        return reviews

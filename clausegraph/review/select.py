@@ -41,10 +41,12 @@ class Narrower:
     reported.
     """
 
-    def __init__(self, config: ReviewConfig, scorer: SentenceScorer | None) -> None:
+    def __init__(self, config: ReviewConfig, scorer: SentenceScorer | None,
+                 cache: dict[str, tuple[list[Span], np.ndarray]] | None = None) -> None:
         self.config = config
         self.scorer = scorer
-        self._scores: dict[str, tuple[list[Span], np.ndarray]] = {}
+        # clause id -> (sentence spans, their scores); shared by reviews of the same index
+        self._scores = {} if cache is None else cache
 
     def spans(self, clause: Clause, category: int, name: str = "",
               title: str = "") -> list[Span]:
