@@ -168,6 +168,9 @@ class ReviewConfig(StrictModel):
     granularity: Literal["clause", "sentence"] = Field(
         "sentence", description="report the whole clause, or its sentence(s) that the "
         "clause-type model scores highest for the category")
+    sentence_vectors: Literal["encode", "clause"] = Field(
+        "encode", description="how sentences are scored: each embedded on its own, or "
+        "with its clause's stored vector (only the words differ; nothing is embedded)")
     sentence_share: float = Field(
         0.8, ge=0.0, le=1.0, description="sentences next to the best one are reported "
         "with it while their score is at least this share of the best")

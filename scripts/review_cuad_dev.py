@@ -37,6 +37,8 @@ DESIGNS: dict[str, dict] = {
     "sentence-5": {"granularity": "sentence", "max_clauses": 5},
     "sentence-3-share-0.5": {"granularity": "sentence", "max_clauses": 3, "sentence_share": 0.5},
     "sentence-3-share-1.0": {"granularity": "sentence", "max_clauses": 3, "sentence_share": 1.0},
+    "sentence-3-clause-vectors": {"granularity": "sentence", "max_clauses": 3,
+                                  "sentence_vectors": "clause"},
 }
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from clausegraph.config import ReviewConfig
 from clausegraph.models import Clause
 from clausegraph.review.models import DocumentReview
-from clausegraph.review.select import Narrower, review_items
+from clausegraph.review.select import Narrower, SentenceScorer, review_items
 
 
 class ClauseReviewer:
@@ -35,11 +35,22 @@ class ClauseReviewer:
         self.clause_text = clause_text
         self.encode = encode
 
-    def score_texts(self, texts: list[str]) -> np.ndarray:
-        """Category probabilities of free texts (sentences), embedded on the spot."""
+    def sentence_scorer(self, vectors: dict[str, np.ndarray]) -> SentenceScorer | None:
+        """Scores sentences with the model: each sentence embedded on its own
+        (``sentence_vectors='encode'``), or with its clause's stored vector (``'clause'``:
+        only the words differ between sentences, nothing is embedded); ``vectors`` holds
+        the stored vectors by clause id."""
+        if self.config.sentence_vectors == "clause":
+            return lambda texts, owners: np.asarray(self.model.predict_proba(
+                texts, np.stack([vectors[c.clause_id] for c in owners])))
         if self.encode is None:
-            raise ValueError("no encoder to embed sentences with")
-        return np.asarray(self.model.predict_proba(texts, self.encode(texts)))
+            return None
+        encode = self.encode
+        return lambda texts, owners: np.asarray(self.model.predict_proba(texts, encode(texts)))
+
+    def with_config(self, config: ReviewConfig) -> ClauseReviewer:
+        return ClauseReviewer(self.model, self.categories, config, self.clause_text,
+                              self.encode, self.model_name)
 
     def probabilities(self, clauses: Sequence[Clause], vectors: np.ndarray) -> np.ndarray:
         """Each clause's probability of each category, from its stored vector."""
@@ -57,10 +68,12 @@ class ClauseReviewer:
         clauses = index.clauses.document_clauses(doc_id)
         vectors = index.vectors.vectors([c.clause_id for c in clauses])
         probabilities = self.probabilities(clauses, vectors)
-        scorer = self.score_texts if self.encode is not None else None
-        cache: dict = {}
+        by_id = {c.clause_id: v for c, v in zip(clauses, vectors)}
         reviews = []
+        caches: dict[str, dict] = {}
         for config in configs or [self.config]:
+            scorer = self.with_config(config).sentence_scorer(by_id)
+            cache = caches.setdefault(config.sentence_vectors, {})
             items = review_items(document, clauses, probabilities, self.categories, config,
                                  Narrower(config, scorer, cache))
             reviews.append(DocumentReview(

@@ -92,7 +92,7 @@ def test_a_clause_is_narrowed_to_the_sentences_that_score_best(contract) -> None
     document, clauses = contract
     probabilities = _probabilities(clauses, {"Renewal Term": ("renews automatically", 0.8)})
 
-    def scorer(texts: list[str]) -> np.ndarray:
+    def scorer(texts: list[str], owners: list) -> np.ndarray:
         # a sentence about renewing scores high for Renewal Term, others low
         scores = np.full((len(texts), len(CATEGORIES)), 0.05)
         scores[:, 1] = [0.9 if "renews" in t else 0.1 for t in texts]
