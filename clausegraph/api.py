@@ -91,6 +91,9 @@ class ClauseDetail(BaseModel):
     source_path: str
     outgoing: list[Edge]
     incoming: list[Edge]
+    clause_types_note: str | None = Field(
+        None, description="why the clause shows no types: its document was indexed before "
+        "clause types (and how to add them); None when it was typed")
 
 
 class ComparisonRow(BaseModel):
@@ -186,24 +189,50 @@ class ClauseGraph:
 
     def reembed(self, progress: ProgressCallback | None = None) -> int:
         """Embed every stored clause again with the configured encoder and record it as the
-        index's model; the clauses, edges and BM25 stay. Returns the number of clauses."""
+        index's model, then type every clause again from its vector; the clauses, edges and
+        BM25 stay. When the stored vectors already come from the configured encoder only the
+        clause types are recomputed (from the stored vectors: an index written before clause
+        types gets them this way). Returns the number of clauses."""
+        from clausegraph.classify import clause_types_from, load_clause_type_model, model_id
+
         with self.store.write_lock():
             self.store.check_readable()
             reader = self.store.open_reader()
+            same_encoder = embedding_mismatch(reader.info(), self.embedder) is None
             doc_ids = list(reader.entries())
-            vectors = {}
+            vectors, types = {}, {}
             for done, doc_id in enumerate(doc_ids):
                 if progress:
                     progress(doc_id, done, len(doc_ids))
                 clauses = reader.clauses.document_clauses(doc_id)
-                vectors[doc_id] = self.embedder.encode([_embedding_text(c) for c in clauses])
+                texts = [_embedding_text(c) for c in clauses]
+                vectors[doc_id] = (reader.vectors.vectors([c.clause_id for c in clauses])
+                                   if same_encoder else self.embedder.encode(texts))
+                types[doc_id] = clause_types_from(
+                    load_clause_type_model().predict_proba(texts, vectors[doc_id]))
             reader.close()
-            self.store.replace_embeddings(vectors, self.embedder.name, self.embedder.dim,
-                                          self.embedder.fingerprint or "")
+            if not same_encoder:
+                self.store.replace_embeddings(vectors, self.embedder.name, self.embedder.dim,
+                                              self.embedder.fingerprint or "")
+            self.store.replace_clause_types(types, model_id())
             self._index = None
         if progress:
             progress("", len(doc_ids), len(doc_ids))
         return sum(len(v) for v in vectors.values())
+
+    def check_clause_types(self) -> None:
+        """Refuse to use clause types an index does not have (documents ingested before
+        clause types existed, or typed by other weights); says how to fix it."""
+        from clausegraph.classify import model_id
+
+        stale = [entry.key for entry in self.index.entries().values()
+                 if entry.clause_types != model_id()]
+        if stale:
+            raise IndexStoreError(
+                self.store.location,
+                f"{len(stale)} document(s) have no clause types from this version's model "
+                f"({', '.join(stale[:3])}{' ...' if len(stale) > 3 else ''}); compute them with "
+                f"'clausegraph reembed --index {self.store.location}'")
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -337,6 +366,7 @@ class ClauseGraph:
         ``stage_seconds`` of the result says how long each stage took
         (``scripts/profile_stages.py`` sums them over a corpus).
         """
+        from clausegraph.classify import assign_clause_types, model_id
         from clausegraph.entities import annotate_entities
         from clausegraph.ingest import load_document
         from clausegraph.relate import relate
@@ -367,8 +397,10 @@ class ClauseGraph:
             graph.edges = merge_edges(graph.edges, llm_edges)
         texts = [_embedding_text(c) for c in clauses]
         embeddings = timed("embed", lambda: self.embedder.encode(texts))
+        timed("classify", lambda: assign_clause_types(clauses, texts, embeddings))
         tokens = timed("tokenize", lambda: [tokenize(text) for text in texts])
-        return DocumentArtifacts(document, clauses, graph, embeddings, tokens, seconds)
+        return DocumentArtifacts(document, clauses, graph, embeddings, tokens, seconds,
+                                 clause_types_model=model_id())
 
     @property
     def rules(self) -> RuleSet:
@@ -635,14 +667,21 @@ class ClauseGraph:
         return dict(self.index.info(), documents=entries)
 
     def show(self, clause_id: str) -> ClauseDetail:
+        from clausegraph.classify import model_id
+
         clause = self.index.clauses.clause(clause_id)
         document = self.index.clauses.document(clause.doc_id)
+        entry = self.index.entries().get(clause.doc_id)
+        typed = entry is not None and entry.clause_types == model_id()
         return ClauseDetail(
             clause=clause,
             document=document.title,
             source_path=document.source_path,
             outgoing=self.index.graph.out_edges(clause_id),
             incoming=self.index.graph.in_edges(clause_id),
+            clause_types_note=None if typed else (
+                "clause types not computed for this document (indexed before clause types "
+                f"or by other weights): run 'clausegraph reembed --index {self.store.location}'"),
         )
 
     def stats(self) -> IndexStats:

@@ -344,6 +344,7 @@ def _evidence(index: IndexReader, result: RetrievedClause, group: str) -> Eviden
         origin=result.origin,
         paragraphs=document.paragraphs_of(clause.span),
         low_confidence=document.is_low_confidence(clause.span),
+        clause_types=clause.clause_types,
     )
 
 

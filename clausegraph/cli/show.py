@@ -18,6 +18,8 @@ from clausegraph.cli.common import (
     app,
     console,
 )
+from clausegraph.api import ClauseDetail
+from clausegraph.classify import STORED_TYPE_FLOOR
 from clausegraph.errors import ClauseGraphError
 from clausegraph.text.safe import markup, plain
 
@@ -46,6 +48,7 @@ def show(
               f"{clause.span[1]}"),
         highlight=False, markup=False,
     )
+    console.print(plain(_types_line(detail)), highlight=False, markup=False)
     console.print(plain(clause.text), highlight=False, markup=False)
     for title, edges in (("outgoing", detail.outgoing), ("incoming", detail.incoming)):
         for edge in edges:
@@ -55,6 +58,16 @@ def show(
                       f"{edge.rule_id})"),
                 highlight=False, markup=False,
             )
+
+
+def _types_line(detail: ClauseDetail) -> str:
+    """The clause's CUAD types with probabilities, or why it has none."""
+    if detail.clause_types_note:
+        return f"types: {detail.clause_types_note}"
+    types = detail.clause.clause_types
+    if not types:
+        return f"types: none at or above {STORED_TYPE_FLOOR:.2f}"
+    return "types: " + ", ".join(f"{t.label} {t.probability:.2f}" for t in types)
 
 
 @app.command()

@@ -18,6 +18,7 @@ from clausegraph.models.document import (
     SEGMENT_JOINER,
     Block,
     Clause,
+    ClauseType,
     Document,
     Entity,
     OcrWord,
@@ -30,7 +31,8 @@ from clausegraph.models.graph import DocumentGraph, Edge, RelationType, Unresolv
 from clausegraph.models.retrieval import RetrievedClause, local_label
 
 __all__ = [
-    "SEGMENT_JOINER", "Answer", "AnswerLine", "Block", "ChainLink", "Clause", "DirectAnswer",
+    "SEGMENT_JOINER", "Answer", "AnswerLine", "Block", "ChainLink", "Clause", "ClauseType",
+    "DirectAnswer",
     "Document", "DocumentGraph", "Edge", "Entity", "EvidenceClause", "OcrWord", "Page", "Quote",
     "RelationType", "RetrievedClause", "Span", "Table", "TableCell",
     "UnresolvedReference", "local_label",

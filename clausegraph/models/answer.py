@@ -6,7 +6,7 @@ import re
 
 from pydantic import BaseModel, Field
 
-from clausegraph.models.document import Span
+from clausegraph.models.document import ClauseType, Span
 from clausegraph.models.graph import RelationType
 
 
@@ -32,6 +32,9 @@ class EvidenceClause(BaseModel):
     )
     low_confidence: bool = Field(
         False, description="the clause holds OCR text read with low confidence: check the scan"
+    )
+    clause_types: list[ClauseType] = Field(
+        default_factory=list, description="the clause's CUAD clause types, most probable first"
     )
 
     def citation(self) -> str:

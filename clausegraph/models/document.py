@@ -155,6 +155,13 @@ class Entity(BaseModel):
     end: int
 
 
+class ClauseType(BaseModel):
+    """A CUAD clause category the clause-type model gives a clause (``clausegraph.classify``)."""
+
+    label: str = Field(description="one of the 41 CUAD categories, e.g. 'Governing Law'")
+    probability: float = Field(ge=0.0, le=1.0)
+
+
 class Clause(BaseModel):
     """The retrieval unit: one numbered or headed piece of a document.
 
@@ -179,6 +186,9 @@ class Clause(BaseModel):
                       description="clause | heading | definition | window | table")
     entities: list[Entity] = Field(default_factory=list)
     defined_terms: list[str] = Field(default_factory=list)
+    clause_types: list[ClauseType] = Field(
+        default_factory=list, description="CUAD categories above the stored floor, most "
+        "probable first (set at ingest by clausegraph.classify)")
 
     @staticmethod
     def join_segments(text: str, segments: list[Span]) -> str:

@@ -30,7 +30,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from clausegraph.errors import IndexStoreError
-from clausegraph.models import Clause, Document, DocumentGraph, Edge, RelationType
+from clausegraph.models import Clause, ClauseType, Document, DocumentGraph, Edge, RelationType
 
 # Scores of clauses: parallel arrays of ids and values (no Python dict per clause on hot paths).
 ScoredIds = tuple[list[str], np.ndarray]
@@ -46,6 +46,7 @@ class DocumentArtifacts:
     embeddings: np.ndarray
     tokens: list[list[str]] = field(default_factory=list)
     stage_seconds: dict[str, float] = field(default_factory=dict)  # where the build went
+    clause_types_model: str | None = None  # the model that set the clauses' clause_types
 
 
 class DocumentEntry(BaseModel):
@@ -67,6 +68,9 @@ class DocumentEntry(BaseModel):
     #: organisation and person names in the document's opening, which document scoping
     #: matches questions against (None: an index written before they were recorded)
     parties: str | None = None
+    #: the clause-type model that typed the document's clauses (``classify.model_id``);
+    #: None: stored before clause types, so its clauses have none until ``reembed``
+    clause_types: str | None = None
 
     @classmethod
     def of(cls, artifacts: DocumentArtifacts, seconds: float) -> DocumentEntry:
@@ -86,6 +90,7 @@ class DocumentEntry(BaseModel):
             ingest_seconds=round(seconds, 3),
             ingested_at=datetime.now(UTC).isoformat(timespec="seconds"),
             parties=opening_parties(artifacts.clauses).get(document.doc_id, ""),
+            clause_types=artifacts.clause_types_model,
         )
 
 
@@ -317,6 +322,13 @@ class IndexStore(ABC):
         order) and record the new model. Call inside ``write_lock()``."""
         raise IndexStoreError(self.location, "this index backend cannot re-embed; re-ingest "
                               "the documents into a new index")
+
+    def replace_clause_types(self, types: Mapping[str, list[list[ClauseType]]],
+                             model: str) -> None:
+        """Swap every document's clause types for ``types`` (by doc id, one list per clause
+        in clause order) and record ``model`` in its entry. Call inside ``write_lock()``."""
+        raise IndexStoreError(self.location, "this index backend cannot store new clause "
+                              "types; re-ingest the documents into a new index")
 
     @abstractmethod
     def open_reader(self) -> IndexReader:

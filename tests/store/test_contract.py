@@ -14,8 +14,8 @@ import pytest
 from synthetic_index import DIM, TEXTS, add_documents, artifacts_for, unit_vector
 
 from clausegraph.errors import NotFoundError
-from clausegraph.models import RelationType
-from clausegraph.store.base import IndexStore
+from clausegraph.models import ClauseType, RelationType
+from clausegraph.store.base import DocumentArtifacts, DocumentEntry, IndexStore
 from clausegraph.text.tokenize import tokenize
 
 
@@ -150,3 +150,43 @@ def test_missing_index_is_a_clear_error(store_factory: Callable[[], IndexStore])
     assert not store.exists()
     with pytest.raises(IndexStoreError):
         store.check_readable()
+
+
+def _typed(name: str, model: str) -> DocumentArtifacts:
+    """A document whose last clause carries two clause types (as ingest sets them)."""
+    artifacts = artifacts_for(name)
+    artifacts.clauses[-1].clause_types = [ClauseType(label="Expiration Date", probability=0.83),
+                                          ClauseType(label="Renewal Term", probability=0.12)]
+    artifacts.clause_types_model = model
+    return artifacts
+
+
+def test_clause_types_round_trip(store_factory: Callable[[], IndexStore]) -> None:
+    store = store_factory()
+    store.ensure_writable()
+    artifacts = _typed("nda", "types-v1")
+    with store.write_lock():
+        store.stage(artifacts)
+        store.commit([(artifacts.document.doc_id, DocumentEntry.of(artifacts, 0.0))], [],
+                     "test-model", DIM)
+    reader = store.open_reader()
+    assert reader.clauses.clause("nda:3").clause_types == artifacts.clauses[-1].clause_types
+    assert [c.clause_types for c in reader.clauses.document_clauses(_doc_id("nda"))][:2] == [[], []]
+    assert store.entries()[_doc_id("nda")].clause_types == "types-v1"
+
+
+def test_replace_clause_types_types_every_clause(store: IndexStore) -> None:
+    assert {e.clause_types for e in store.entries().values()} == {None}  # stored untyped
+    reader = store.open_reader()
+    types = {doc_id: [[ClauseType(label="Governing Law", probability=round(0.5 + i / 10, 2))]
+                      for i, _ in enumerate(reader.clauses.document_clauses(doc_id))]
+             for doc_id in reader.clauses.document_ids()}
+    with store.write_lock():
+        store.replace_clause_types(types, "types-v2")
+    reader = store.open_reader()
+    assert reader.clauses.clause("policy:3").clause_types == [
+        ClauseType(label="Governing Law", probability=0.7)]
+    assert {e.clause_types for e in store.entries().values()} == {"types-v2"}
+    # ids, order and search are untouched
+    assert reader.clauses.clause_ids([_doc_id("nda")]) == ["nda:1", "nda:2", "nda:3"]
+    assert reader.vectors.search(unit_vector(TEXTS["nda"][1]), 1)[0] == ["nda:2"]

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from clausegraph.errors import IndexStoreError
-from clausegraph.models import Clause, Document, DocumentGraph
+from clausegraph.models import Clause, ClauseType, Document, DocumentGraph
 from clausegraph.store.base import DocumentArtifacts, DocumentEntry, IndexStore
 
 if TYPE_CHECKING:
@@ -381,6 +381,30 @@ class FolderStore(IndexStore):
                    embedding_fingerprint=embedding_fingerprint)
         new["global"] = self._write_global(list(manifest["documents"]), generation) \
             if manifest["documents"] else None
+        self._write_manifest(new)
+        self.collect_garbage(new)
+
+    def replace_clause_types(self, types: Mapping[str, list[list[ClauseType]]],
+                             model: str) -> None:
+        """New clause types in every document's ``clauses.json`` (swapped by rename, as
+        ``replace_embeddings`` swaps vectors), then a new generation whose entries name the
+        model. Clause ids and order stay, so the global folder stays too."""
+        manifest = self.read_manifest()
+        if set(types) != set(manifest["documents"]):
+            raise IndexStoreError(self.root, "clause typing must cover every document")
+        for doc_id, per_clause in types.items():
+            clauses = self.read_clauses(doc_id)
+            if len(clauses) != len(per_clause):
+                raise IndexStoreError(self.root, f"document {doc_id}: {len(per_clause)} clause "
+                                      f"type lists for {len(clauses)} clauses")
+            for clause, clause_types in zip(clauses, per_clause, strict=True):
+                clause.clause_types = clause_types
+            part = self.doc_dir(doc_id) / ".clauses.json.part"
+            _write_json(part, [c.model_dump(mode="json") for c in clauses])
+            os.replace(part, self.doc_dir(doc_id) / "clauses.json")
+        documents = {doc_id: dict(entry, clause_types=model)
+                     for doc_id, entry in manifest["documents"].items()}
+        new = dict(manifest, documents=documents, generation=manifest["generation"] + 1)
         self._write_manifest(new)
         self.collect_garbage(new)
 

@@ -8,11 +8,12 @@ document. ``?workspace=NAME`` in the URL keeps teams apart (row-level security).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from clausegraph.errors import IndexStoreError
+from clausegraph.models import ClauseType
 from clausegraph.store.base import DocumentArtifacts, DocumentEntry, IndexReader, IndexStore
 
 
@@ -85,6 +86,10 @@ class PostgresStore(IndexStore):
         if not (add or remove):
             return
         self.index.commit_entries({d: e.model_dump(mode="json") for d, e in add}, remove)
+
+    def replace_clause_types(self, types: Mapping[str, list[list[ClauseType]]],
+                             model: str) -> None:
+        self.index.replace_clause_types(dict(types), model)
 
     def _ensure_schema(self, dim: int) -> None:
         if not self._schema_ready:

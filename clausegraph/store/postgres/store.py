@@ -23,6 +23,7 @@ import numpy as np
 from clausegraph.errors import IndexStoreError
 from clausegraph.models import (
     Clause,
+    ClauseType,
     Document,
     DocumentGraph,
     Edge,
@@ -49,7 +50,7 @@ EXACT_SCAN_LIMIT = 20_000
 
 _CLAUSE_COLUMNS = (
     "clause_id, doc_id, ord, number, section_path, heading, kind, text, span_start, span_end, "
-    "segments, pages, entities, defined_terms"
+    "segments, pages, entities, defined_terms, clause_types"
 )
 
 
@@ -198,6 +199,28 @@ class PostgresIndex:
                              "doc_id = %s", (json.dumps(entry), self.workspace, doc_id))
             self._remove_in(conn, remove)
 
+    def replace_clause_types(self, types: dict[str, list[list[ClauseType]]],
+                             model: str) -> None:
+        """Store new clause types of every listed document and name ``model`` in its
+        summary, one transaction per document (a document is never half typed)."""
+        for doc_id, per_clause in types.items():
+            with self.transaction() as conn:
+                ids = [r[0] for r in conn.execute(
+                    "SELECT clause_id FROM clauses WHERE workspace = %s AND doc_id = %s "
+                    "ORDER BY ord", (self.workspace, doc_id)).fetchall()]
+                if len(ids) != len(per_clause):
+                    raise IndexStoreError(self.display, f"document {doc_id}: {len(per_clause)} "
+                                          f"clause type lists for {len(ids)} clauses")
+                with conn.cursor() as cur:
+                    cur.executemany(
+                        "UPDATE clauses SET clause_types = %s WHERE workspace = %s "
+                        "AND clause_id = %s",
+                        [(_types_json(t), self.workspace, clause_id)
+                         for clause_id, t in zip(ids, per_clause, strict=True)])
+                conn.execute("UPDATE documents SET summary = summary || jsonb_build_object("
+                             "'clause_types', %s::text) WHERE workspace = %s AND doc_id = %s",
+                             (model, self.workspace, doc_id))
+
     def check_schema(self) -> None:
         version = schema_version(self.url)
         if version == 0:
@@ -281,13 +304,13 @@ class PostgresIndex:
             cur.executemany(
                 "INSERT INTO clauses (workspace, clause_id, doc_id, ord, number, section_path, "
                 "heading, kind, text, span_start, span_end, segments, pages, entities, "
-                "defined_terms, n_tokens, centrality, embedding) VALUES "
-                "(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s::vector)",
+                "defined_terms, n_tokens, centrality, embedding, clause_types) VALUES "
+                "(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s::vector,%s)",
                 [(ws, c.clause_id, doc_id, c.order, c.number, c.section_path, c.heading, c.kind,
                   c.text, c.span[0], c.span[1], json.dumps(c.segments), c.pages,
                   json.dumps([e.model_dump() for e in c.entities]), c.defined_terms,
                   sum(term_counts(words).values()), centrality.get(c.clause_id, 0.0),
-                  _vector_literal(vector))
+                  _vector_literal(vector), _types_json(c.clause_types))
                  for c, vector, words in zip(clauses, vectors, tokens, strict=True)],
             )
         self._insert_terms(conn, doc_id, "clause",
@@ -690,14 +713,19 @@ def _vector_literal(vector: np.ndarray) -> str:
     return "[" + ",".join(f"{float(x):.8g}" for x in vector) + "]"
 
 
+def _types_json(types: Sequence[ClauseType]) -> str:
+    return json.dumps([t.model_dump() for t in types])
+
+
 def _clause(row: tuple) -> Clause:
     (clause_id, doc_id, order, number, section_path, heading, kind, text, start, end,
-     segments, pages, entities, defined_terms) = row
+     segments, pages, entities, defined_terms, clause_types) = row
     return Clause(
         clause_id=clause_id, doc_id=doc_id, number=number, section_path=list(section_path),
         heading=heading, text=text, span=(start, end), segments=[tuple(s) for s in segments],
         pages=list(pages), order=order, kind=kind,
         entities=[Entity(**e) for e in entities], defined_terms=list(defined_terms),
+        clause_types=[ClauseType(**t) for t in clause_types],
     )
 
 

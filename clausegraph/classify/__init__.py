@@ -1,0 +1,70 @@
+"""Clause types: CUAD's 41 clause categories predicted for every clause at ingest.
+
+>>> from clausegraph.classify import CUAD_CATEGORIES, load_clause_type_model
+>>> model = load_clause_type_model()  # the shipped weights, loaded once  # doctest: +SKIP
+>>> model.predict_proba(texts, vectors).shape  # doctest: +SKIP
+(len(texts), 41)
+
+The weights (``data/clause_types.npz``) are fitted on CUAD's train split by
+``scripts/train_clause_types.py``; docs/clause_types.md has the dev report.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from clausegraph.classify.categories import CUAD_CATEGORIES
+from clausegraph.classify.model import ClauseTypeModel
+from clausegraph.models import Clause, ClauseType
+
+WEIGHTS_PATH = Path(__file__).parent / "data" / "clause_types.npz"
+# A clause stores the types at or above this probability. Chosen on CUAD dev
+# (docs/clause_types.md, "Stored types"): it keeps most gold (clause, type) pairs while a
+# clause stores one or two types on average.
+STORED_TYPE_FLOOR = 0.1
+
+__all__ = ["CUAD_CATEGORIES", "STORED_TYPE_FLOOR", "WEIGHTS_PATH", "ClauseTypeModel",
+           "assign_clause_types", "clause_types_from", "load_clause_type_model",
+           "model_id"]
+
+
+@lru_cache(maxsize=1)
+def load_clause_type_model() -> ClauseTypeModel:
+    """The shipped clause-type model, loaded once per process."""
+    if not WEIGHTS_PATH.is_file():
+        raise FileNotFoundError(f"{WEIGHTS_PATH}: the clause-type weights are missing from "
+                                "the package; rebuild them with scripts/train_clause_types.py")
+    return ClauseTypeModel.load(WEIGHTS_PATH)
+
+
+@lru_cache(maxsize=1)
+def model_id() -> str:
+    """Names the shipped weights (first 12 hex digits of their sha256): an index records
+    which model typed its clauses."""
+    return "cuad-41:" + hashlib.sha256(WEIGHTS_PATH.read_bytes()).hexdigest()[:12]
+
+
+def clause_types_from(probabilities: np.ndarray, floor: float = STORED_TYPE_FLOOR,
+                      categories: Sequence[str] = CUAD_CATEGORIES) -> list[list[ClauseType]]:
+    """Per row of (n, 41) probabilities: the types at or above ``floor``, most probable first."""
+    result = []
+    for row in np.asarray(probabilities):
+        kept = np.flatnonzero(row >= floor)
+        kept = kept[np.argsort(-row[kept], kind="stable")]
+        result.append([ClauseType(label=categories[j], probability=round(float(row[j]), 4))
+                       for j in kept])
+    return result
+
+
+def assign_clause_types(clauses: Sequence[Clause], texts: Sequence[str],
+                        vectors: np.ndarray) -> None:
+    """Set ``clause_types`` of each clause from its embedded text and stored vector."""
+    model = load_clause_type_model()
+    for clause, types in zip(clauses, clause_types_from(model.predict_proba(texts, vectors)),
+                             strict=True):
+        clause.clause_types = types
