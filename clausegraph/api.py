@@ -192,9 +192,11 @@ class ClauseGraph:
         index's model, then type every clause again from its vector; the clauses, edges and
         BM25 stay. When the stored vectors already come from the configured encoder only the
         clause types are recomputed (from the stored vectors: an index written before clause
-        types gets them this way). Returns the number of clauses."""
-        from clausegraph.classify import clause_types_from, load_clause_type_model, model_id
+        types gets them this way). An encoder the clause-type model was not fitted on leaves
+        the clauses untyped. Returns the number of clauses."""
+        from clausegraph.classify import clause_types_from, fits_encoder, load_clause_type_model
 
+        typed = fits_encoder(self.embedder.name, self.embedder.dim)
         with self.store.write_lock():
             self.store.check_readable()
             reader = self.store.open_reader()
@@ -208,17 +210,25 @@ class ClauseGraph:
                 texts = [_embedding_text(c) for c in clauses]
                 vectors[doc_id] = (reader.vectors.vectors([c.clause_id for c in clauses])
                                    if same_encoder else self.embedder.encode(texts))
-                types[doc_id] = clause_types_from(
-                    load_clause_type_model().predict_proba(texts, vectors[doc_id]))
+                types[doc_id] = (clause_types_from(load_clause_type_model().predict_proba(
+                    texts, vectors[doc_id])) if typed else [[] for _ in clauses])
             reader.close()
             if not same_encoder:
                 self.store.replace_embeddings(vectors, self.embedder.name, self.embedder.dim,
                                               self.embedder.fingerprint or "")
-            self.store.replace_clause_types(types, model_id())
+            self.store.replace_clause_types(types, self.clause_type_model if typed else None)
             self._index = None
         if progress:
             progress("", len(doc_ids), len(doc_ids))
         return sum(len(v) for v in vectors.values())
+
+    @property
+    def clause_type_model(self) -> str | None:
+        """The clause-type model this configuration types clauses with (``classify.model_id``),
+        None when the configured encoder is not the one it was fitted on."""
+        from clausegraph.classify import fits_encoder, model_id
+
+        return model_id() if fits_encoder(self.embedder.name, self.embedder.dim) else None
 
     def check_clause_types(self) -> None:
         """Refuse to use clause types an index does not have (documents ingested before
@@ -366,7 +376,7 @@ class ClauseGraph:
         ``stage_seconds`` of the result says how long each stage took
         (``scripts/profile_stages.py`` sums them over a corpus).
         """
-        from clausegraph.classify import assign_clause_types, model_id
+        from clausegraph.classify import assign_clause_types
         from clausegraph.entities import annotate_entities
         from clausegraph.ingest import load_document
         from clausegraph.relate import relate
@@ -397,10 +407,12 @@ class ClauseGraph:
             graph.edges = merge_edges(graph.edges, llm_edges)
         texts = [_embedding_text(c) for c in clauses]
         embeddings = timed("embed", lambda: self.embedder.encode(texts))
-        timed("classify", lambda: assign_clause_types(clauses, texts, embeddings))
+        types_model = self.clause_type_model  # None: an encoder the types were not fitted on
+        if types_model:
+            timed("classify", lambda: assign_clause_types(clauses, texts, embeddings))
         tokens = timed("tokenize", lambda: [tokenize(text) for text in texts])
         return DocumentArtifacts(document, clauses, graph, embeddings, tokens, seconds,
-                                 clause_types_model=model_id())
+                                 clause_types_model=types_model)
 
     @property
     def rules(self) -> RuleSet:

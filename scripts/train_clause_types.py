@@ -63,6 +63,7 @@ class ClauseSet:
     vectors: np.ndarray
     labels: np.ndarray
     documents: list[str]
+    embedding_model: str
 
 
 def load_labels(data: Path) -> dict[str, dict]:
@@ -164,7 +165,8 @@ def read_split(index_dir: str, data: Path, records: dict[str, dict], split: str)
         raise SystemExit(f"{index_dir}: holds no CUAD {split} contract")
     print(f"{split}: {len(set(documents))} documents, {len(texts)} clauses from {index_dir}",
           file=sys.stderr)
-    return ClauseSet(texts, np.vstack(vectors), np.array(labels), documents)
+    return ClauseSet(texts, np.vstack(vectors), np.array(labels), documents,
+                     str(reader.info().get("embedding_model", "")))
 
 
 def build_train_index(data: Path, records: dict[str, dict], index_dir: Path) -> None:
@@ -263,6 +265,9 @@ def main(argv: list[str] | None = None) -> int:
         train_index = str(target)
     train = read_split(train_index, data, records, "train")
     dev = read_split(args.dev_index, data, records, "dev") if args.dev_index else None
+    if dev is not None and dev.embedding_model != train.embedding_model:
+        raise SystemExit(f"train vectors come from {train.embedding_model}, dev vectors from "
+                         f"{dev.embedding_model}: build both indexes with one encoder")
     report: dict = {"train": split_facts(train), "dev": split_facts(dev) if dev else None,
                     "stored_type_floor": STORED_TYPE_FLOOR, "designs": []}
     if args.compare and dev is not None:
@@ -272,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         params = {"learner": args.learner, "features": args.features, "C": args.C,
                   "buckets": args.buckets}
         model, result = run_design("saved", params, train, dev)
+        model.embedding_model = train.embedding_model
         model.save(args.save, trained_on={"split": "train", **report["train"]},
                    dev={k: result[k] for k in ("micro_ap", "macro_ap") if k in result})
         report["saved"] = {"path": str(args.save), **result}

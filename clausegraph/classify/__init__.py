@@ -29,7 +29,7 @@ WEIGHTS_PATH = Path(__file__).parent / "data" / "clause_types.npz"
 STORED_TYPE_FLOOR = 0.1
 
 __all__ = ["CUAD_CATEGORIES", "STORED_TYPE_FLOOR", "WEIGHTS_PATH", "ClauseTypeModel",
-           "assign_clause_types", "clause_types_from", "load_clause_type_model",
+           "assign_clause_types", "clause_types_from", "fits_encoder", "load_clause_type_model",
            "model_id"]
 
 
@@ -47,6 +47,13 @@ def model_id() -> str:
     """Names the shipped weights (first 12 hex digits of their sha256): an index records
     which model typed its clauses."""
     return "cuad-41:" + hashlib.sha256(WEIGHTS_PATH.read_bytes()).hexdigest()[:12]
+
+
+def fits_encoder(embedding_model: str, dim: int) -> bool:
+    """Whether vectors of this encoder are what the shipped model was fitted on (the same
+    model name and dimension; its int8 variant embeds the same way)."""
+    model = load_clause_type_model()
+    return model.dim_ == dim and model.embedding_model in ("", embedding_model)
 
 
 def clause_types_from(probabilities: np.ndarray, floor: float = STORED_TYPE_FLOOR,

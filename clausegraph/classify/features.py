@@ -58,7 +58,7 @@ def sparse_product(rows: Sequence[SparseRow], weights: np.ndarray) -> np.ndarray
     out = np.zeros((len(rows), weights.shape[1]), dtype=np.float32)
     for i, (ids, values) in enumerate(rows):
         if len(ids):
-            out[i] = values @ weights[ids].astype(np.float32)
+            out[i] = values @ weights[ids]
     return out
 
 

@@ -56,6 +56,8 @@ class ClauseTypeModel:
         self.dim_: int = 0
         # layer i: (coef, intercept); the first coef's rows are [vector dims | hash buckets]
         self.layers_: list[tuple[np.ndarray, np.ndarray]] = []
+        #: the encoder whose vectors it was fitted on (recorded by ``save``'s caller)
+        self.embedding_model = ""
 
     # -- features -------------------------------------------------------------------------
 
@@ -81,7 +83,7 @@ class ClauseTypeModel:
         coef, intercept = self.layers_[0]
         out = np.zeros((len(texts), coef.shape[1]), dtype=np.float32)
         if self._uses_vector:
-            out += np.asarray(vectors, dtype=np.float32) @ coef[: self.dim_].astype(np.float32)
+            out += np.asarray(vectors, dtype=np.float32) @ coef[: self.dim_]
         if self._uses_lexical:
             lexical = coef[self.dim_:] if self._uses_vector else coef
             out += sparse_product(tfidf_rows(texts, self.idf_), lexical)
@@ -171,7 +173,8 @@ class ClauseTypeModel:
         """One ``.npz``: the weights (the large lexical block as float16), IDF and a JSON
         header (format, parameters, categories, and any ``facts`` such as the training data)."""
         header = {"format": FORMAT, "version": FORMAT_VERSION, "params": self.params(),
-                  "categories": self.categories, "dim": self.dim_, **facts}
+                  "categories": self.categories, "dim": self.dim_,
+                  "embedding_model": self.embedding_model, **facts}
         arrays: dict[str, np.ndarray] = {"header": np.array(json.dumps(header)),
                                          "idf": self.idf_.astype(np.float16)}
         for i, (coef, intercept) in enumerate(self.layers_):
@@ -196,7 +199,8 @@ class ClauseTypeModel:
         model.dim_ = int(header["dim"])
         model.idf_ = arrays["idf"].astype(np.float32)
         n_layers = sum(1 for name in arrays if name.startswith("coef_"))
-        model.layers_ = [(arrays[f"coef_{i}"], arrays[f"intercept_{i}"])
+        model.layers_ = [(arrays[f"coef_{i}"].astype(np.float32), arrays[f"intercept_{i}"])
                          for i in range(n_layers)]
+        model.embedding_model = str(header.get("embedding_model", ""))
         model.header = header
         return model

@@ -93,7 +93,9 @@ def reembed(
     json_output: JsonOption = False,
     set_: SetOption = None,
 ) -> None:
-    """Embed every clause of the index again with the configured model (after a model change)."""
+    """Embed every clause of the index again with the configured model (after a model change)
+    and type every clause again (an index from before clause types gets them; vectors that
+    already come from the configured model are kept)."""
     try:
         graph = _open(index, set_)
         with _progress(json_output) as report:
@@ -103,12 +105,15 @@ def reembed(
         return
     result = {"index": graph.store.location, "clauses": clauses,
               "embedding_model": graph.embedder.name,
-              "embedding_fingerprint": graph.embedder.fingerprint}
+              "embedding_fingerprint": graph.embedder.fingerprint,
+              "clause_types": graph.clause_type_model}
     if json_output:
         _print_json(result)
     else:
-        console.print(f"re-embedded {clauses} clauses of {result['index']} with "
-                      f"{result['embedding_model']}", highlight=False)
+        console.print(f"{clauses} clauses of {result['index']}: vectors from "
+                      f"{result['embedding_model']}, clause types from "
+                      f"{result['clause_types'] or '(none: not fitted on this encoder)'}",
+                      highlight=False)
 
 
 @contextmanager

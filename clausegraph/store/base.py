@@ -324,7 +324,7 @@ class IndexStore(ABC):
                               "the documents into a new index")
 
     def replace_clause_types(self, types: Mapping[str, list[list[ClauseType]]],
-                             model: str) -> None:
+                             model: str | None) -> None:
         """Swap every document's clause types for ``types`` (by doc id, one list per clause
         in clause order) and record ``model`` in its entry. Call inside ``write_lock()``."""
         raise IndexStoreError(self.location, "this index backend cannot store new clause "

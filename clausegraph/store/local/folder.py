@@ -385,7 +385,7 @@ class FolderStore(IndexStore):
         self.collect_garbage(new)
 
     def replace_clause_types(self, types: Mapping[str, list[list[ClauseType]]],
-                             model: str) -> None:
+                             model: str | None) -> None:
         """New clause types in every document's ``clauses.json`` (swapped by rename, as
         ``replace_embeddings`` swaps vectors), then a new generation whose entries name the
         model. Clause ids and order stay, so the global folder stays too."""

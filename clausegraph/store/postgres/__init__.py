@@ -88,7 +88,7 @@ class PostgresStore(IndexStore):
         self.index.commit_entries({d: e.model_dump(mode="json") for d, e in add}, remove)
 
     def replace_clause_types(self, types: Mapping[str, list[list[ClauseType]]],
-                             model: str) -> None:
+                             model: str | None) -> None:
         self.index.replace_clause_types(dict(types), model)
 
     def _ensure_schema(self, dim: int) -> None:

@@ -200,7 +200,7 @@ class PostgresIndex:
             self._remove_in(conn, remove)
 
     def replace_clause_types(self, types: dict[str, list[list[ClauseType]]],
-                             model: str) -> None:
+                             model: str | None) -> None:
         """Store new clause types of every listed document and name ``model`` in its
         summary, one transaction per document (a document is never half typed)."""
         for doc_id, per_clause in types.items():
