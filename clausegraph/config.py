@@ -168,6 +168,9 @@ class ReviewConfig(StrictModel):
     granularity: Literal["clause", "sentence"] = Field(
         "sentence", description="report the whole clause, or its sentence(s) that the "
         "clause-type model scores highest for the category")
+    extra_sentences: int = Field(
+        0, ge=0, description="more sentences of each listed clause reported as spans of "
+        "their own, at the clause's probability times their score's share of the best")
     sentence_vectors: Literal["encode", "clause"] = Field(
         "encode", description="how sentences are scored: each embedded on its own, or "
         "with its clause's stored vector (only the words differ; nothing is embedded)")

@@ -30,15 +30,22 @@ from clausegraph.review import Review  # noqa: E402
 # The designs docs/review.md compares on dev: what is reported of a clause, how many
 # clauses are listed per category, how far a sentence narrowing reaches.
 DESIGNS: dict[str, dict] = {
-    "clause-1": {"granularity": "clause", "max_clauses": 1},
     "clause-3": {"granularity": "clause", "max_clauses": 3},
+    "clause-10": {"granularity": "clause", "max_clauses": 10, "min_candidate": 0.0},
     "sentence-1": {"granularity": "sentence", "max_clauses": 1},
     "sentence-3": {"granularity": "sentence", "max_clauses": 3},
-    "sentence-5": {"granularity": "sentence", "max_clauses": 5},
-    "sentence-3-share-0.5": {"granularity": "sentence", "max_clauses": 3, "sentence_share": 0.5},
-    "sentence-3-share-1.0": {"granularity": "sentence", "max_clauses": 3, "sentence_share": 1.0},
-    "sentence-3-clause-vectors": {"granularity": "sentence", "max_clauses": 3,
-                                  "sentence_vectors": "clause"},
+    "sentence-10": {"granularity": "sentence", "max_clauses": 10, "min_candidate": 0.0},
+    "sentence-20": {"granularity": "sentence", "max_clauses": 20, "min_candidate": 0.0},
+    "sentence-10-share-0.5": {"granularity": "sentence", "max_clauses": 10, "min_candidate": 0.0,
+                              "sentence_share": 0.5},
+    "sentence-10-share-1.0": {"granularity": "sentence", "max_clauses": 10, "min_candidate": 0.0,
+                              "sentence_share": 1.0},
+    "sentence-10-extra-2": {"granularity": "sentence", "max_clauses": 10, "min_candidate": 0.0,
+                           "extra_sentences": 2},
+    "sentence-10-extra-5": {"granularity": "sentence", "max_clauses": 10, "min_candidate": 0.0,
+                           "extra_sentences": 5},
+    "sentence-10-encoded": {"granularity": "sentence", "max_clauses": 10, "min_candidate": 0.0,
+                            "sentence_vectors": "encode"},
 }
 
 

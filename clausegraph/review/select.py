@@ -64,6 +64,24 @@ class Narrower:
             return _date_span(clause.text, spans[0]) or spans
         return spans
 
+    def extra_sentences(self, clause: Clause, category: int, name: str,
+                        shown: Span) -> list[tuple[Span, float]]:
+        """Up to ``extra_sentences`` more sentences of the clause outside ``shown``, each
+        with its score as a share of the best sentence's: CUAD often highlights several
+        sentences of one clause as separate spans."""
+        if (self.config.extra_sentences == 0 or SPAN_SHAPES.get(name, "sentence") != "sentence"
+                or self.scorer is None or self.config.granularity == "clause"):
+            return []
+        sentences, scores = self._sentence_scores(clause)
+        if len(sentences) < 2:
+            return []
+        column = scores[:, category]
+        top = float(column.max()) or 1.0
+        others = [(float(column[k]) / top, span) for k, span in enumerate(sentences)
+                  if span[1] <= shown[0] or span[0] >= shown[1]]
+        others.sort(key=lambda item: -item[0])
+        return [(span, share) for share, span in others[: self.config.extra_sentences]]
+
     def _sentences(self, clause: Clause, category: int) -> list[Span]:
         whole = [(0, len(clause.text))]
         if self.scorer is None or self.config.granularity == "clause":
@@ -169,9 +187,16 @@ def review_items(
     items: list[ReviewItem] = []
     known: dict[str, str | None] = {}
     for j, category in enumerate(categories):
-        listed = [_reported(document, clauses[i], float(probabilities[i, j]),
-                            narrower.spans(clauses[i], j, category, document.title))
-                  for i in picked[j]]
+        listed = []
+        for i in picked[j]:
+            probability = float(probabilities[i, j])
+            spans = narrower.spans(clauses[i], j, category, document.title)
+            listed.append(_reported(document, clauses[i], probability, spans))
+            shown = (spans[0][0], spans[-1][1])
+            listed += [_reported(document, clauses[i], probability * share, [extra])
+                       for extra, share in narrower.extra_sentences(clauses[i], j, category,
+                                                                    shown)]
+        listed.sort(key=lambda c: -c.confidence)
         confidence = listed[0].confidence if listed else 0.0
         found = confidence >= config.found_threshold
         answer = normalised_answer(category, found, [c.text for c in listed if found], known)
