@@ -30,16 +30,19 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from clausegraph.api import ClauseGraph, _embedding_text
+from clausegraph.config import Settings
+from clausegraph.embed import create_embedder
 from clausegraph.classify import CUAD_CATEGORIES, STORED_TYPE_FLOOR, ClauseTypeModel
 from clausegraph.eval.data import shared_data_dir
-from clausegraph.models import Clause
+from clausegraph.models import Clause, Document
+from clausegraph.store.local.folder import FolderStore
 
 # Share of a gold span, or of a clause, that must overlap for the clause to carry the span's
 # category: a clause holding a whole short span (a date, a party) is positive, as is each
@@ -51,7 +54,7 @@ DESIGNS = {  # name -> ClauseTypeModel parameters
     "logistic-vector": {"learner": "logistic", "features": "vector"},
     "logistic-lexical": {"learner": "logistic", "features": "lexical"},
     "logistic-both": {"learner": "logistic", "features": "both"},
-    "mlp-both": {"learner": "mlp", "features": "both"},
+    "mlp-both": {"learner": "mlp", "features": "both", "hidden": 128, "max_iter": 20},
 }
 
 
@@ -145,28 +148,53 @@ def document_labels(document_text: str, clauses: list[Clause], record: dict,
 
 # -- reading indexes -----------------------------------------------------------------------
 
-def read_split(index_dir: str, data: Path, records: dict[str, dict], split: str) -> ClauseSet:
+StoredDocument = tuple[Document, list[Clause], np.ndarray]
+
+
+def stored_documents(index_dir: str, staged: bool) -> Iterator[StoredDocument]:
+    """(document, clauses, stored vectors) of every document of an index, through the API;
+    with ``staged``, of every document folder an ingest still running has already stored
+    (local folders only: each is complete once renamed into place, before any commit)."""
+    if not staged:
+        reader = ClauseGraph.open(index_dir).index
+        for doc_id in reader.entries():
+            clauses = reader.clauses.document_clauses(doc_id)
+            yield (reader.clauses.document(doc_id), clauses,
+                   reader.vectors.vectors([c.clause_id for c in clauses]))
+        return
+    store = FolderStore(index_dir)
+    for folder in sorted((Path(index_dir) / "docs").iterdir()):
+        if not folder.name.startswith("."):
+            yield (store.read_document(folder.name), store.read_clauses(folder.name),
+                   store.read_embeddings(folder.name))
+
+
+def index_encoder(index_dir: str, staged: bool) -> str:
+    """The encoder that embedded an index's clauses (a staged index: the configured one)."""
+    if staged:
+        return create_embedder(Settings().embedding).name
+    return str(ClauseGraph.open(index_dir).index.info().get("embedding_model", ""))
+
+
+def read_split(index_dir: str, data: Path, records: dict[str, dict], split: str,
+               staged: bool = False) -> ClauseSet:
     """Every clause of the index's documents of ``split``, with its stored vector and labels."""
-    graph = ClauseGraph.open(index_dir)
-    reader = graph.index
     texts, vectors, labels, documents = [], [], [], []
-    for doc_id, entry in reader.entries().items():
-        record = records.get(doc_id)
+    for document, clauses, stored in stored_documents(index_dir, staged):
+        record = records.get(document.doc_id)
         if record is None or record["split"] != split:
             continue
-        clauses = reader.clauses.document_clauses(doc_id)
         texts += [_embedding_text(c) for c in clauses]
-        vectors.append(reader.vectors.vectors([c.clause_id for c in clauses]))
-        document = reader.clauses.document(doc_id)
+        vectors.append(stored)
         gold_text = text_path(data, record).read_text(encoding="utf-8")
         labels += document_labels(document.text, clauses, record, gold_text)
-        documents += [doc_id] * len(clauses)
+        documents += [document.doc_id] * len(clauses)
     if not texts:
         raise SystemExit(f"{index_dir}: holds no CUAD {split} contract")
     print(f"{split}: {len(set(documents))} documents, {len(texts)} clauses from {index_dir}",
           file=sys.stderr)
     return ClauseSet(texts, np.vstack(vectors), np.array(labels), documents,
-                     str(reader.info().get("embedding_model", "")))
+                     index_encoder(index_dir, staged))
 
 
 def build_train_index(data: Path, records: dict[str, dict], index_dir: Path) -> None:
@@ -202,9 +230,10 @@ def floor_table(labels: np.ndarray, scores: np.ndarray,
     rows = []
     for floor in floors:
         kept = scores >= floor
+        right = float((kept & (labels == 1)).sum())
         rows.append({"floor": floor,
-                     "recall": round(float((kept & (labels == 1)).sum() / max(labels.sum(), 1)), 4),
-                     "precision": round(float((kept & (labels == 1)).sum() / max(kept.sum(), 1)), 4),
+                     "recall": round(right / max(int(labels.sum()), 1), 4),
+                     "precision": round(right / max(int(kept.sum()), 1), 4),
                      "types_per_clause": round(float(kept.sum() / len(labels)), 3)})
     return rows
 
@@ -228,6 +257,25 @@ def run_design(name: str, params: dict, train: ClauseSet,
     return model, result
 
 
+def choose(args: argparse.Namespace, fitted: dict[str, ClauseTypeModel], results: list[dict],
+           train: ClauseSet, dev: ClauseSet | None) -> tuple[str, ClauseTypeModel, dict]:
+    """``--design best``: the compared design with the highest dev micro AP (the measure
+    closest to the review benchmark's AUPR pooled over categories); else the named design
+    or the ``--learner``/``--features`` given, fitted now."""
+    if args.design == "best":
+        if not results:
+            raise SystemExit("--design best needs --compare and --dev-index")
+        best = max(results, key=lambda r: r["micro_ap"])
+        return best["design"], fitted[best["design"]], best
+    if args.design in fitted:
+        return args.design, fitted[args.design], next(r for r in results
+                                                      if r["design"] == args.design)
+    params = DESIGNS.get(args.design) or {"learner": args.learner, "features": args.features,
+                                          "C": args.C, "buckets": args.buckets}
+    model, result = run_design(args.design or "given", params, train, dev)
+    return args.design or "given", model, result
+
+
 def split_facts(clauses: ClauseSet) -> dict:
     return {"documents": len(set(clauses.documents)), "clauses": len(clauses.texts),
             "positive_pairs": int(clauses.labels.sum())}
@@ -246,8 +294,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--features", default="both")
     parser.add_argument("--C", type=float, default=4.0)
     parser.add_argument("--buckets", type=int, default=2**14)
+    parser.add_argument("--staged", action="store_true",
+                        help="read the documents an ingest still running has stored so far")
     parser.add_argument("--blas-threads", type=int, default=1)
     parser.add_argument("--save", type=Path, help="write the fitted model's weights here")
+    parser.add_argument("--design", help="what --save writes: a design name, 'best' (of "
+                        "--compare, by dev micro AP), or none: --learner/--features/--C")
     parser.add_argument("--report", type=Path, default=Path("docs/clause_types_dev.json"))
     args = parser.parse_args(argv)
 
@@ -263,25 +315,26 @@ def main(argv: list[str] | None = None) -> int:
         target = args.build_train_index or Path(tempfile.mkdtemp(prefix="cuad-train-idx-"))
         build_train_index(data, records, target)
         train_index = str(target)
-    train = read_split(train_index, data, records, "train")
-    dev = read_split(args.dev_index, data, records, "dev") if args.dev_index else None
+    train = read_split(train_index, data, records, "train", args.staged)
+    dev = read_split(args.dev_index, data, records, "dev", args.staged) if args.dev_index else None
     if dev is not None and dev.embedding_model != train.embedding_model:
         raise SystemExit(f"train vectors come from {train.embedding_model}, dev vectors from "
                          f"{dev.embedding_model}: build both indexes with one encoder")
     report: dict = {"train": split_facts(train), "dev": split_facts(dev) if dev else None,
                     "stored_type_floor": STORED_TYPE_FLOOR, "designs": []}
+    fitted: dict[str, ClauseTypeModel] = {}
     if args.compare and dev is not None:
         for name in args.designs:
-            report["designs"].append(run_design(name, DESIGNS[name], train, dev)[1])
+            fitted[name], result = run_design(name, DESIGNS[name], train, dev)
+            report["designs"].append(result)
     if args.save:
-        params = {"learner": args.learner, "features": args.features, "C": args.C,
-                  "buckets": args.buckets}
-        model, result = run_design("saved", params, train, dev)
+        name, model, result = choose(args, fitted, report["designs"], train, dev)
         model.embedding_model = train.embedding_model
-        model.save(args.save, trained_on={"split": "train", **report["train"]},
+        model.save(args.save, design=name, trained_on={"split": "train", **report["train"]},
                    dev={k: result[k] for k in ("micro_ap", "macro_ap") if k in result})
-        report["saved"] = {"path": str(args.save), **result}
-        print(f"saved {args.save} ({args.save.stat().st_size:,} bytes)", file=sys.stderr)
+        report["saved"] = {"path": str(args.save), "bytes": args.save.stat().st_size, **result}
+        print(f"saved {name} to {args.save} ({args.save.stat().st_size:,} bytes)",
+              file=sys.stderr)
     args.report.parent.mkdir(parents=True, exist_ok=True)
     args.report.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     print(f"report: {args.report}", file=sys.stderr)

@@ -70,7 +70,7 @@ def test_build_artifacts_records_each_stage(tmp_path: Path) -> None:
     graph = ClauseGraph.open(tmp_path / "idx", create=True)
     artifacts = graph.build_artifacts(TEST_DATA / "maud_capstead_section_8_3.txt")
     assert list(artifacts.stage_seconds) == [
-        "load", "segment", "entities", "relate", "embed", "tokenize"]
+        "load", "segment", "entities", "relate", "embed", "classify", "tokenize"]
     assert all(value >= 0 for value in artifacts.stage_seconds.values())
     assert artifacts.stage_seconds["embed"] > 0 and len(artifacts.embeddings) == len(
         artifacts.clauses)
