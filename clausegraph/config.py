@@ -159,11 +159,11 @@ class ReviewConfig(StrictModel):
     each default is the choice measured there on the CUAD dev contracts)."""
 
     found_threshold: float = Field(
-        0.5, ge=0.0, le=1.0, description="a category is found when its best clause's "
+        0.05, ge=0.0, le=1.0, description="a category is found when its best clause's "
         "probability reaches this")
-    max_clauses: int = Field(3, ge=1, description="clauses listed per category, best first")
+    max_clauses: int = Field(20, ge=1, description="clauses listed per category, best first")
     min_candidate: float = Field(
-        0.05, ge=0.0, le=1.0, description="clauses below this probability are not listed "
+        0.0, ge=0.0, le=1.0, description="clauses below this probability are not listed "
         "(the best one always is)")
     granularity: Literal["clause", "sentence"] = Field(
         "sentence", description="report the whole clause, or its sentence(s) that the "
@@ -172,7 +172,7 @@ class ReviewConfig(StrictModel):
         0, ge=0, description="more sentences of each listed clause reported as spans of "
         "their own, at the clause's probability times their score's share of the best")
     sentence_vectors: Literal["encode", "clause"] = Field(
-        "encode", description="how sentences are scored: each embedded on its own, or "
+        "clause", description="how sentences are scored: each embedded on its own, or "
         "with its clause's stored vector (only the words differ; nothing is embedded)")
     sentence_share: float = Field(
         0.8, ge=0.0, le=1.0, description="sentences next to the best one are reported "
