@@ -276,6 +276,28 @@ def choose(args: argparse.Namespace, fitted: dict[str, ClauseTypeModel], results
     return args.design or "given", model, result
 
 
+def markdown(report: dict) -> str:
+    """The report's tables for docs/clause_types.md: designs, per-category AP, floors."""
+    lines = ["| design | micro AP | macro AP | train s |", "|---|---|---|---|"]
+    lines += [f"| {r['design']} | {r['micro_ap']:.3f} | {r['macro_ap']:.3f} | "
+              f"{r['train_seconds']:.0f} |" for r in report["designs"]]
+    saved = report.get("saved")
+    if saved and "per_category" in saved:
+        names = [r["design"] for r in report["designs"]]
+        lines += ["", "| category | dev positives | " + " | ".join(names) + " |",
+                  "|---|---|" + "---|" * len(names)]
+        for category, ap in saved["per_category"].items():
+            cells = [f"{r['per_category'].get(category, float('nan')):.3f}"
+                     for r in report["designs"]]
+            lines.append(f"| {category} | {saved['positives'][category]} | "
+                         + " | ".join(cells) + " |")
+        lines += ["", "| floor | gold pairs kept | stored types right | types per clause |",
+                  "|---|---|---|---|"]
+        lines += [f"| {f['floor']} | {f['recall']:.1%} | {f['precision']:.1%} | "
+                  f"{f['types_per_clause']:.2f} |" for f in saved["floors"]]
+    return "\n".join(lines)
+
+
 def split_facts(clauses: ClauseSet) -> dict:
     return {"documents": len(set(clauses.documents)), "clauses": len(clauses.texts),
             "positive_pairs": int(clauses.labels.sum())}
@@ -301,7 +323,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--design", help="what --save writes: a design name, 'best' (of "
                         "--compare, by dev micro AP), or none: --learner/--features/--C")
     parser.add_argument("--report", type=Path, default=Path("docs/clause_types_dev.json"))
+    parser.add_argument("--markdown", type=Path, help="print the tables of this report "
+                        "(a --report file) as Markdown and stop")
     args = parser.parse_args(argv)
+    if args.markdown:
+        print(markdown(json.loads(args.markdown.read_text(encoding="utf-8"))))
+        return 0
 
     # One BLAS thread: the products are small, and threads that spin waiting for each
     # other made the fit 6x slower on a busy 2-core machine.
