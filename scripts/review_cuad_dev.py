@@ -36,7 +36,6 @@ DESIGNS: dict[str, dict] = {
     "sentence-3": {"granularity": "sentence", "max_clauses": 3},
     "sentence-10": {"granularity": "sentence", "max_clauses": 10, "min_candidate": 0.0},
     "sentence-20": {"granularity": "sentence", "max_clauses": 20, "min_candidate": 0.0},
-    "settings-check": {},
     "sentence-10-share-0.5": {"granularity": "sentence", "max_clauses": 10, "min_candidate": 0.0,
                               "sentence_share": 0.5},
     "sentence-10-share-1.0": {"granularity": "sentence", "max_clauses": 10, "min_candidate": 0.0,
