@@ -37,6 +37,7 @@ from clausegraph.store.factory import is_url
 # without PDF, NLP or model libraries (PyMuPDF alone takes seconds to import).
 if TYPE_CHECKING:
     from clausegraph.answer.extractive import Answer
+    from clausegraph.review import ClauseReviewer, Review
     from clausegraph.relate.rules import RuleSet
     from clausegraph.retrieve.hybrid import Retriever
     from clausegraph.strategies.base import Strategy, StrategyResult
@@ -646,6 +647,28 @@ class ClauseGraph:
         return build_report(answer, manifest=self.index_record(),
                             index_path=self.store.location,
                             documents_filter=documents)
+
+    def review(self, documents: Sequence[str]) -> Review:
+        """Review documents (named by id, key, file name or path, as ``ask --doc`` names
+        them) against CUAD's 41 clause categories: for each, found or not, the clauses
+        that state it with page, span and confidence, and the normalised answer."""
+        from clausegraph.review import Review
+
+        if not documents:
+            raise ClauseGraphError("name at least one document to review")
+        doc_ids = self._resolve_documents(documents)
+        reviewer = self.reviewer()
+        return Review(documents=[reviewer.review(self.index, d)[0] for d in doc_ids],
+                      threshold=self.settings.review.found_threshold, model=reviewer.model_name)
+
+    def reviewer(self) -> ClauseReviewer:
+        """The clause-type model with this graph's encoder and review settings."""
+        from clausegraph.classify import CUAD_CATEGORIES, load_clause_type_model, model_id
+        from clausegraph.review import ClauseReviewer
+
+        self.check_embedding_model(self.index.info())
+        return ClauseReviewer(load_clause_type_model(), CUAD_CATEGORIES, self.settings.review,
+                              _embedding_text, self.embedder.encode, model_name=model_id())
 
     def index_record(self) -> dict[str, Any]:
         """What a report records of the index: its facts (format, generation, embedding

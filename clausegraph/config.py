@@ -166,6 +166,31 @@ class RetrievalConfig(StrictModel):
         return value
 
 
+class ReviewConfig(StrictModel):
+    """Contract review against CUAD's 41 categories (``clausegraph review``, docs/review.md:
+    each default is the choice measured there on the CUAD dev contracts)."""
+
+    found_threshold: float = Field(
+        0.05, ge=0.0, le=1.0, description="a category is found when its best clause's "
+        "probability reaches this")
+    max_clauses: int = Field(20, ge=1, description="clauses listed per category, best first")
+    min_candidate: float = Field(
+        0.0, ge=0.0, le=1.0, description="clauses below this probability are not listed "
+        "(the best one always is)")
+    granularity: Literal["clause", "sentence"] = Field(
+        "sentence", description="report the whole clause, or its sentence(s) that the "
+        "clause-type model scores highest for the category")
+    extra_sentences: int = Field(
+        0, ge=0, description="more sentences of each listed clause reported as spans of "
+        "their own, at the clause's probability times their score's share of the best")
+    sentence_vectors: Literal["encode", "clause"] = Field(
+        "clause", description="how sentences are scored: each embedded on its own, or "
+        "with its clause's stored vector (only the words differ; nothing is embedded)")
+    sentence_share: float = Field(
+        0.8, ge=0.0, le=1.0, description="sentences next to the best one are reported "
+        "with it while their score is at least this share of the best")
+
+
 class StrategySettings(StrictModel):
     """Files and folders the retrieval strategies use (see clausegraph/strategies/)."""
 
@@ -190,6 +215,7 @@ class Settings(StrictModel):
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
     strategies: StrategySettings = Field(default_factory=StrategySettings)
+    review: ReviewConfig = Field(default_factory=ReviewConfig)
 
     def with_overrides(self, overrides: list[str]) -> "Settings":
         """Return a copy with ``section.field=value`` overrides applied and validated.

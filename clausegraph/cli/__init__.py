@@ -10,6 +10,7 @@ from clausegraph.cli import (  # noqa: F401  (registers)
     evaluate,
     ingest,
     report,
+    review,
     serve,
     show,
 )

@@ -55,29 +55,15 @@ def write_pdf(report: Report, path: str | Path) -> Path:
 
     path = _target(path)
     tmp = path.with_name(path.name + ".tmp")
-    page_rect = pymupdf.paper_rect("a4")
-    body = page_rect + (48, 56, -48, -56)
     archive = pymupdf.Archive()
     archive.add(_BLANK_SVG, "chain-placeholder.svg")
-    story = pymupdf.Story(html=render_html(report, "pdf"), archive=archive)
     diagram_rects: list[tuple[int, Any]] = []
 
     def record(position: Any) -> None:
         if position.id == DIAGRAM_ID and position.open_close & 1:
             diagram_rects.append((position.page, pymupdf.Rect(position.rect)))
 
-    writer = pymupdf.DocumentWriter(str(tmp))
-    more, page_number = True, 0
-    while more:
-        device = writer.begin_page(page_rect)
-        more, _ = story.place(body)
-        story.element_positions(record, {"page": page_number})
-        story.draw(device)
-        writer.end_page()
-        page_number += 1
-        if page_number > 500:  # a runaway layout must not fill the disk
-            break
-    writer.close()
+    layout_html(render_html(report, "pdf"), tmp, archive, record)
     document = pymupdf.open(str(tmp))
     svg = chain_svg(report)
     if svg and diagram_rects:
@@ -101,6 +87,31 @@ def write_pdf(report: Report, path: str | Path) -> Path:
     document.save(str(path), garbage=3, deflate=True)
     document.close()
     tmp.unlink(missing_ok=True)
+    return path
+
+
+def layout_html(html: str, path: Path, archive: Any = None,
+                record: Callable[[Any], None] | None = None) -> Path:
+    """Lay ``html`` out on A4 pages with ``pymupdf.Story`` into the PDF ``path``;
+    ``record`` is told where each element with an id was placed."""
+    import pymupdf
+
+    page_rect = pymupdf.paper_rect("a4")
+    body = page_rect + (48, 56, -48, -56)
+    story = pymupdf.Story(html=html, archive=archive)
+    writer = pymupdf.DocumentWriter(str(path))
+    more, page_number = True, 0
+    while more:
+        device = writer.begin_page(page_rect)
+        more, _ = story.place(body)
+        if record is not None:
+            story.element_positions(record, {"page": page_number})
+        story.draw(device)
+        writer.end_page()
+        page_number += 1
+        if page_number > 500:  # a runaway layout must not fill the disk
+            break
+    writer.close()
     return path
 
 

@@ -20,6 +20,7 @@ from clausegraph.answer.extractive import GROUP_TITLES, GROUPS
 from clausegraph.api import ClauseDetail, IndexStats
 from clausegraph.errors import ClauseGraphError, NotFoundError
 from clausegraph.models import Answer
+from clausegraph.review.models import DocumentReview
 from clausegraph.store.base import iter_edges
 from clausegraph.web.highlight import Highlight, pdf_highlight, render_page_png, text_highlight
 from clausegraph.web.messages import for_web_user
@@ -411,6 +412,44 @@ def highlight(
     else:
         result.text = text_highlight(document, span)
     return result
+
+
+# -- contract review ---------------------------------------------------------------------
+
+
+ReviewFormat = Literal["csv", "md", "html", "pdf"]
+REVIEW_MEDIA_TYPES = {**MEDIA_TYPES, "csv": "text/csv; charset=utf-8"}
+
+
+def document_review(request: Request, doc_id: str) -> DocumentReview:
+    """One document's review against CUAD's 41 categories (the Python API's review)."""
+    graph = service_of(request).workspace(workspace_of(request)).graph
+    return graph.review([doc_id]).documents[0]
+
+
+@router.get("/documents/{doc_id}/review", response_model=DocumentReview)
+def review(request: Request, doc_id: str) -> DocumentReview:
+    """The document (id, key or file name) against CUAD's 41 clause categories: found or
+    not, the clauses with page, span and confidence, and the normalised answer."""
+    return document_review(request, doc_id)
+
+
+@router.get("/documents/{doc_id}/review/export", response_class=Response)
+def review_export(request: Request, doc_id: str, format: ReviewFormat = "csv") -> Response:
+    """The review as a download: csv, md, html or pdf."""
+    from clausegraph.report.review import render_review, write_review
+    from clausegraph.review import Review
+
+    graph = service_of(request).workspace(workspace_of(request)).graph
+    result: Review = graph.review([doc_id])
+    if format == "pdf":
+        with tempfile.TemporaryDirectory(prefix="clausegraph-review-") as folder:
+            data = write_review(result, Path(folder) / "review.pdf", "pdf").read_bytes()
+    else:
+        data = render_review(result, format).encode("utf-8")
+    key = result.documents[0].key
+    return Response(data, media_type=REVIEW_MEDIA_TYPES[format], headers={
+        "Content-Disposition": f'attachment; filename="review-{key}.{format}"'})
 
 
 # -- history and reports -----------------------------------------------------------------

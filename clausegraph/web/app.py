@@ -75,6 +75,7 @@ def create_app(
     _mount_swagger(app)  # before /static, which would otherwise shadow /static/swagger
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     _add_pages(app)
+    _add_review_page(app)
     return app
 
 
@@ -121,6 +122,25 @@ def _add_pages(app: FastAPI) -> None:
     for name in ("documents", "compare", "history"):
         app.get(f"/{name}", response_class=HTMLResponse, include_in_schema=False)(page(name))
     app.get("/docs", response_class=HTMLResponse, include_in_schema=False)(page("docs"))
+
+
+def _add_review_page(app: FastAPI) -> None:
+    """A checklist page per document: CUAD's 41 categories, found or not, with the clause
+    and the normalised answer (drawn on the server from the review API)."""
+    from clausegraph.report.review import CAVEAT, item_values
+    from clausegraph.web.api_routes import document_review
+
+    templates = Jinja2Templates(directory=HERE / "templates")  # autoescapes .html
+
+    @app.get("/documents/{doc_id}/review", response_class=HTMLResponse, include_in_schema=False)
+    def review_page(request: Request, doc_id: str) -> HTMLResponse:
+        review = document_review(request, doc_id)
+        rows = [(item, item_values(item)) for item in review.items]
+        return templates.TemplateResponse(request, "review.html", {
+            "page": "documents", "pages": PAGES, "version": __version__,
+            "workspace": request.state.workspace, "review": review, "rows": rows,
+            "caveat": CAVEAT,
+        })
 
 
 def _mount_swagger(app: FastAPI) -> None:

@@ -16,7 +16,9 @@ async function loadDocuments() {
     CG.el("td", { class: "num", text: String(row.pages) }),
     CG.el("td", { class: "num", text: String(row.clauses) }),
     CG.el("td", { class: "num", title: formatEdges(row), text: String(row.edges) }),
-    CG.el("td", {}, CG.el("button", { type: "button", class: "danger", text: "Remove",
+    CG.el("td", {}, CG.el("a", { class: "review-link", href: "/documents/" + encodeURIComponent(row.doc_id) + "/review",
+                                 text: "Review" }), " ",
+      CG.el("button", { type: "button", class: "danger", text: "Remove",
       onclick: () => removeDocument(row) })))));
   CG.labelCells(document.getElementById("documents"));
   document.getElementById("documents-empty").hidden = rows.length > 0;

@@ -1,0 +1,181 @@
+"""CUAD's normalised answers from the text a review found: ISO dates, the governing law's
+jurisdiction, durations ("1 year", "90 days") and Yes/No.
+
+Dates and durations come from the one value extractor (``clausegraph.text.values``), so
+"thirty (30) days", "30 (thirty) days" and "thirty days" read alike.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Mapping, Sequence
+from datetime import date
+
+from clausegraph.review.jurisdiction import governing_jurisdiction
+
+# What CUAD's normalised answer is for each category that has one besides Yes/No
+# (benchmarks/cuad_dev/questions.yaml records the same kinds); the other categories
+# without one are the two whose answer is the span itself.
+ANSWER_KINDS: dict[str, str] = {
+    "Agreement Date": "date",
+    "Effective Date": "date",
+    "Expiration Date": "expiry",
+    "Renewal Term": "renewal",
+    "Notice Period to Terminate Renewal": "notice",
+    "Governing Law": "jurisdiction",
+}
+SPAN_ONLY = frozenset({"Document Name", "Parties"})
+# An initial term with no end: CUAD answers "perpetual".
+_PERPETUAL = re.compile(
+    r"(?i)\b(?:perpetu(?:al|ity)|indefinite(?:ly)?|in\s+perpetuity|until\s+terminated|"
+    r"unless\s+and\s+until\s+terminated)\b")
+_RENEWS = re.compile(r"(?i)\b(?:renew\w*|extend\w*|extension)\b")
+_NOTICE = re.compile(r"(?i)\b(?:notice|notif\w*|prior|before|advance)\b")
+# A duration that is a notice period: "90 days prior", "30 days' written notice".
+_NOTICE_AFTER = re.compile(
+    r"(?i)[\s'’]*(?:\([^)]{0,20}\)\s*)?(?:\w+\s+)?(?:prior|before|in\s+advance|"
+    r"(?:advance\s+)?(?:written\s+)?notice)\b")
+_YEARLY = re.compile(r"(?i)\b(?:year\s+to\s+year|annual(?:ly)?|each\s+year|every\s+year)\b")
+# How near (characters) a duration must sit to the word that says what it measures.
+_NEAR = 80
+
+
+def answer_kind(category: str) -> str | None:
+    """'date', 'expiry', 'renewal', 'notice', 'jurisdiction', 'yes_no' or None."""
+    if category in SPAN_ONLY:
+        return None
+    return ANSWER_KINDS.get(category, "yes_no")
+
+
+def normalised_answer(
+    category: str, found: bool, texts: Sequence[str], known: Mapping[str, str | None] = {},
+) -> str | None:
+    """The answer for ``category`` read from ``texts`` (best first); ``known`` holds the
+    answers already read for the same document (an expiry counted from the effective
+    date needs it). None when the category has no normalised answer or none is stated."""
+    kind = answer_kind(category)
+    if kind == "yes_no":
+        return "Yes" if found else "No"
+    if kind is None or not found:
+        return None
+    for text in texts:
+        answer = _READERS[kind](text, known)
+        if answer:
+            return answer
+    return None
+
+
+def _first_date(text: str, known: Mapping[str, str | None]) -> str | None:
+    from clausegraph.text.values import extract_values
+
+    for value in extract_values(text):
+        if value.kind == "date" and value.iso:
+            return value.iso
+    return None
+
+
+def _expiry(text: str, known: Mapping[str, str | None]) -> str | None:
+    """The latest date stated (a term "commencing March 1, 2003 ... until February 28,
+    2004" ends on the later one); else the start date plus the initial term; else
+    "perpetual" when the term has no end."""
+    from clausegraph.text.values import extract_values
+
+    values = extract_values(text)
+    dates = sorted(v.iso for v in values if v.kind == "date" and v.iso)
+    if dates:
+        return dates[-1]
+    start = known.get("Effective Date") or known.get("Agreement Date")
+    for value in values:
+        if value.kind == "duration" and value.amount and value.unit and start:
+            end = add_duration(start, value.amount, value.unit)
+            if end:
+                return end
+    return "perpetual" if _PERPETUAL.search(text) else None
+
+
+def _renewal(text: str, known: Mapping[str, str | None]) -> str | None:
+    """The length of a renewal: the duration nearest a word of renewing that is not a
+    notice period ("ninety (90) days prior written notice"); "year to year" and "annual"
+    renewals are one year."""
+    notices = {(v.start, v.end) for v in _notice_values(text)}
+    found = _durations_near(text, _RENEWS, skip=notices)
+    if found:
+        return found[0]
+    if _YEARLY.search(text):
+        return "1 year"
+    return "perpetual" if _PERPETUAL.search(text) else None
+
+
+def _notice(text: str, known: Mapping[str, str | None]) -> str | None:
+    """The notice period: a duration stated as notice ("at least ninety (90) days prior
+    written notice", "notice ... 90 days before"), else the duration nearest a word of
+    notice."""
+    stated = _notice_values(text)
+    if stated:
+        return format_duration(stated[0].amount, stated[0].unit)
+    found = _durations_near(text, _NOTICE)
+    return found[0] if found else None
+
+
+def _notice_values(text: str) -> list:
+    """Durations followed closely by "prior", "before", "notice" or "in advance"."""
+    from clausegraph.text.values import extract_values
+
+    return [v for v in extract_values(text)
+            if v.kind == "duration" and v.amount and v.unit
+            and _NOTICE_AFTER.match(text, v.end)]
+
+
+def _jurisdiction(text: str, known: Mapping[str, str | None]) -> str | None:
+    return governing_jurisdiction(text)
+
+
+def _durations_near(text: str, cue: re.Pattern, skip: set[tuple[int, int]] = set()) -> list[str]:
+    """Durations of ``text`` ordered by distance to the nearest ``cue`` word (those
+    further than ``_NEAR`` characters left out)."""
+    from clausegraph.text.values import extract_values
+
+    cues = [m.start() for m in cue.finditer(text)]
+    scored = []
+    for value in extract_values(text):
+        if value.kind != "duration" or not value.amount or not value.unit:
+            continue
+        if (value.start, value.end) in skip:
+            continue
+        distance = min((abs(c - value.start) for c in cues), default=None)
+        if distance is not None and distance <= _NEAR:
+            scored.append((distance, format_duration(value.amount, value.unit)))
+    return [text for _, text in sorted(scored, key=lambda item: item[0])]
+
+
+def format_duration(amount: float, unit: str) -> str:
+    """CUAD's way of writing a duration: "1 year", "90 days", "0.5 year"."""
+    shown = f"{amount:g}"
+    return f"{shown} {unit}" if amount <= 1 else f"{shown} {unit}s"
+
+
+def add_duration(start_iso: str, amount: float, unit: str) -> str | None:
+    """``start_iso`` (YYYY-MM-DD) plus a whole number of days, weeks, months or years."""
+    try:
+        start = date.fromisoformat(start_iso)
+    except ValueError:
+        return None  # a partial date ("2020-06") has no exact end
+    if amount != int(amount):
+        return None
+    count = int(amount)
+    if unit in ("day", "week"):
+        return date.fromordinal(start.toordinal() + count * (7 if unit == "week" else 1)).isoformat()
+    months = count * (12 if unit == "year" else 1) if unit in ("month", "year") else None
+    if months is None:
+        return None
+    year, month = divmod(start.month - 1 + months, 12)
+    year += start.year
+    day = min(start.day, calendar.monthrange(year, month + 1)[1])
+    return date(year, month + 1, day).isoformat()
+
+
+_READERS = {
+    "date": _first_date, "expiry": _expiry, "renewal": _renewal, "notice": _notice,
+    "jurisdiction": _jurisdiction,
+}

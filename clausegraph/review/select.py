@@ -1,0 +1,224 @@
+"""From per-clause category probabilities to a document's review items.
+
+For each CUAD category the clauses are ranked by the clause-type model's probability; the
+best ``max_clauses`` (those at or above ``min_candidate``) are listed, each narrowed to the
+sentence(s) that state the category (CUAD's highlighted spans are usually one or two
+sentences, and its metric matches spans by word-set overlap), and the category is found
+when the best probability reaches ``found_threshold``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from clausegraph.config import ReviewConfig
+from clausegraph.models import Clause, Document, Span
+from clausegraph.review.answers import normalised_answer
+from clausegraph.review.models import ReviewClause, ReviewItem
+
+# ``score(texts, clauses)`` -> an array (len(texts), n_categories) of the category
+# probabilities of sentences ``texts``, ``clauses[i]`` being the clause of ``texts[i]``.
+SentenceScorer = Callable[[list[str], list[Clause]], np.ndarray]
+# What CUAD highlights for the categories whose spans are not sentences. Measured on the
+# CUAD train labels: Document Name spans have a median of 3 words (94% <= 6 words), Agreement
+# Date 3 (97% <= 6), Effective Date 5 (66% <= 6): the title and the date themselves, so a
+# sentence holding them fails the word-set match. Parties spans are party names (median 2
+# words), which CUAD's metric matches when a predicted span contains them, so the whole
+# clause that names the parties holds them all. Every other category's median is 27 to 84
+# words: sentences.
+SPAN_SHAPES = {"Document Name": "title", "Parties": "clause", "Agreement Date": "date",
+               "Effective Date": "date"}
+_TITLE_WORDS = 16
+# Effective Date spans are the date in 66% of CUAD train spans and a sentence in the rest,
+# so the date's sentence is listed too, at the clause's probability times 34/66.
+SENTENCE_TOO = {"Effective Date": 0.34 / 0.66}
+
+
+class Narrower:
+    """Cuts a clause down to its sentences that best state a category.
+
+    Each clause's sentences are scored once (every category at a time) and kept for the
+    other categories. With no scorer, or ``granularity='clause'``, the whole clause is
+    reported.
+    """
+
+    def __init__(self, config: ReviewConfig, scorer: SentenceScorer | None,
+                 cache: dict[str, tuple[list[Span], np.ndarray]] | None = None) -> None:
+        self.config = config
+        self.scorer = scorer
+        # clause id -> (sentence spans, their scores); shared by reviews of the same index
+        self._scores = {} if cache is None else cache
+
+    def spans(self, clause: Clause, category: int, name: str = "",
+              title: str = "") -> list[Span]:
+        """Spans of ``clause.text`` to report for the category at column ``category``
+        (called ``name``): its title or date where CUAD highlights those (``SPAN_SHAPES``),
+        else the best sentence and the sentences next to it that score nearly as well."""
+        shape = SPAN_SHAPES.get(name, "sentence")
+        if shape == "clause":
+            return [(0, len(clause.text))]
+        if shape == "title":
+            return [_title_span(clause.text, title)]
+        spans = self._sentences(clause, category)
+        if shape == "date":
+            return _date_span(clause.text, spans[0]) or spans
+        return spans
+
+    def extra_sentences(self, clause: Clause, category: int, name: str,
+                        shown: Span) -> list[tuple[Span, float]]:
+        """Up to ``extra_sentences`` more sentences of the clause outside ``shown``, each
+        with its score as a share of the best sentence's: CUAD often highlights several
+        sentences of one clause as separate spans. For an Effective Date, the sentence
+        around the date (``SENTENCE_TOO``)."""
+        if name in SENTENCE_TOO:
+            sentence = self._sentences(clause, category)
+            whole = (sentence[0][0], sentence[-1][1])
+            return [] if whole == shown else [(whole, SENTENCE_TOO[name])]
+        if (self.config.extra_sentences == 0 or SPAN_SHAPES.get(name, "sentence") != "sentence"
+                or self.scorer is None or self.config.granularity == "clause"):
+            return []
+        sentences, scores = self._sentence_scores(clause)
+        if len(sentences) < 2:
+            return []
+        column = scores[:, category]
+        top = float(column.max()) or 1.0
+        others = [(float(column[k]) / top, span) for k, span in enumerate(sentences)
+                  if span[1] <= shown[0] or span[0] >= shown[1]]
+        others.sort(key=lambda item: -item[0])
+        return [(span, share) for share, span in others[: self.config.extra_sentences]]
+
+    def _sentences(self, clause: Clause, category: int) -> list[Span]:
+        whole = [(0, len(clause.text))]
+        if self.scorer is None or self.config.granularity == "clause":
+            return whole
+        sentences, scores = self._sentence_scores(clause)
+        if len(sentences) < 2:
+            return whole
+        column = scores[:, category]
+        best = int(np.argmax(column))
+        floor = column[best] * self.config.sentence_share
+        first = last = best
+        while first > 0 and column[first - 1] >= floor:
+            first -= 1
+        while last + 1 < len(sentences) and column[last + 1] >= floor:
+            last += 1
+        return [(sentences[first][0], sentences[last][1])]
+
+    def _sentence_scores(self, clause: Clause) -> tuple[list[Span], np.ndarray]:
+        cached = self._scores.get(clause.clause_id)
+        if cached is None:
+            sentences = split_clause(clause.text)
+            scores = (self.scorer([clause.text[s:e] for s, e in sentences],
+                                  [clause] * len(sentences))
+                      if len(sentences) > 1 else np.zeros((len(sentences), 0)))
+            cached = self._scores[clause.clause_id] = (sentences, scores)
+        return cached
+
+    def prepare(self, clauses: Sequence[Clause]) -> None:
+        """Score the sentences of many clauses in one call (one encoder batch)."""
+        todo = [c for c in clauses if c.clause_id not in self._scores]
+        if self.scorer is None or self.config.granularity == "clause" or not todo:
+            return
+        split = [split_clause(c.text) for c in todo]
+        texts = [c.text[s:e] for c, spans in zip(todo, split) for s, e in spans]
+        owners = [c for c, spans in zip(todo, split) for _ in spans]
+        scores = self.scorer(texts, owners) if texts else np.zeros((0, 0))
+        at = 0
+        for clause, spans in zip(todo, split):
+            self._scores[clause.clause_id] = (spans, scores[at:at + len(spans)])
+            at += len(spans)
+
+
+def _title_span(text: str, title: str) -> Span:
+    """Where the document's title sits in the clause, else the clause's first line (when
+    short enough to be a title), else the whole clause."""
+    folded = " ".join(title.split()).casefold()
+    if folded:
+        pattern = r"\s+".join(re.escape(word) for word in folded.split())
+        found = re.search(pattern, text, re.IGNORECASE)
+        if found:
+            return found.span()
+    line = text.strip().split("\n", 1)[0]
+    start = text.find(line)
+    if line and len(line.split()) <= _TITLE_WORDS:
+        return start, start + len(line)
+    return 0, len(text)
+
+
+def _date_span(text: str, within: Span) -> list[Span] | None:
+    """The first date inside ``within`` (else anywhere in the clause), or None."""
+    from clausegraph.text.values import extract_values
+
+    for start, end in (within, (0, len(text))):
+        for value in extract_values(text[start:end]):
+            if value.kind == "date":
+                return [(start + value.start, start + value.end)]
+    return None
+
+
+def split_clause(text: str) -> list[Span]:
+    """A clause's sentences (the answer stage's splitter: ``.``/``;``/``:`` before a
+    capital, list items on their own line)."""
+    from clausegraph.answer.direct import split_sentences
+
+    return split_sentences(text)
+
+
+def candidates(probabilities: np.ndarray, category: int, config: ReviewConfig) -> list[int]:
+    """Row numbers of the clauses listed for one category, best first."""
+    column = probabilities[:, category]
+    order = np.argsort(-column, kind="stable")[: config.max_clauses]
+    return [int(i) for i in order if column[i] >= config.min_candidate or i == order[0]]
+
+
+def review_items(
+    document: Document,
+    clauses: Sequence[Clause],
+    probabilities: np.ndarray,
+    categories: Sequence[str],
+    config: ReviewConfig,
+    narrower: Narrower | None = None,
+) -> list[ReviewItem]:
+    """One item per category (in ``categories`` order) from ``probabilities``, an array
+    (len(clauses), len(categories)) of each clause's probability of each category."""
+    if probabilities.shape != (len(clauses), len(categories)):
+        raise ValueError(f"{document.key}: {probabilities.shape[0]}x{probabilities.shape[1]} "
+                         f"probabilities for {len(clauses)} clauses and "
+                         f"{len(categories)} categories")
+    narrower = narrower or Narrower(config, None)
+    picked = {j: candidates(probabilities, j, config) if len(clauses) else []
+              for j in range(len(categories))}
+    narrower.prepare([clauses[i] for rows in picked.values() for i in rows])
+    items: list[ReviewItem] = []
+    known: dict[str, str | None] = {}
+    for j, category in enumerate(categories):
+        listed = []
+        for i in picked[j]:
+            probability = float(probabilities[i, j])
+            spans = narrower.spans(clauses[i], j, category, document.title)
+            listed.append(_reported(document, clauses[i], probability, spans))
+            shown = (spans[0][0], spans[-1][1])
+            listed += [_reported(document, clauses[i], probability * share, [extra])
+                       for extra, share in narrower.extra_sentences(clauses[i], j, category,
+                                                                    shown)]
+        listed.sort(key=lambda c: -c.confidence)
+        confidence = listed[0].confidence if listed else 0.0
+        found = confidence >= config.found_threshold
+        answer = normalised_answer(category, found, [c.text for c in listed if found], known)
+        known[category] = answer
+        items.append(ReviewItem(category=category, found=found, confidence=confidence,
+                                answer=answer, clauses=listed))
+    return items
+
+
+def _reported(document: Document, clause: Clause, probability: float,
+              spans: list[Span]) -> ReviewClause:
+    start, end = spans[0][0], spans[-1][1]
+    span = clause.document_span(start, end)
+    return ReviewClause(
+        clause_id=clause.clause_id, number=clause.label,
+        page=document.page_of(span[0]) if document.pages else None, span=span,
+        text=clause.text[start:end], confidence=round(min(max(probability, 0.0), 1.0), 6))
