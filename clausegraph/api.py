@@ -46,10 +46,6 @@ ProgressCallback = Callable[[str, int, int], None]
 # A question that names no document is answered inside each of its best documents, up to
 # this many (one retrieval each, tens of milliseconds).
 PER_DOCUMENT_ANSWERS = 3
-# The items of a list heading among an answer's best clauses are candidates too, at this
-# share of the heading's score.
-LIST_HEADINGS_OPENED = 10
-LIST_ITEM_SHARE = 0.9
 """Called as ``progress(file_name, files_done, files_total)``."""
 
 
@@ -505,8 +501,10 @@ class ClauseGraph:
     ) -> list[RetrievedClause]:
         """The hits reordered by best-sentence match (answers only), then the definitions
         and exceptions that govern them."""
+        from clausegraph.answer.focus import focus_results
+
         config = self.retrieval_config(**overrides)
-        hits = _focus(self.index, self._asked(question), found.hits, config)
+        hits = focus_results(self.index, self._asked(question), found.hits, config)
         return hits + self.retriever.governing(hits, config)
 
     def _asked(self, question: str) -> str:
@@ -722,40 +720,6 @@ class ClauseGraph:
                 raise NotFoundError(f"no document {name!r} in index {self.store.location}")
             doc_ids += matches
         return list(dict.fromkeys(doc_ids))
-
-
-def _focus(
-    index: IndexReader, question: str, results: list[RetrievedClause], config: RetrievalConfig
-) -> list[RetrievedClause]:
-    """Reorder by retrieval score blended with the best-sentence match; keep ``top_k``."""
-    if config.focus_weight <= 0 or not results:
-        return results[: config.top_k]
-    from clausegraph.answer.direct import focus_scores, terms_for
-
-    results = results + _list_items(terms_for(index), results)
-    focus = focus_scores(index, question, [r.clause for r in results])
-    top = max(r.score for r in results) or 1.0
-    weight = config.focus_weight
-    blended = [((1 - weight) * r.score / top + weight * f, r) for f, r in zip(focus, results)]
-    blended.sort(key=lambda item: -item[0])
-    return [r for _, r in blended[: config.top_k]]
-
-
-def _list_items(terms: Any, results: list[RetrievedClause]) -> list[RetrievedClause]:
-    """The items under a retrieved list heading ("ii. Specified disease waiting period"):
-    the item that answers ("a) ... excluded until 24 months") may not repeat the heading's
-    words, so it joins the candidates at a little below its heading's score."""
-    present = {r.clause_id for r in results}
-    added = []
-    for result in results[:LIST_HEADINGS_OPENED]:
-        for item in terms.list_items(result.clause):
-            if item.clause_id not in present:
-                present.add(item.clause_id)
-                added.append(result.model_copy(update={
-                    "clause": item, "score": result.score * LIST_ITEM_SHARE,
-                    "origin": "expanded", "seed_rank": None, "via": [],
-                    "via_seed": result.clause_id}))
-    return added
 
 
 def fallback_answer(answer: Answer, error: Exception, provider: LLMProvider) -> Answer:

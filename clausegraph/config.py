@@ -58,6 +58,18 @@ class SegmentConfig(StrictModel):
     min_clause_chars: int = Field(
         40, ge=0, description="shorter fragments merge into their neighbour"
     )
+    style_headings: bool = Field(
+        False, description="PDFs: headings told by font size and weight against the body "
+        "text (Document.line_styles) rather than by letter case alone (docs/segmentation.md)"
+    )
+    lead_in_paths: bool = Field(
+        False, description="an unheaded list's lead-in sentence (\"... a waiting period of 36 "
+        "months:\") names it in its items' section_path, which retrieval text carries"
+    )
+    more_containers: bool = Field(
+        False, description="'Chapter', 'Paragraph' and 'Rule' open containers like 'Article' "
+        "and 'Section'"
+    )
 
 
 class EntityConfig(StrictModel):

@@ -5,7 +5,8 @@ between Newegg Inc. ("Newegg"), a Delaware corporation, ..."), and later clauses
 names. So spaCy's NER (the slow part: running it over every clause cost about half the
 embedding time on LegalBench-RAG) reads only the first ``opening_chars`` characters, and the
 names it finds are matched in every clause with one regex. Amounts, percentages, dates,
-durations, times and statutes have regular shapes and are found everywhere by the patterns in
+durations and ages come from the one value extractor (``clausegraph.text.values``) that
+ranking and answers read too; times and statutes are found by the patterns in
 ``rules/entities.yaml``. ``EntityConfig.ner = "all"`` restores NER over every clause.
 
 >>> patterns = EntityPatterns.load()  # doctest: +SKIP
@@ -28,6 +29,7 @@ from clausegraph.models import Clause, Document, Entity
 from clausegraph.relate import ClauseLocator
 from clausegraph.relate.rules import ENTITIES_FILE, RuleFileError, read_yaml
 from clausegraph.text.nlp import find_entities
+from clausegraph.text.values import extract_values
 
 # NER labels that name something and are worth matching elsewhere in the document. Amounts,
 # dates and the like are left to the patterns: "$5,000" in the opening says nothing of later ones.
@@ -35,6 +37,10 @@ NAME_LABELS = frozenset({"ORG", "PERSON", "GPE", "NORP", "PRODUCT", "LAW", "FAC"
 _PARTY_LABELS = frozenset({"ORG", "PERSON"})
 _MIN_NAME_CHARS = 3
 _NAME_STRIP = " \t\n,;:.\"'“”‘’()[]"
+# Value kinds as spaCy labels them ("thirty (30) days" and "65 years of age" are DATE for
+# spaCy too); plain numbers are no entity.
+VALUE_LABELS = {"money": "MONEY", "percent": "PERCENT", "date": "DATE", "duration": "DATE",
+                "age": "DATE"}
 
 
 class _Strict(BaseModel):
@@ -81,7 +87,7 @@ class EntityFile(_Strict):
 
 
 class EntityPatterns:
-    """The compiled, self-checked patterns of ``rules/entities.yaml``."""
+    """The compiled, self-checked patterns of ``rules/entities.yaml``, and the values."""
 
     def __init__(self, patterns: list[EntityPattern]) -> None:
         self.patterns = patterns
@@ -107,12 +113,14 @@ class EntityPatterns:
         return cls(data.patterns)
 
     def find(self, text: str) -> list[Entity]:
-        """Pattern entities of ``text`` (offsets into ``text``), earliest first."""
+        """Pattern and value entities of ``text`` (offsets into ``text``), earliest first."""
         found = [
             Entity(label=p.label, text=m.group(0), start=m.start(), end=m.end())
             for p in self.patterns
             for m in p.regex.finditer(text)
         ]
+        found += [Entity(label=VALUE_LABELS[v.kind], text=v.text, start=v.start, end=v.end)
+                  for v in extract_values(text) if v.kind in VALUE_LABELS]
         return sorted(found, key=lambda e: (e.start, -e.end))
 
 

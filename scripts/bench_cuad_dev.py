@@ -65,14 +65,15 @@ def markdown_table(header: list[str], rows: list[list[Any]]) -> str:
 
 
 def summary_row(name: str, s: Summary) -> list[Any]:
-    return [name, s.positives, pct(s.hit_at_1), pct(s.hit_at_5),
+    return [name, s.positives, pct(s.hit_at_1), pct(s.hit_at_5), pct(s.gold_in_index),
             f"{pct(s.value_answer_accuracy)} ({s.value_answers})" if s.value_answers else "-",
             pct(s.value_answer_in_gold),
             f"{pct(s.yes_found)} ({s.yes_answers})" if s.yes_answers else "-",
             s.negatives, pct(s.not_found_precision), pct(s.not_found_recall)]
 
 
-SUMMARY_HEADER = ["", "positives", "hit@1", "hit@5", "value answer (n)", "value in gold",
+SUMMARY_HEADER = ["", "positives", "hit@1", "hit@5", "in index", "value answer (n)",
+                  "value in gold",
                   "yes found (n)",
                   "negatives", "not-found P", "not-found R"]
 
@@ -92,8 +93,10 @@ def open_index(args: argparse.Namespace, settings: Settings | None) -> ClauseGra
     return graph
 
 
-def doc_ids(graph: ClauseGraph, contracts: list[CuadContract]) -> dict[str, str]:
-    """Each contract's doc id: the index entry with its PDF's file name, else its content id."""
+def doc_ids(graph: ClauseGraph, contracts: list[CuadContract],
+            only_indexed: bool = False) -> dict[str, str]:
+    """Each contract's doc id: the index entry with its PDF's file name, else its content id.
+    A contract the index lacks stops the run, or is left out with ``only_indexed``."""
     from clausegraph.ingest import document_id
 
     entries = graph.index.entries()
@@ -104,24 +107,28 @@ def doc_ids(graph: ClauseGraph, contracts: list[CuadContract]) -> dict[str, str]
         pdf = cuad_dir() / "pdf" / contract.pdf
         if doc_id is None and pdf.is_file():
             doc_id = document_id(pdf.read_bytes())
-        if doc_id not in entries:
-            raise SystemExit(f"{graph.store.location}: no document for {contract.pdf}")
-        found[contract.pdf] = doc_id
+        if doc_id in entries:
+            found[contract.pdf] = doc_id
+        elif not only_indexed:
+            raise SystemExit(f"{graph.store.location}: no document for {contract.pdf} "
+                             "(--only-indexed asks only the contracts it holds)")
     return found
 
 
 def run_asks(graph: ClauseGraph, contracts: list[CuadContract], questions: list[CuadQuestion],
-             peers: list[CuadContract], log: Path | None, resume: bool) -> list[AskOutcome]:
+             peers: list[CuadContract], log: Path | None, resume: bool,
+             only_indexed: bool = False) -> list[AskOutcome]:
     from clausegraph.eval.cuad_bench import judge_answer
 
-    ids = doc_ids(graph, contracts)
-    asks = plan_asks(contracts, questions, peers)
+    ids = doc_ids(graph, contracts, only_indexed)
+    asks = plan_asks([c for c in contracts if c.pdf in ids], questions, peers)
     done: dict[tuple[str, str], AskOutcome] = {}
     if resume and log and log.is_file():
         for line in log.read_text(encoding="utf-8").splitlines():
             outcome = AskOutcome.model_validate_json(line)
             done[(outcome.contract, outcome.category)] = outcome
     outcomes = []
+    clause_texts: dict[str, list[str]] = {}  # the current contract's clauses
     started = time.perf_counter()
     handle = open(log, "a" if resume else "w", encoding="utf-8") if log else None
     try:
@@ -133,7 +140,11 @@ def run_asks(graph: ClauseGraph, contracts: list[CuadContract], questions: list[
             doc_id = ids[ask.contract.pdf]
             asked = time.perf_counter()
             answer = graph.ask(ask.question.question, documents=[doc_id])
-            outcome = judge_answer(ask, answer, doc_id, time.perf_counter() - asked)
+            seconds = time.perf_counter() - asked
+            if doc_id not in clause_texts:
+                clause_texts = {doc_id: [c.text for c in
+                                         graph.index.clauses.document_clauses(doc_id)]}
+            outcome = judge_answer(ask, answer, doc_id, seconds, clause_texts[doc_id])
             outcomes.append(outcome)
             if handle:
                 handle.write(outcome.model_dump_json() + "\n")
@@ -187,9 +198,8 @@ def report_benchmark(outcomes: list[AskOutcome], questions: list[CuadQuestion],
           f"{1000 * (overall.mean_seconds or 0):.0f} ms per ask")
     return {
         "overall": overall.model_dump(),
-        "categories": {c: by_category[c].model_dump() for c in order},
-        "contracts": {c: s.model_dump() for c, s in by_contract.items()},
-        "asks": [o.model_dump(exclude={"direct_answer"}) for o in outcomes],
+        "per_category": {c: by_category[c].model_dump() for c in order},
+        "per_contract": {c: s.model_dump() for c, s in by_contract.items()},
     }
 
 
@@ -219,6 +229,20 @@ def report_review(path: Path, contracts: list[CuadContract],
     return scores.model_dump(exclude={"overall": {"curve"}})
 
 
+def to_json(result: dict[str, Any]) -> str:
+    """Indented figures, one line per category and contract (each ask, with its direct
+    answer, is in the --log file)."""
+    lines = []
+    for key, value in result.items():
+        if isinstance(value, dict) and key.startswith("per_"):
+            rows = [f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v)}"
+                    for k, v in value.items()]
+            lines.append(f' "{key}": {{\n' + ",\n".join(rows) + "\n }")
+        else:
+            lines.append(f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--index", help="an index of the dev PDFs (default: build or reuse "
@@ -233,6 +257,8 @@ def main() -> None:
                         "dev contracts (to run shards in parallel, each with its own --log, "
                         "then report all with --resume on the joined logs)")
     parser.add_argument("--categories", help="comma-separated CUAD categories (default: all)")
+    parser.add_argument("--only-indexed", action="store_true", help="ask only the dev "
+                        "contracts the index holds (a partial index)")
     parser.add_argument("--out", type=Path, help="write the figures as JSON")
     parser.add_argument("--log", type=Path, help="append each judged ask to this JSONL file")
     parser.add_argument("--resume", action="store_true",
@@ -261,16 +287,17 @@ def main() -> None:
         settings = Settings().with_overrides(args.overrides) if args.overrides else None
         graph = open_index(args, settings)
         started = time.perf_counter()
-        outcomes = run_asks(graph, contracts, questions, dev, args.log, args.resume)
+        outcomes = run_asks(graph, contracts, questions, dev, args.log, args.resume,
+                            args.only_indexed)
         seconds = time.perf_counter() - started
+        result["contracts"] = len({o.contract for o in outcomes})
         result |= {"index_documents": len(graph.index.entries()),
                    "embedding_model": str(graph.store.info().get("embedding_model", "")),
                    "seconds": round(seconds, 1)}
         result |= report_benchmark(outcomes, questions, seconds)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n",
-                            encoding="utf-8")
+        args.out.write_text(to_json(result), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import time
 from collections import defaultdict
@@ -33,75 +32,15 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from clausegraph import ClauseGraph  # noqa: E402
-from clausegraph.config import Settings  # noqa: E402
-from clausegraph.eval.data import shared_data_dir  # noqa: E402
+from bench_answers import judge, normalise, open_index, summarise
+
+from clausegraph import ClauseGraph
+from clausegraph.config import Settings
+from clausegraph.eval.data import shared_data_dir
 
 LABELS = ROOT / "benchmarks" / "real_pdfs"
 DATA = shared_data_dir()
 FOLDERS = {"insurance": "insurance-policies", "contracts": "cuad-sample/pdf"}
-_QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "`": "'"})
-
-
-def normalise(text: str | None) -> str:
-    """Whitespace collapsed, curly quotes straightened, case folded."""
-    return " ".join((text or "").translate(_QUOTES).split()).casefold()
-
-
-def open_index(name: str, data: Path, index_dir: Path, fresh: bool,
-               settings: Settings | None = None) -> ClauseGraph:
-    root = index_dir / name
-    if fresh and root.exists():
-        shutil.rmtree(root)
-    graph = ClauseGraph.open(root, settings, create=True)
-    started = time.perf_counter()
-    report = graph.ingest([data / FOLDERS[name]])
-    built = [o for o in report.outcomes if o.status != "unchanged"]
-    if built:
-        print(f"[{name}] ingested {len(built)} files in {time.perf_counter() - started:.0f}s",
-              file=sys.stderr)
-    for failed in report.failed:
-        print(f"[{name}] FAILED {failed.path}: {failed.error}", file=sys.stderr)
-    return graph
-
-
-def judge(answer: Any, item: dict[str, Any]) -> dict[str, Any]:
-    """One question's outcome from the answer as the Python API returns it."""
-    texts = [normalise(e.text) for e in answer.evidence]
-    direct = getattr(answer, "direct_answer", None)
-    found = bool(getattr(answer, "found", direct is not None))
-    row: dict[str, Any] = {
-        "question": item["question"], "document": item.get("document"),
-        "not_found": bool(item.get("not_found")), "found": found, "direct_answer": direct,
-        "top": answer.evidence[0].label if answer.evidence else None,
-    }
-    if item.get("not_found"):
-        row["not_found_ok"] = not found
-        return row
-    gold = normalise(item["gold"])
-    row["rank"] = next((i + 1 for i, t in enumerate(texts) if gold in t), None)
-    row["in_any"] = row["rank"] is not None
-    row["r1"] = row["rank"] == 1
-    row["r5"] = row["rank"] is not None and row["rank"] <= 5
-    facts = [normalise(a) for a in item.get("answer", [])]
-    row["direct_ok"] = found and any(f in normalise(direct) for f in facts)
-    return row
-
-
-def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    answerable = [r for r in rows if not r["not_found"]]
-    missing = [r for r in rows if r["not_found"]]
-
-    def share(values: list[bool]) -> float | None:
-        return round(100.0 * sum(values) / len(values), 1) if values else None
-
-    return {
-        "questions": len(rows), "answerable": len(answerable), "not_found_questions": len(missing),
-        "recall@1": share([r["r1"] for r in answerable]),
-        "recall@5": share([r["r5"] for r in answerable]),
-        "direct_answer": share([r["direct_ok"] for r in answerable]),
-        "not_found": share([r["not_found_ok"] for r in missing]),
-    }
 
 
 def run_labelled(graph: ClauseGraph, name: str, verbose: bool, limit: int | None) -> dict:
@@ -186,7 +125,8 @@ def main() -> None:
     graphs: dict[str, ClauseGraph] = {}
     for name in ("insurance", "contracts"):
         if name in sets or (name == "insurance" and "hackrx" in sets):
-            graphs[name] = open_index(name, args.data, args.index_dir, args.fresh, settings)
+            graphs[name] = open_index(name, args.data / FOLDERS[name], args.index_dir,
+                                      args.fresh, settings)
     started = time.perf_counter()
     for name in ("insurance", "contracts"):
         if name in sets:

@@ -34,6 +34,7 @@ from pathlib import Path
 from clausegraph.models import AnswerLine, Clause, DirectAnswer, RelationType, Span
 from clausegraph.store.base import IndexReader
 from clausegraph.text.tokenize import tokenize
+from clausegraph.text.values import Value, extract_values
 
 NOT_FOUND = "Not found in the indexed documents"
 CANDIDATE_CLAUSES = 5
@@ -42,6 +43,9 @@ MIN_SENTENCE_SCORE = 0.45
 # and both together: min(sentence score, 1) x document coverage (see docs/real_documents.md)
 MIN_CONFIDENCE = 0.5
 MAX_SENTENCE_CHARS = 320
+# how far around a bracketed numeral a value written twice may reach ("one hundred and
+# twenty\n(120) days")
+_VALUE_REACH = 40
 FOCUS_VALUE_BONUS = 0.35
 _PLAIN_SENTENCE_WORDS = 40
 _PAIR_DISCOUNT = 0.9
@@ -51,7 +55,8 @@ _KIND_WORDS = {
     "law": frozenset(tokenize("law laws govern governs governed governing jurisdiction")),
     "coverage": frozenset(tokenize("cover covers covered coverage benefit benefits eligible "
                                    "reimburse reimbursed indemnify payable")),
-    "amount": frozenset(tokenize("cap capped limit limits maximum minimum amount")),
+    # a rate is stated as a percentage ("interest at 2% per month")
+    "amount": frozenset(tokenize("cap capped limit limits maximum minimum amount rate")),
     # "when does it start?" is answered by a date ("shall commence on September 10, 2015")
     "duration": frozenset(tokenize("expire expires expiry expiration last lasts long run runs "
                                    "duration start starts begin begins commence commences")),
@@ -86,37 +91,26 @@ _LINE_ITEM = re.compile(
     r"(?<=\n)[ \t]*(?:\(?(?:[a-zA-Z]|[ivxlcIVXLC]{1,5}|\d{1,2})[.)]|[•●▪◦■➢►\uf0b7\-–])\s"
 )
 
-_NUMBER_WORDS = (
-    r"(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
-    r"twenty|thirty|forty|forty-five|sixty|ninety|hundred|eighty|"
-    r"thirty[- ]six|twenty[- ]four|forty[- ]eight)"
-)
-_NUMBER_WORD_END = re.compile(rf"\b{_NUMBER_WORDS}\s*$", re.I)
+# The values each kind of question asks for, read by the one value extractor
+# (clausegraph/text/values.py): "30 (thirty) days", "thirty (30) days", "$500" and "INR 500"
+# alike. A period is answered by a duration, an age or a date ("when does it start?" by
+# "shall commence on September 10, 2015"); a limit by money or a percentage; a count by any
+# number.
+_VALUE_KINDS: dict[str, frozenset[str]] = {
+    "duration": frozenset({"duration", "age", "date"}),
+    "amount": frozenset({"money", "percent"}),
+    "count": frozenset({"number", "money", "percent", "duration", "age"}),
+}
+# "in perpetuity" states a period without a number
+_UNBOUNDED = re.compile(r"\bperpetuity\b", re.I)
+# Values that are not numbers, by their wording
 _VALUE_PATTERNS = {
-    "duration": re.compile(
-        rf"\b{_NUMBER_WORDS}(?:\s*\(\d+\))?\s*(?:continuous\s+|consecutive\s+|calendar\s+|"
-        rf"business\s+|working\s+)?(?:days?|months?|years?|weeks?|hours?|kms?)\b"
-        r"|\b\d+days\b|\b(?:perpetuity|expiry|expiration)\b"
-        r"|\b(?:January|February|March|April|May|June|July|August|September|October|"
-        r"November|December)\s+\d{1,2},\s+\d{4}",
-        re.I,
-    ),
-    "amount": re.compile(
-        r"\d[\d,.]*\s*%|\b(?:Rs\.?|INR|USD|US\$|\$|`|₹|EUR|£)\s*\d|\b\d{1,3}(?:,\d{2,3})+\b"
-        r"|\bpercent\b|\bpurchase price\b|\bsum insured\b|\[\*\*\*\]"
-        # a limit may be a distance ("the maximum distance of travel is 150 kms")
-        r"|\b\d[\d,.]*\s*(?:kms?|kilomet(?:re|er)s?|miles?)\b",
-        re.I,
-    ),
-    # "organized under the laws of Delaware" states where a party is incorporated, not
-    # the law that governs the agreement; "governed by" alone names no law
     "law": re.compile(r"(?i:(?<!organized under the )(?<!organised under the )"
                       r"(?<!existing under the )(?<!incorporated under the )"
                       r"(?<!formed under the )(?<!standing under the )\blaws?\s+of\b)"
                       # "governed by Singapore law", not "governed by an interconnect agreement"
                       r"|\b[A-Z][a-z]+ law\b"),
     "definition": re.compile(r"\bmeans?\b|\bshall mean\b|\bdefined\b|\brefers? to\b", re.I),
-    "count": re.compile(rf"\b{_NUMBER_WORDS}\b", re.I),
     # "Photronics, Inc., a Connecticut corporation"; "organized under the laws of Florida"
     "incorporation": re.compile(
         r"\b(?:incorporated|organi[sz]ed|formed|registered|existing)\s+(?:in|under)\b"
@@ -188,7 +182,7 @@ _QUESTION_KINDS = (
         # an age is a number of years ("children aged below 17 years")
         r"(what|which|maximum|minimum|entry) age|age limit|how old)\b", re.I)),
     ("amount", re.compile(
-        r"\b(how much|limit|limits|amount|cap|capped|maximum|minimum|percentage|percent|fee|"
+        r"\b(how much|limit|limits|amount|cap|capped|maximum|minimum|percentage|percent|rate|fee|"
         r"fees|co-?pay\w*|discount|bonus|rent|charges|deductible|sub-?limit|price|paid|"
         r"payable|liability)\b|%", re.I)),
     ("count", re.compile(r"\bhow many\b", re.I)),
@@ -228,7 +222,7 @@ def split_sentences(text: str) -> list[Span]:
     # "(60)" opening a line after "within sixty" is the numeral, not a list item
     cuts = {m.start() for m in _LINE_ITEM.finditer(text)
             if not (m.group().lstrip().startswith("(") and m.group().lstrip()[1:2].isdigit()
-                    and _NUMBER_WORD_END.search(text, max(0, m.start() - 20), m.start()))}
+                    and _inside_value(text, m.start()))}
     for match in _SENTENCE_END.finditer(text):
         before = text[max(0, match.start() - 12): match.start()]
         if text[match.start()] == "." and _NO_END_BEFORE.search(before + " ") is None:
@@ -242,6 +236,40 @@ def split_sentences(text: str) -> list[Span]:
         start = cut
     spans.append((start, len(text)))
     return [_trim(text, span) for span in spans if text[span[0]:span[1]].strip()]
+
+
+def _inside_value(text: str, position: int) -> bool:
+    """Whether ``position`` (a "(60)" opening a line) lies inside one value written twice
+    ("within sixty\n(60) days")."""
+    start = max(0, position - _VALUE_REACH)
+    window = text[start:position + _VALUE_REACH]
+    return any(v.start < position - start < v.end for v in extract_values(window))
+
+
+def _value_spans(kind: str | None, text: str, start: int = 0, end: int | None = None) -> list[Span]:
+    """The spans of ``text[start:end]`` that state a value of the asked ``kind``."""
+    end = len(text) if end is None else end
+    if kind in _VALUE_KINDS:
+        spans = [(v.start, v.end) for v in extract_values(text)
+                 if start <= v.start and v.end <= end and _answers(kind, v)]
+        if kind == "duration":
+            spans += [m.span() for m in _UNBOUNDED.finditer(text, start, end)]
+        return spans
+    pattern = _VALUE_PATTERNS.get(kind or "")
+    return [m.span() for m in pattern.finditer(text, start, end)] if pattern else []
+
+
+def _answers(kind: str, value: Value) -> bool:
+    """Whether ``value`` answers a question of ``kind``; a number written with thousands
+    separators ("1,00,000", "250,000") is an amount even without a currency."""
+    if kind == "amount" and value.kind == "number":
+        return "," in value.text and (value.amount or 0) >= 1000
+    return value.kind in _VALUE_KINDS[kind]
+
+
+def _asks_value(kind: str | None) -> bool:
+    """Whether a question of ``kind`` asks for a value a sentence may state or lack."""
+    return kind in _VALUE_KINDS or kind in _VALUE_PATTERNS
 
 
 def _trim(text: str, span: Span) -> Span:
@@ -417,11 +445,10 @@ def direct_answer(
                             file=file, nearest=nearest, confidence=confidence, kind=kind,
                             document_coverage=round(doc_coverage, 3),
                             sentence_score=round(best.score if best else 0.0, 3))
-    pattern = _VALUE_PATTERNS.get(kind or "")
     # "X may terminate ...; provided, however, that ...": the rule answers, its proviso
     # is the first exception
     rule, inline_proviso = _split_proviso(best.clause.text, best.span)
-    lines = [_focused_line(index, best.clause, rule, weights, pattern)]
+    lines = [_focused_line(index, best.clause, rule, weights, kind)]
     # A sentence ending in a colon ("... complies with all minimum criteria as under:")
     # introduces the answer: the items after it are read with it.
     if best.clause.text[best.span[0]:best.span[1]].rstrip().endswith(":"):
@@ -440,7 +467,7 @@ def direct_answer(
         lines.append(_line(index, best.clause, condition))
     lead = _companion(candidates, best, kind)
     if lead is not None:
-        lines.insert(0, _focused_line(index, lead.clause, lead.span, weights, pattern))
+        lines.insert(0, _focused_line(index, lead.clause, lead.span, weights, kind))
     answered = {line.clause_id for line in lines}
     shown_end = max(line.span[1] for line in lines if line.clause_id == best.clause.clause_id)
     proviso = _proviso_span(best.clause, best.clause.document_span(*best.span)[0], shown_end)
@@ -518,12 +545,13 @@ def governs(
     weight it holds)."""
     if (exception.clause_id, answer.clause_id) in overrides:
         return True
-    if _is_ancestor(exception, answer) or exception.section_path == answer.section_path:
+    if is_ancestor(exception, answer) or exception.section_path == answer.section_path:
         return False
     return relevance >= MIN_EXCEPTION_RELEVANCE
 
 
-def _is_ancestor(clause: Clause, other: Clause) -> bool:
+def is_ancestor(clause: Clause, other: Clause) -> bool:
+    """Whether ``clause`` is numbered as one of the parts of ``other``'s section path."""
     number = clause.number
     if not number:
         return False
@@ -558,7 +586,7 @@ def _score_sentences(
     # by the share of the question's weight its own heading holds
     titled = token_set(clause.heading or "")
     title_bonus = _TITLE_BONUS * sum(w for t, w in weights.items() if t in titled) / total
-    pattern = _VALUE_PATTERNS.get(kind or "")
+    asks_value = _asks_value(kind)
     prior = 0.12 / (1 + rank)
     sentences = _sentence_tokens(clause.text, clause.kind == "table", kind == "incorporation")
     scored = []
@@ -575,8 +603,7 @@ def _score_sentences(
         for discount, window, tokens in options:
             # an exclusion list item ("Treatment taken outside India") refuses cover by
             # its section, not by a verb of its own
-            has_value = exclusion or (pattern is not None and
-                                      _holds_value(kind, clause.text, *window))
+            has_value = exclusion or (asks_value and _holds_value(kind, clause.text, *window))
             if has_value and kind == "definition":
                 has_value = _defines_asked(clause.text, window, asked)
             if has_value and kind in _KIND_WORDS:
@@ -592,7 +619,7 @@ def _score_sentences(
             words = coverage if matched is tokens else discount * _held(
                 weights, (tokens | heading) if has_value else tokens, context) / total
             # asked for a period, an amount, a law: a sentence without one answers less
-            fit = 0.3 if has_value else (0.0 if pattern is None else -0.45 * coverage)
+            fit = 0.3 if has_value else (-0.45 * coverage if asks_value else 0.0)
             # a bare heading line ("3.1.9 Ambulance") states nothing: it is not an answer
             substance = 1.0 if len(tokens) >= 6 else 0.4
             # a run-on "sentence" (a flattened table, a whole list) holds every word somewhere
@@ -692,7 +719,7 @@ def asked_words(text: str) -> frozenset[str]:
 @lru_cache(maxsize=32768)
 def _holds_value(kind: str, text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` holds a value of ``kind`` (cached like the sentences)."""
-    return _VALUE_PATTERNS[kind].search(text, start, end) is not None
+    return bool(_value_spans(kind, text, start, end))
 
 
 def _line_spans(text: str) -> list[Span]:
@@ -717,18 +744,16 @@ def _condition_span(best: _Scored, question: str) -> Span | None:
 
 def _companion(candidates: list[_Scored], best: _Scored, kind: str | None) -> _Scored | None:
     """The sentence before ``best`` in its clause when ``best`` lacks the asked value."""
-    pattern = _VALUE_PATTERNS.get(kind or "")
-    text = best.clause.text[best.span[0]:best.span[1]]
-    if pattern is None or pattern.search(text):
+    if not _asks_value(kind) or _holds_value(kind, best.clause.text, *best.span):
         return None
     same = [c for c in candidates if c.clause is best.clause and c.span[1] <= best.span[0]]
     for previous in reversed(same):
-        if pattern.search(previous.clause.text[previous.span[0]:previous.span[1]]):
+        if _holds_value(kind, previous.clause.text, *previous.span):
             return previous
     return None
 
 
-def _focus(text: str, span: Span, weights: dict[str, float], pattern: re.Pattern | None) -> Span:
+def _focus(text: str, span: Span, weights: dict[str, float], kind: str | None) -> Span:
     """A long sentence cut to the stretch of ``MAX_SENTENCE_CHARS`` that holds the most
     question weight (and the asked value, when there is one): a whole list is no answer."""
     start, end = span
@@ -736,7 +761,7 @@ def _focus(text: str, span: Span, weights: dict[str, float], pattern: re.Pattern
         return span
     words = [(m.start(), m.end(), (tokenize(m.group()) or [""])[0])
              for m in _WORD_RE.finditer(text, start, end)]
-    values = [(m.start(), m.end()) for m in pattern.finditer(text, start, end)] if pattern else []
+    values = _value_spans(kind, text, start, end)
     best_score, best = -1.0, (start, min(end, start + MAX_SENTENCE_CHARS))
     # the first stretch starts where the sentence does ("(i) the other Party ..."), not at
     # its first word
@@ -787,9 +812,9 @@ def _lead_span(clause: Clause) -> Span:
 
 
 def _focused_line(index: IndexReader, clause: Clause, span: Span, weights: dict[str, float],
-                  pattern: re.Pattern | None) -> AnswerLine:
+                  kind: str | None) -> AnswerLine:
     """The part of a long sentence that holds the answer, marked where it was cut."""
-    start, end = _focus(clause.text, span, weights, pattern)
+    start, end = _focus(clause.text, span, weights, kind)
     line = _line(index, clause, (start, end))
     if clause.text[span[0]:start].strip():
         line.cut_before = True

@@ -13,8 +13,9 @@ import re
 import weakref
 from functools import lru_cache
 
-from clausegraph.answer.direct import (NOT_FOUND, DocumentTerms, direct_answer, refuses_cover,
-                                       terms_for, token_set, word_overlap_rules)
+from clausegraph.answer.direct import (NOT_FOUND, DocumentTerms, direct_answer, is_ancestor,
+                                       refuses_cover, terms_for, token_set, word_overlap_rules)
+from clausegraph.answer.verdict import attach_verdicts
 from clausegraph.models import (
     Answer,
     ChainLink,
@@ -214,6 +215,8 @@ def build_answer(
     )
     _attach_direct(answer, index, results, asked or question, by_document or {})
     _add_cited(answer, index, by_document or {})
+    explain(answer, index)
+    attach_verdicts(answer, asked or question)
     if answer.found:
         # the clause that decides the answer is the one to read first
         cited = set(answer.direct_answer_citations)
@@ -222,6 +225,104 @@ def build_answer(
     answer.context = render("context.md.j2", **values)
     answer.answer = render("answer_extractive.md.j2", **values).strip()
     return answer
+
+
+# -- evidence that explains the answer ----------------------------------------------------
+
+
+def governing_ids(answer: Answer) -> list[str]:
+    """The clauses the answer rests on: those the direct answer quotes and the exceptions
+    it names; when nothing was found, the top clause (what the reader looks at first)."""
+    ids = list(answer.direct_answer_citations)
+    for document in answer.per_document if answer.found else ():
+        ids += [line.clause_id for line in document.exceptions]
+    if not ids and answer.evidence:
+        ids.append(answer.evidence[0].clause_id)
+    return list(dict.fromkeys(ids))
+
+
+def explain(answer: Answer, index: IndexReader) -> None:
+    """Keep beside the answer only what explains it (issue 27): definitions of terms the
+    question or a governing clause uses, the items of the answer's own list marked as such
+    (not as exceptions to it), and the chain links that lead to the answering clause."""
+    governing = governing_ids(answer)
+    by_id = {e.clause_id: e for e in answer.evidence}
+    drafted = "\n".join(by_id[c].text for c in governing if c in by_id)
+    terms = {link.source: link.term for link in answer.chain if link.term}
+    answer.evidence = [
+        e for e in answer.evidence
+        if e.group != "definition" or e.clause_id in governing or any(
+            uses_term(term, answer.question, drafted) for term in
+            definition_terms(index.clauses.clause(e.clause_id), terms.get(e.clause_id)))]
+    anchors = list(answer.direct_answer_citations) if answer.found else governing[:1]
+    _mark_list_neighbours(answer, index, anchors)
+    kept = {e.clause_id for e in answer.evidence}
+    answer.quotes = [q for q in answer.quotes if q.clause_id in kept]
+    answer.chain = chain_to(anchors, [link for link in answer.chain
+                                      if link.source in kept and link.target in kept])
+
+
+def uses_term(term: str, question: str, drafted: str) -> bool:
+    """Whether the question uses a defined term, in any case ("is the policy ..."), or the
+    governing clauses do, as drafted: "Policy" (the defined term), not "policy" (the word)."""
+    word = rf"(?<!\w){re.escape(term)}(?!\w)"
+    return re.search(word, question, re.I) is not None or re.search(word, drafted) is not None
+
+
+# The words a definition opens with, before "means", ":-" or ":" ("2.8 Break in policy means
+# ...", "3. AYUSH Hospital:- An AYUSH ..."), for definitions the relation rules did not read
+# a term from; the label before them is skipped.
+_LEAD_TERM = re.compile(
+    r"^\s*(?:[(\[]?(?:\d+(?:\.\d+)*|[A-Za-z]{1,4})[.)\]]+\s+|\d+(?:\.\d+)+\s+)*[\"“‘']?(?P<term>[A-Z][^\n:\"”’]{1,60}?)[\"”’']?"
+    r"\s*(?:\bmeans\b|\bshall mean\b|\bis defined as\b|\brefers to\b|:-|:)")
+
+
+def definition_terms(clause: Clause, edge_term: str | None = None) -> list[str]:
+    """The terms a definition clause defines: those the relation rules read, the term of a
+    Defines edge from it, and the words it opens with before "means" or a colon."""
+    match = _LEAD_TERM.match(clause.text)
+    lead = match.group("term").strip() if match else None
+    return list(dict.fromkeys([*clause.defined_terms, *filter(None, [edge_term, lead])]))
+
+
+def _mark_list_neighbours(answer: Answer, index: IndexReader, anchors: list[str]) -> None:
+    """An item of the same list as the answering clause, or the heading of that list, is
+    context for the answer, not an exception to it (the same test as the direct answer's
+    exception lines, ``direct.governs``), unless an Overrides edge says it limits it."""
+    answering = [index.clauses.clause(c) for c in anchors]
+    overriding = {(link.source, link.target) for link in answer.chain
+                  if link.type is RelationType.OVERRIDES}
+    for evidence in answer.group("exception"):
+        clause = index.clauses.clause(evidence.clause_id)
+        for target in answering:
+            if clause.clause_id == target.clause_id or clause.doc_id != target.doc_id or \
+                    (clause.clause_id, target.clause_id) in overriding:
+                continue
+            if clause.section_path == target.section_path:
+                note = f"in the same list as {target.label}"
+            elif is_ancestor(clause, target):
+                note = f"heads the list {target.label} is in"
+            else:
+                continue
+            evidence.group, evidence.context_note = "base_rule", note
+            break
+
+
+def chain_to(roots: list[str], links: list[ChainLink]) -> list[ChainLink]:
+    """The links on a path to one of ``roots`` (edges read either way), in their order: a
+    chain that starts at the answering clause, not every edge among the evidence. A
+    definition ends a path: "Sum Insured" defined for the answer does not bring in every
+    other clause that uses the term."""
+    reached, grown = set(roots), True
+    paths = [link for link in links if link.type is not RelationType.DEFINES]
+    while grown:
+        grown = False
+        for link in paths:
+            if (link.source in reached) != (link.target in reached):
+                reached |= {link.source, link.target}
+                grown = True
+    return [link for link in links if link.target in reached and (
+        link.source in reached or link.type is RelationType.DEFINES)]
 
 
 def _attach_direct(
@@ -313,6 +414,7 @@ def template_values(answer: Answer) -> dict:
         "answering_documents": answer.answering_documents(),
         "not_found": NOT_FOUND,
         "answering": _answering_clause(answer),
+        "verdict": answer.verdict if answer.found else None,
     }
 
 

@@ -24,8 +24,8 @@ from clausegraph.models import Clause, ClauseType
 
 WEIGHTS_PATH = Path(__file__).parent / "data" / "clause_types.npz"
 # A clause stores the types at or above this probability: the lowest floor of those tried
-# on CUAD dev at which a stored type is right at least half the time (0.1: 67% right, 41% of
-# the gold (clause, type) pairs kept; 0.05: 45% right). docs/clause_types.md, "Stored types".
+# on CUAD dev at which a stored type is right at least half the time (0.1: 61% right, 49% of
+# the gold (clause, type) pairs kept; 0.05: 43% right). docs/clause_types.md, "Stored types".
 STORED_TYPE_FLOOR = 0.1
 
 __all__ = ["CUAD_CATEGORIES", "STORED_TYPE_FLOOR", "WEIGHTS_PATH", "ClauseTypeModel",

@@ -94,6 +94,9 @@ class AskOutcome(BaseModel):
     hit_rank: int | None = Field(None, description="positives: 1-based rank of the first "
                                  "evidence clause holding a gold text")
     evidence: int = Field(0, description="how many evidence clauses the answer gave")
+    gold_in_index: bool | None = Field(None, description="positives: some clause of the "
+                                       "indexed document holds a gold text (the ceiling "
+                                       "of hit@k under this judge)")
     answer_kind: AnswerKind | None = None
     gold_answer: str | None = None
     answer_right: bool | None = Field(None, description="positives whose category has a "
@@ -105,9 +108,11 @@ class AskOutcome(BaseModel):
     seconds: float = 0.0
 
 
-def judge_answer(ask: Ask, answer: Any, doc_id: str, seconds: float) -> AskOutcome:
+def judge_answer(ask: Ask, answer: Any, doc_id: str, seconds: float,
+                 document_clauses: Sequence[str] | None = None) -> AskOutcome:
     """Judge an :class:`~clausegraph.models.answer.Answer` (``found``, ``evidence``,
-    ``direct_answer``) against the ask's gold labels."""
+    ``direct_answer``) against the ask's gold labels; ``document_clauses`` (the texts of
+    all the document's clauses) tell whether any clause could have been a hit."""
     label = ask.contract.categories[ask.category]
     kind = ask.question.answer_kind
     found = bool(answer.found)
@@ -118,6 +123,9 @@ def judge_answer(ask: Ask, answer: Any, doc_id: str, seconds: float) -> AskOutco
     if ask.gold == "negative":
         return outcome
     outcome.hit_rank = first_hit([e.text for e in answer.evidence], label.texts)
+    if document_clauses is not None:
+        outcome.gold_in_index = (outcome.hit_rank is not None
+                                 or first_hit(document_clauses, label.texts) is not None)
     if kind == "yes_no":
         outcome.answer_right = found if is_yes(label.answer) else None
     elif kind in VALUE_KINDS:
@@ -139,6 +147,8 @@ class Summary(BaseModel):
     positives: int = 0
     hit_at_1: float | None = None
     hit_at_5: float | None = None
+    gold_in_index: float | None = Field(None, description="share of positives where some "
+                                        "clause of the document holds a gold text")
     value_answers: int = Field(0, description="positives with a value answer (date, term, "
                                "jurisdiction) to state")
     value_answer_accuracy: float | None = None
@@ -173,6 +183,8 @@ def summarise(outcomes: Sequence[AskOutcome]) -> Summary:
         positives=len(positives),
         hit_at_1=fraction(sum(r is not None and r <= 1 for r in ranks), len(ranks)),
         hit_at_5=fraction(sum(r is not None and r <= 5 for r in ranks), len(ranks)),
+        gold_in_index=fraction(sum(bool(o.gold_in_index) for o in positives),
+                               sum(o.gold_in_index is not None for o in positives)),
         value_answers=len(values), value_answer_accuracy=fraction(sum(values), len(values)),
         value_answer_in_gold=fraction(sum(in_gold), len(in_gold)),
         yes_answers=len(yes), yes_found=fraction(sum(yes), len(yes)),

@@ -75,7 +75,7 @@ def load_document(
         excluded = running_line_spans(text, pages)
         media_type = "pdf"
         extra = {**_ocr_fields(pages, read_pdf.ocr), "warnings": read_pdf.warnings,
-                 "tables": read_pdf.tables}
+                 "tables": read_pdf.tables, "line_styles": read_pdf.line_styles}
     elif suffix in (".docx", ".html", ".htm"):
         media_type = "docx" if suffix == ".docx" else "html"
         read = (read_docx if suffix == ".docx" else read_html)(file_path, data)

@@ -13,10 +13,12 @@ import pymupdf
 
 from clausegraph.errors import IngestError
 from clausegraph.ingest.blocks import RenderedTable
+from clausegraph.ingest.glyphs import needs_remapping, remap_span_text
 from clausegraph.ingest.legibility import measure
 from clausegraph.ingest.ocr import PdfOcr, describe_pages, ocr_scanned_pages
 from clausegraph.ingest.pdf_tables import find_page_tables
 from clausegraph.models import Page, Table, TableCell
+from clausegraph.models.document import LineStyle
 
 PAGE_SEPARATOR = "\n"
 
@@ -40,6 +42,7 @@ class PdfText(NamedTuple):
     ocr: PdfOcr
     warnings: list[str]
     tables: list[Table]
+    line_styles: list[LineStyle]
 
 
 def pdf_text(path: Path, data: bytes, ocr: bool = True) -> PdfText:
@@ -74,7 +77,8 @@ def pdf_text(path: Path, data: bytes, ocr: bool = True) -> PdfText:
         pdf.close()
     text, pages = _join_pages(page_texts)
     return PdfText(text, pages, metadata_title, pdf_ocr, warnings,
-                   _document_tables(reads, page_texts, pages))
+                   _document_tables(reads, page_texts, pages),
+                   _document_line_styles(reads, page_texts, pages))
 
 
 def _document_tables(reads: Sequence[PageRead], page_texts: Sequence[str],
@@ -93,6 +97,18 @@ def _document_tables(reads: Sequence[PageRead], page_texts: Sequence[str],
                                  page=page.number) for row, column, s, e in rendered.cells],
             ))
     return tables
+
+
+def _document_line_styles(reads: Sequence[PageRead], page_texts: Sequence[str],
+                          pages: Sequence[Page]) -> list[LineStyle]:
+    """The pages' line styles at document offsets; none from a page left out or OCR'd."""
+    styles: list[LineStyle] = []
+    for read, page_text, page in zip(reads, page_texts, pages, strict=True):
+        if len(page_text) != len(read.text):
+            continue
+        styles.extend(style._replace(start=style.start + page.start, end=style.end + page.start)
+                      for style in read.line_styles)
+    return styles
 
 
 def _legible_pages(
@@ -165,11 +181,13 @@ def _page_texts(path: Path, pdf: pymupdf.Document) -> list[PageRead]:
 
 
 class PageRead(NamedTuple):
-    """One page's text and the tables rendered into it (offsets into that text)."""
+    """One page's text, the tables rendered into it and the style of its text lines
+    (offsets into that text)."""
 
     text: str
     tables: list[RenderedTable]
     table_starts: list[int]
+    line_styles: list[LineStyle]
 
 
 def read_page(page: pymupdf.Page) -> PageRead:
@@ -183,11 +201,14 @@ def read_page(page: pymupdf.Page) -> PageRead:
     found = find_page_tables(page, textpage, numbered)
     taken = {number for table in found for number in table.blocks}
     blocks = [block for number, block in numbered.items() if number not in taken]
+    number_of = {id(block): number for number, block in numbered.items()}
+    line_styles = _block_line_styles(page, textpage)
     placed = [(_Block(*table.bbox, table.text), table) for table in found]
     table_of = {id(block): table for block, table in placed}
     parts: list[str] = []
     tables: list[RenderedTable] = []
     starts: list[int] = []
+    styles: list[LineStyle] = []
     length = 0
     for block in _reading_order([*blocks, *(block for block, _ in placed)],
                                 page.rect.width, page.rect.height):
@@ -195,13 +216,79 @@ def read_page(page: pymupdf.Page) -> PageRead:
         if table is not None:
             tables.append(table.rendered)
             starts.append(length + table.offset)
+        else:
+            looks = line_styles.get(number_of[id(block)])
+            styles.extend(_placed_styles(block.text, looks, length))
         parts.append(block.text)
         length += len(block.text)
     text = "".join(parts)
     # Control characters stay until the legibility check has counted them.
     if text and not text.endswith("\n"):
         text += "\n"
-    return PageRead(text, tables, starts)
+    return PageRead(text, tables, starts, styles)
+
+
+# A span set in a font whose name says so is bold or italic even without MuPDF's flag.
+_BOLD_FONT_RE = re.compile(r"(?i)bold|black|heavy|semibold|demi")
+_ITALIC_FONT_RE = re.compile(r"(?i)italic|oblique")
+
+
+class _LineLook(NamedTuple):
+    text: str
+    size: float
+    bold: bool
+    italic: bool
+    x0: float
+
+
+def _block_line_styles(
+    page: pymupdf.Page, textpage: pymupdf.TextPage
+) -> dict[int, list[_LineLook]]:
+    """For each text block (MuPDF number), its lines' text and the style of most of
+    their characters."""
+    out: dict[int, list[_LineLook]] = {}
+    for block in page.get_text("dict", textpage=textpage)["blocks"]:
+        if block.get("type") != 0:
+            continue
+        out[block["number"]] = [_line_look(line) for line in block["lines"]]
+    return out
+
+
+def _line_look(line: dict) -> _LineLook:
+    weight: dict[tuple[float, bool, bool], int] = {}
+    for span in line["spans"]:
+        chars = len(span["text"].strip())
+        if not chars:
+            continue
+        font = span.get("font", "")
+        bold = bool(span["flags"] & pymupdf.TEXT_FONT_BOLD) or bool(_BOLD_FONT_RE.search(font))
+        italic = bool(span["flags"] & pymupdf.TEXT_FONT_ITALIC) or bool(
+            _ITALIC_FONT_RE.search(font)
+        )
+        key = (round(span["size"], 1), bold, italic)
+        weight[key] = weight.get(key, 0) + chars
+    size, bold, italic = max(weight, key=weight.__getitem__) if weight else (0.0, False, False)
+    text = "".join(span["text"] for span in line["spans"])
+    return _LineLook(text, size, bold, italic, round(line["bbox"][0], 1))
+
+
+def _placed_styles(
+    block_text: str, looks: list[_LineLook] | None, offset: int
+) -> list[LineStyle]:
+    """Line styles of a block placed at ``offset`` of the page text; none when MuPDF's
+    lines do not match the block's text line for line."""
+    lines = block_text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if looks is None or [look.text for look in looks] != lines:
+        return []
+    styles: list[LineStyle] = []
+    for look, line in zip(looks, lines, strict=True):
+        if line.strip():
+            styles.append(LineStyle(offset, offset + len(line), look.size, look.bold,
+                                    look.italic, look.x0))
+        offset += len(line) + 1
+    return styles
 
 
 def page_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
@@ -210,8 +297,29 @@ def page_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
 
 
 def _text_blocks(page: pymupdf.Page, textpage: pymupdf.TextPage) -> dict[int, _Block]:
-    return {b[5]: _Block(*b[:5]) for b in page.get_text("blocks", textpage=textpage)
-            if b[6] == 0}
+    blocks = {b[5]: _Block(*b[:5]) for b in page.get_text("blocks", textpage=textpage)
+              if b[6] == 0}
+    if needs_remapping([font[3] for font in page.get_fonts()]):
+        blocks = _remap_glyphs(blocks, textpage)
+    return blocks
+
+
+def _remap_glyphs(blocks: dict[int, _Block], textpage: pymupdf.TextPage) -> dict[int, _Block]:
+    """Blocks with the characters their fonts draw (₹ for a rupee font's backtick, a
+    bullet for Symbol's), rebuilt span by span; a block whose spans do not rebuild its
+    text exactly is left as MuPDF gave it (ingest/glyphs.py)."""
+    for block in textpage.extractDICT()["blocks"]:
+        number = block.get("number")
+        if block["type"] != 0 or number not in blocks:
+            continue
+        lines = [line["spans"] for line in block["lines"]]
+        plain = "".join("".join(s["text"] for s in spans) + "\n" for spans in lines)
+        if plain != blocks[number].text:
+            continue
+        drawn = "".join("".join(remap_span_text(s["text"], s["font"]) for s in spans) + "\n"
+                        for spans in lines)
+        blocks[number] = blocks[number]._replace(text=drawn)
+    return blocks
 
 
 def blocks_in_reading_order(

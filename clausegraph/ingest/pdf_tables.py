@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import pymupdf
 
 from clausegraph.ingest.blocks import RenderedTable, render_table
+from clausegraph.ingest.glyphs import needs_remapping, page_character_map
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +76,12 @@ def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
         log.debug("page %d: find_tables failed: %s", page.number + 1, error)
         return []
     words = page.get_text("words", textpage=textpage)
+    if needs_remapping([font[3] for font in page.get_fonts()]):
+        # a rupee font's backtick, a Symbol bullet: as the page draws them
+        drawn = str.maketrans(page_character_map(
+            (span["font"], span["text"]) for block in textpage.extractDICT()["blocks"]
+            for line in block.get("lines", ()) for span in line["spans"]))
+        words = [(*w[:4], w[4].translate(drawn), *w[5:]) for w in words]
     found: list[FoundTable] = []
     taken: set[int] = set()
     for candidate in candidates:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from clausegraph.embed import Embedder
+from clausegraph.embed.base import Embedder
 from clausegraph.llm.base import (
     Failure,
     LLMConfig,

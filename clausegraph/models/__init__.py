@@ -13,6 +13,7 @@ from clausegraph.models.answer import (
     DirectAnswer,
     EvidenceClause,
     Quote,
+    Verdict,
 )
 from clausegraph.models.document import (
     SEGMENT_JOINER,
@@ -32,7 +33,7 @@ from clausegraph.models.retrieval import RetrievedClause, local_label
 
 __all__ = [
     "SEGMENT_JOINER", "Answer", "AnswerLine", "Block", "ChainLink", "Clause", "ClauseType",
-    "DirectAnswer",
+    "DirectAnswer", "Verdict",
     "Document", "DocumentGraph", "Edge", "Entity", "EvidenceClause", "OcrWord", "Page", "Quote",
     "RelationType", "RetrievedClause", "Span", "Table", "TableCell",
     "UnresolvedReference", "local_label",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -36,6 +37,9 @@ class EvidenceClause(BaseModel):
     clause_types: list[ClauseType] = Field(
         default_factory=list, description="the clause's CUAD clause types, most probable first"
     )
+    context_note: str | None = Field(
+        None, description="why a clause that neither answers nor limits the answer is shown, "
+        "e.g. 'another item of the list 6.3(f)'")
 
     def citation(self) -> str:
         pages = ", ".join(str(p) for p in self.pages)
@@ -101,6 +105,18 @@ class AnswerLine(BaseModel):
         return f"{self.label}, {'pp.' if len(self.pages) > 1 else 'p.'} {pages}"
 
 
+class Verdict(BaseModel):
+    """The short answer read from a direct answer ("No: 36-month waiting period", "90 days",
+    "Cannot tell"); see clausegraph.answer.verdict."""
+
+    label: Literal["yes", "no", "conditional", "value", "cannot_tell"]
+    text: str = Field(description="what an analyst reads first, e.g. 'No: 36-month waiting "
+                      "period'")
+    value: str | None = Field(None, description="the value the verdict rests on, as stated")
+    clause_id: str | None = Field(None, description="the clause the verdict is read from")
+    basis: str = Field("", description="why, in words")
+
+
 class DirectAnswer(BaseModel):
     """The one-line answer of one document (or the not-found verdict)."""
 
@@ -120,6 +136,7 @@ class DirectAnswer(BaseModel):
     document_coverage: float = Field(0.0, description="share of the question's weight in "
                                      "words the document uses at all")
     sentence_score: float = Field(0.0, description="score of the best sentence")
+    verdict: Verdict | None = Field(None, description="the short answer read from the lines")
 
     def citations(self) -> list[str]:
         return [line.clause_id for line in self.lines]
@@ -153,6 +170,8 @@ class Answer(BaseModel):
                               "deciding sentence covers (see clausegraph.answer.direct)")
     direct: DirectAnswer | None = Field(None, description="the direct answer with its "
                                         "citations, exceptions and nearest clauses")
+    verdict: Verdict | None = Field(None, description="the short answer: yes / no / a value "
+                                    "/ cannot tell, read from the direct answer")
     per_document: list[DirectAnswer] = Field(
         default_factory=list, description="one direct answer per document in the evidence, "
         "best-ranked document first")

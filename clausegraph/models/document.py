@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import cached_property
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -72,6 +73,23 @@ class Table(BaseModel):
     cells: list[TableCell] = Field(default_factory=list)
 
 
+# ---- page layout (PDFs): the type style and position of each line, for segmentation
+
+
+class LineStyle(NamedTuple):
+    """How one line of a PDF page is set, as PyMuPDF reports it: the line's span of the
+    canonical text, the font size (points) and weight of most of its characters, and
+    its left edge on the page (points). A tuple, so a document's thousands of lines
+    store as short JSON arrays."""
+
+    start: int
+    end: int
+    size: float
+    bold: bool
+    italic: bool
+    x0: float
+
+
 class OcrWord(BaseModel):
     """A word read by OCR: where it is in the text and on the page (PDF points), how sure."""
 
@@ -106,6 +124,10 @@ class Document(BaseModel):
     )
     tables: list[Table] = Field(
         default_factory=list, description="tables (PDF, Word, HTML), each one clause"
+    )
+    line_styles: list[LineStyle] = Field(
+        default_factory=list, description="PDF text lines' font size, weight and indent, in "
+        "text order; empty for other formats and for OCR'd pages"
     )
     ocr_pages: list[int] = Field(default_factory=list, description="pages whose text is OCR")
     ocr_words: list[OcrWord] = Field(default_factory=list)

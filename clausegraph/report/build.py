@@ -106,6 +106,8 @@ def build_report(
         answer_found=getattr(answer, "answer_found", None)
         if not answer.mode.startswith("extractive") else answer.found,
         direct_answer=answer.direct_answer,
+        answer_verdict=answer.verdict.text if getattr(answer, "verdict", None) and answer.found
+        else None,
         direct_answer_citations=list(answer.direct_answer_citations),
         confidence=answer.confidence if answer.mode.startswith("extractive") else None,
         claims=claims if not answer.mode.startswith("extractive") else [],

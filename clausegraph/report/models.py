@@ -97,6 +97,8 @@ class Report(BaseModel):
     model: str | None = None
     answer_found: bool | None = None
     direct_answer: str | None = Field(None, description="the offline direct answer")
+    answer_verdict: str | None = Field(None, description="the short answer read from the direct "
+                                "answer ('No: 36-month waiting period'); None when not found")
     direct_answer_citations: list[str] = Field(default_factory=list)
     confidence: float | None = Field(None, description="0..1 support of the direct answer")
     claims: list[Claim] = Field(default_factory=list)

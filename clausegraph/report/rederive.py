@@ -37,24 +37,34 @@ def rederive_check(report: Report | str | Path | dict[str, Any], graph: Any) -> 
                 None, report.index.embedding_model):
             problems.append(f"embedding model changed: {report.index.embedding_model} -> "
                             f"{manifest.get('embedding_model')}")
-    # ClauseGraph.evidence = ranked clauses + governing definitions/exceptions, as in ask()
-    derive = getattr(graph, "evidence", None) or graph.retrieve
-    results = derive(report.question, documents=report.documents_filter, **report.retrieval)
-    found = {r.clause.clause_id: r for r in results}
+    found = _derived_evidence(report, graph)
     expected = {e.clause_id: e for e in report.evidence}
     if set(found) != set(expected):
         extra = sorted(set(found) - set(expected))
         lost = sorted(set(expected) - set(found))
         problems.append(f"evidence differs: missing {lost or '-'}, new {extra or '-'}")
     for clause_id in set(found) & set(expected):
-        text_hash = hashlib.sha256(found[clause_id].clause.text.encode()).hexdigest()[:16]
-        if text_hash != expected[clause_id].text_sha256:
+        text, score = found[clause_id]
+        if hashlib.sha256(text.encode()).hexdigest()[:16] != expected[clause_id].text_sha256:
             problems.append(f"text of {clause_id} changed")
-        if abs(round(found[clause_id].score, 4) - expected[clause_id].score) > 1e-3:
+        if abs(round(score, 4) - expected[clause_id].score) > 1e-3:
             problems.append(f"score of {clause_id} changed: {expected[clause_id].score} -> "
-                            f"{found[clause_id].score:.4f}")
+                            f"{score:.4f}")
     return RederiveResult(same=not problems, problems=problems,
                           expected=sorted(expected), found=sorted(found))
+
+
+def _derived_evidence(report: Report, graph: Any) -> dict[str, tuple[str, float]]:
+    """Clause id -> (text, score) of the evidence the same question gives now: the offline
+    answer's evidence (ranked clauses and the definitions and exceptions that govern them,
+    kept as the answer stage keeps them), or the retrieval alone for a graph with no ask."""
+    if hasattr(graph, "ask"):
+        answer = graph.ask(report.question, documents=report.documents_filter, llm="none",
+                           **report.retrieval)
+        return {e.clause_id: (e.text, e.score) for e in answer.evidence}
+    results = graph.retrieve(report.question, documents=report.documents_filter,
+                             **report.retrieval)
+    return {r.clause.clause_id: (r.clause.text, r.score) for r in results}
 
 
 def rederive(report_json: Report | str | Path | dict[str, Any], graph: Any) -> bool:

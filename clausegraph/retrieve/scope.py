@@ -13,17 +13,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from clausegraph.models import Clause, Document
-from clausegraph.store.base import IndexReader
+# the store records each document's parties at ingest (opening_parties); an older index
+# gets them here
+from clausegraph.store.base import OPENING_CHARS, IndexReader, opening_parties
 from clausegraph.text.tokenize import tokenize
 
-_PROFILE_CHARS = 3000
+_PROFILE_CHARS = OPENING_CHARS
 # The name is short and decisive, the opening text long and generic: weigh the name up.
 _NAME_REPEATS = 3
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|[_\-.]+")
@@ -232,15 +233,3 @@ def _opening_parties(index: IndexReader) -> dict[str, str]:
     found = opening_parties(clause for doc_id in unrecorded
                             for clause in index.clauses.document_clauses(doc_id))
     return found | recorded
-
-
-def opening_parties(clauses: Iterable[Clause]) -> dict[str, str]:
-    """Organisation and person names in each document's opening: contracts are called by
-    their parties ("the NDA between CEII and ...") as often as by their titles."""
-    parties: dict[str, list[str]] = {}
-    for clause in clauses:
-        if clause.span[0] < _PROFILE_CHARS:
-            parties.setdefault(clause.doc_id, []).extend(
-                e.text for e in clause.entities if e.label in ("ORG", "PERSON")
-            )
-    return {doc_id: " ".join(names) for doc_id, names in parties.items()}

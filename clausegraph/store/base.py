@@ -49,6 +49,23 @@ class DocumentArtifacts:
     clause_types_model: str | None = None  # the model that set the clauses' clause_types
 
 
+# The opening of a document, where contracts and policies introduce their parties and
+# document scoping reads its profile (clausegraph/retrieve/scope.py).
+OPENING_CHARS = 3000
+
+
+def opening_parties(clauses: Iterable[Clause]) -> dict[str, str]:
+    """Organisation and person names in each document's opening: contracts are called by
+    their parties ("the NDA between CEII and ...") as often as by their titles."""
+    parties: dict[str, list[str]] = {}
+    for clause in clauses:
+        if clause.span[0] < OPENING_CHARS:
+            parties.setdefault(clause.doc_id, []).extend(
+                e.text for e in clause.entities if e.label in ("ORG", "PERSON")
+            )
+    return {doc_id: " ".join(names) for doc_id, names in parties.items()}
+
+
 class DocumentEntry(BaseModel):
     """What an index records about one stored document (a row of ``stats``)."""
 
@@ -74,8 +91,6 @@ class DocumentEntry(BaseModel):
 
     @classmethod
     def of(cls, artifacts: DocumentArtifacts, seconds: float) -> DocumentEntry:
-        from clausegraph.retrieve.scope import opening_parties
-
         document = artifacts.document
         return cls(
             key=document.key,

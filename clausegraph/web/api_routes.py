@@ -23,6 +23,7 @@ from clausegraph.models import Answer
 from clausegraph.review.models import DocumentReview
 from clausegraph.store.base import iter_edges
 from clausegraph.web.highlight import Highlight, pdf_highlight, render_page_png, text_highlight
+from clausegraph.web.messages import for_web_user
 from clausegraph.web.service import (
     Comparison,
     DirectAnswer,
@@ -38,6 +39,9 @@ from clausegraph.web.uploads import UploadRejected, check_upload, display_name, 
 log = logging.getLogger("clausegraph.web")
 router = APIRouter(prefix="/api/v1")
 ReportFormat = Literal["md", "html", "pdf", "json"]
+CompareFormat = Literal["csv", "md", "html"]
+COMPARE_MEDIA_TYPES = {"csv": "text/csv; charset=utf-8", "md": "text/markdown; charset=utf-8",
+                       "html": "text/html; charset=utf-8"}
 ORIGINAL_MEDIA_TYPES = {
     "pdf": "application/pdf",
     "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
@@ -109,6 +113,14 @@ class Removed(BaseModel):
     removed: list[str]
 
 
+class DocumentAnswer(BaseModel):
+    """One document's answer when several answer equally well."""
+
+    document: str
+    text: str
+    citation: str | None = None
+
+
 class HistoryItem(BaseModel):
     id: str
     question: str
@@ -116,6 +128,11 @@ class HistoryItem(BaseModel):
     seconds: float
     direct_answer: str
     evidence: int
+    documents: list[str] | None = Field(None, description="the documents the question "
+                                        "was limited to (None: all)")
+    by_document: list[DocumentAnswer] = Field(
+        default_factory=list, description="each document's answer, when several answer "
+        "equally well (``direct_answer`` then joins them)")
 
 
 # -- helpers -----------------------------------------------------------------------------
@@ -244,6 +261,32 @@ def ask(request: Request, body: Question) -> AskResult:
     return _result(*_ask(request, body))
 
 
+class AnswerView(BaseModel):
+    """An answer as the Ask page shows it: the stream's ``answer``, ``evidence`` (one per
+    group) and ``chain`` events in one record, so a stored answer is shown again (Back,
+    Forward, reload, a History link) without asking again."""
+
+    answer: dict[str, Any] = Field(description="the short answer, full text, mode, id, "
+                                   "question and the documents it was limited to")
+    evidence: list[dict[str, Any]] = Field(description="one entry per group: group, title, "
+                                           "clauses (each with its citation)")
+    chain: dict[str, Any] = Field(description="links: the chain's typed edges")
+
+
+def answer_view(entry: HistoryEntry) -> AnswerView:
+    answer = entry.answer
+    summary = _result(answer, entry).model_dump(mode="json", exclude={"answer"})
+    summary.update(question=answer.question, answer=answer.answer, mode=answer.mode,
+                   documents=entry.documents)
+    evidence = []
+    for group in GROUPS:
+        clauses = [e.model_dump(mode="json") | {"citation": e.citation()}
+                   for e in answer.group(group)]
+        evidence.append({"group": group, "title": GROUP_TITLES[group], "clauses": clauses})
+    return AnswerView(answer=summary, evidence=evidence,
+                      chain={"links": [link.model_dump(mode="json") for link in answer.chain]})
+
+
 def _sse(event: str, data: Any) -> str:
     return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
@@ -269,19 +312,14 @@ def ask_stream(
                                     strategy=strategy,
                                     on_chunk=lambda text: events.put(_sse("chunk", {"text": text})))
             entry = service.remember(session, question, documents, answer, seconds)
-            summary = _result(answer, entry).model_dump(mode="json", exclude={"answer"})
-            summary.update(question=answer.question, answer=answer.answer, mode=answer.mode)
-            events.put(_sse("answer", summary))
-            for group in GROUPS:
-                clauses = [e.model_dump(mode="json") | {"citation": e.citation()}
-                           for e in answer.group(group)]
-                events.put(_sse("evidence", {"group": group, "title": GROUP_TITLES[group],
-                                             "clauses": clauses}))
-            events.put(_sse("chain", {"links": [link.model_dump(mode="json")
-                                                for link in answer.chain]}))
+            view = answer_view(entry)
+            events.put(_sse("answer", view.answer))
+            for group in view.evidence:
+                events.put(_sse("evidence", group))
+            events.put(_sse("chain", view.chain))
             events.put(_sse("done", {"id": entry.id}))
         except ClauseGraphError as exc:
-            events.put(_sse("error", {"detail": " ".join(str(exc).split())}))
+            events.put(_sse("error", {"detail": for_web_user(str(exc))}))
         except Exception:  # noqa: BLE001 - logged here, never sent to the client
             log.exception("streamed ask failed")
             events.put(_sse("error", {"detail": "internal error"}))
@@ -307,7 +345,25 @@ def ask_stream(
 
 @router.post("/compare", response_model=Comparison)
 def compare(request: Request, body: Question) -> Comparison:
-    return service_of(request).compare(workspace_of(request), body.question)
+    return service_of(request).compare(workspace_of(request), body.question, body.documents)
+
+
+@router.get("/compare/export", response_class=Response,
+            responses={200: {"content": {"text/csv": {}, "text/markdown": {}, "text/html": {}}}})
+def compare_export(
+    request: Request,
+    question: Annotated[str, Query(min_length=1, max_length=MAX_QUESTION_CHARS)],
+    documents: Annotated[list[str] | None, Query()] = None,
+    format: CompareFormat = "csv",
+) -> Response:
+    """The comparison as a download: CSV, Markdown or HTML (the writers of
+    ``clausegraph compare --format``)."""
+    from clausegraph.report.compare import render_comparison
+
+    comparison = service_of(request).api_comparison(workspace_of(request), question, documents)
+    text = render_comparison(comparison, format)
+    return Response(text.encode("utf-8"), media_type=COMPARE_MEDIA_TYPES[format], headers={
+        "Content-Disposition": f'attachment; filename="clausegraph-compare.{format}"'})
 
 
 @router.get("/clauses/{clause_id:path}", response_model=ClauseView)
@@ -401,12 +457,17 @@ def review_export(request: Request, doc_id: str, format: ReviewFormat = "csv") -
 
 @router.get("/history", response_model=list[HistoryItem])
 def history(request: Request) -> list[HistoryItem]:
-    return [
-        HistoryItem(id=e.id, question=e.question, asked_at=e.asked_at, seconds=e.seconds,
-                    direct_answer=direct_answer(e.answer).text,
-                    evidence=len(e.answer.evidence))
-        for e in service_of(request).history(request.state.session)
-    ]
+    items = []
+    for entry in service_of(request).history(request.state.session):
+        direct = direct_answer(entry.answer)
+        items.append(HistoryItem(
+            id=entry.id, question=entry.question, asked_at=entry.asked_at,
+            seconds=entry.seconds, direct_answer=direct.text, evidence=len(entry.answer.evidence),
+            documents=entry.documents,
+            by_document=[DocumentAnswer(document=d.document or "", text=d.shown or d.text,
+                                        citation=d.citation)
+                         for d in direct.by_document]))
+    return items
 
 
 @router.get("/history/{entry_id}", response_model=HistoryEntry)
@@ -415,6 +476,12 @@ def history_entry(request: Request, entry_id: str) -> HistoryEntry:
     if entry is None:
         raise NotFoundError(f"no question {entry_id!r} in this session's history")
     return entry
+
+
+@router.get("/history/{entry_id}/view", response_model=AnswerView)
+def history_view(request: Request, entry_id: str) -> AnswerView:
+    """A stored answer as the Ask page shows it (the streamed events in one record)."""
+    return answer_view(history_entry(request, entry_id))
 
 
 def _report_response(request: Request, answer: Answer, documents: list[str] | None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import mimetypes
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -16,13 +17,17 @@ from fastapi.templating import Jinja2Templates
 from clausegraph import __version__
 from clausegraph.config import Settings
 from clausegraph.errors import ClauseGraphError, NotFoundError
+from clausegraph.web.api_routes import MAX_QUESTION_CHARS
 from clausegraph.web.api_routes import router as api_router
+from clausegraph.web.messages import for_web_user, validation_message
 from clausegraph.web.pool import single_threaded_blas
 from clausegraph.web.security import AccessGuard
 from clausegraph.web.service import BusyError, GraphService
 from clausegraph.web.uploads import UploadLimits
 
 HERE = Path(__file__).parent
+# PDF.js is an ES module: served as JavaScript even where the system's MIME list lacks .mjs
+mimetypes.add_type("text/javascript", ".mjs")
 log = logging.getLogger("clausegraph.web")
 PAGES = {"ask": "Ask", "documents": "Documents", "compare": "Compare", "history": "History"}
 
@@ -76,7 +81,7 @@ def create_app(
 
 def _add_error_handlers(app: FastAPI) -> None:
     def detail(exc: Exception) -> str:
-        return " ".join(str(exc).split())
+        return for_web_user(str(exc))
 
     @app.exception_handler(NotFoundError)
     async def not_found(request: Request, exc: NotFoundError) -> JSONResponse:
@@ -92,8 +97,7 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = [f"{'.'.join(str(p) for p in e['loc'][1:])}: {e['msg']}" for e in exc.errors()]
-        return JSONResponse({"detail": "; ".join(problems) or "invalid request"}, 422)
+        return JSONResponse({"detail": validation_message(exc.errors())}, 422)
 
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> JSONResponse:
@@ -108,7 +112,7 @@ def _add_pages(app: FastAPI) -> None:
         def render(request: Request) -> HTMLResponse:
             return templates.TemplateResponse(request, f"{name}.html", {
                 "page": name, "pages": PAGES, "version": __version__,
-                "workspace": request.state.workspace,
+                "workspace": request.state.workspace, "max_question": MAX_QUESTION_CHARS,
             })
 
         render.__name__ = f"{name}_page"

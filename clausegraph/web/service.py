@@ -27,6 +27,8 @@ from clausegraph.models import Answer
 from clausegraph.api import ClauseGraph, IngestOutcome
 from clausegraph.config import Settings
 from clausegraph.errors import ClauseGraphError, NotFoundError
+from clausegraph.web.jobs import JobJournal, delete_unused_uploads
+from clausegraph.web.messages import for_web_user
 from clausegraph.web.pool import AskPool
 from clausegraph.web.uploads import UploadLimits, display_name
 
@@ -63,6 +65,8 @@ class IngestJob(BaseModel):
     done: int = 0
     total: int = 0
     files: list[FileProgress]
+    note: str | None = Field(None, description="e.g. that the server restarted during the "
+                             "job and ingested its files again")
 
 
 class HistoryEntry(BaseModel):
@@ -105,7 +109,9 @@ class Workspace:
         # raised after every ingest or removal: question workers reopen the index when it
         # differs from the version they opened (web/pool.py)
         self.version = 0
+        self.journal = JobJournal(uploads, JOBS_KEPT)
         self._jobs: queue.Queue[tuple[IngestJob, list[tuple[int, Path]]]] = queue.Queue()
+        self._pending: dict[str, list[Path]] = {}  # unfinished jobs' stored files
         self._worker = threading.Thread(target=self._work, name=f"ingest-{name}", daemon=True)
         self._worker.start()
 
@@ -123,7 +129,15 @@ class Workspace:
         self.warm()
 
     def submit(self, job: IngestJob, files: list[tuple[int, Path]]) -> None:
+        self._pending[job.job_id] = [path for _, path in files]
+        self._save(job, files)
         self._jobs.put((job, files))
+
+    def _save(self, job: IngestJob, files: list[tuple[int, Path]]) -> None:
+        try:
+            self.journal.save(job.model_dump(mode="json"), files)
+        except OSError as exc:  # the job still runs; only a restart would lose it
+            log.warning("could not record ingest job %s: %s", job.job_id, exc)
 
     def _work(self) -> None:
         while True:
@@ -138,6 +152,56 @@ class Workspace:
                         entry.status, entry.error = "failed", _one_line(exc)
             finally:
                 job.state = "done"
+                self._pending.pop(job.job_id, None)
+                self._save(job, files)
+                self._delete_unused([path for _, path in files])
+
+    def _used_files(self) -> list[str | Path]:
+        """The originals of indexed documents and the files of unfinished jobs."""
+        used: list[str | Path] = [p for paths in list(self._pending.values()) for p in paths]
+        if self.has_index():
+            used += [entry.source_path for entry in self.graph.store.entries().values()]
+        return used
+
+    def _delete_unused(self, candidates: list[Path] | None = None) -> None:
+        """Uploaded files no document or unfinished job uses (a failed file, a copy of a
+        document indexed from elsewhere) are deleted: nothing is left orphaned."""
+        try:
+            delete_unused_uploads(self.uploads, self._used_files(), candidates)
+        except (OSError, ClauseGraphError) as exc:
+            log.warning("could not tidy the uploads of workspace %s: %s", self.name, exc)
+
+    def recover(self) -> list[IngestJob]:
+        """The jobs recorded before this server started. One the server stopped in the
+        middle of is started again on the files still stored (or marked failed where none
+        is); then stored files nothing uses are deleted."""
+        jobs = []
+        for record, files in self.journal.load():
+            try:
+                job = IngestJob.model_validate(record)
+            except ValueError:
+                continue
+            if job.state != "done":
+                self._resume(job, files)
+            jobs.append(job)
+        self._delete_unused()
+        return jobs
+
+    def _resume(self, job: IngestJob, files: list[tuple[int, Path]]) -> None:
+        present = [(i, path) for i, path in files if path.is_file() and i < len(job.files)]
+        for i, _ in files:
+            if (i, _) not in present and i < len(job.files):
+                job.files[i].status = "failed"
+                job.files[i].error = (f"{job.files[i].name}: the server stopped before this "
+                                      "file was indexed; upload it again")
+        for i, _ in present:
+            job.files[i].status, job.files[i].error = "queued", None
+        job.done, job.state = 0, "queued" if present else "done"
+        job.note = "The server restarted during this upload; its files are being indexed again."
+        if present:
+            self.submit(job, present)
+        else:
+            self._save(job, files)
 
     def _run(self, job: IngestJob, files: list[tuple[int, Path]]) -> None:
         job.state = "running"
@@ -148,6 +212,7 @@ class Workspace:
             job.done = done
             if name in by_name and by_name[name].status == "queued":
                 by_name[name].status = "ingesting"
+                self._save(job, files)
 
         report = self.graph.ingest([path for _, path in files], progress=progress)
         for outcome in report.outcomes:
@@ -164,12 +229,12 @@ def _record(entry: FileProgress, outcome: IngestOutcome, stored: Path) -> None:
     entry.edges = sum(outcome.edges.values())
     if outcome.error:
         # the stored path is ours, not the user's: name the file as the user did
-        entry.error = outcome.error.replace(str(stored), entry.name)
+        entry.error = for_web_user(outcome.error.replace(str(stored), entry.name))
 
 
 def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text if isinstance(exc, ClauseGraphError) and text else "internal error"
+    text = for_web_user(str(exc))
+    return text if isinstance(exc, ClauseGraphError) and str(exc).strip() else "internal error"
 
 
 def _now() -> str:
@@ -226,8 +291,10 @@ class GraphService:
                 graph = ClauseGraph.open(root, self.settings, create=True)
                 if self._workspaces:  # one embedding model for every workspace
                     graph._embedder = next(iter(self._workspaces.values())).graph.embedder
-                self._workspaces[name] = Workspace(name, graph, self._uploads_of(name, root),
-                                                   root)
+                workspace = Workspace(name, graph, self._uploads_of(name, root), root)
+                self._workspaces[name] = workspace
+                for job in workspace.recover():  # jobs of an earlier run of the server
+                    self._jobs[job.job_id] = job
             return self._workspaces[name]
 
     def warm(self) -> None:
@@ -322,16 +389,26 @@ class GraphService:
                 log.error("a question worker process stopped; answering in the server")
         return ws.graph.ask(question, documents=documents or None, **options)
 
-    def compare(self, workspace: str, question: str) -> Comparison:
-        """The question asked of each document on its own (the Python API's comparison),
-        with each answer's clause and span so a click opens it highlighted."""
+    def api_comparison(self, workspace: str, question: str,
+                       documents: list[str] | None = None) -> Any:
+        """The Python API's comparison (what the CLI's exports are written from)."""
+        ws = self.workspace(workspace)
+        if not ws.has_index():
+            raise ClauseGraphError("no documents yet: upload some on the Documents page")
+        return ws.graph.compare(question, documents=documents or None)
+
+    def compare(self, workspace: str, question: str,
+                documents: list[str] | None = None) -> Comparison:
+        """The question asked of each document (or of ``documents``) on its own (the Python
+        API's comparison), with each answer's clause and span so a click opens it
+        highlighted."""
         ws = self.workspace(workspace)
         if not ws.has_index():
             return Comparison(question=question, rows=[])
         keys = {entry["doc_id"]: entry["key"] for entry in self.documents(workspace)}
         clauses = ws.graph.index.clauses
         rows = []
-        for row in ws.graph.compare(question).rows:
+        for row in self.api_comparison(workspace, question, documents).rows:
             clause = clauses.clause(row.citations[0]) if row.found and row.citations else None
             rows.append(CompareRow(
                 doc_id=row.doc_id, document=row.document, key=keys.get(row.doc_id, ""),

@@ -162,9 +162,17 @@ def test_value_patterns():
     for text in ("This Agreement shall be governed by Singapore law.",
                  "construed under the laws of the Commonwealth of Virginia"):
         assert _holds_value("law", text, 0, len(text)), text
-    # a limit may be a distance
-    text = "The maximum distance of travel undertaken is 150 kms."
-    assert _holds_value("amount", text, 0, len(text))
+    # an amount or a period in any style the value extractor reads (the "$" after a space
+    # was once missed: "\b$" never matches there)
+    for text in ("a fee of $500", "a fee of £ 500", "a fee of ₹500", "INR 5 lakhs",
+                 "10 per cent of the Sum Insured", "a sum of 1,00,000"):
+        assert _holds_value("amount", text, 0, len(text)), text
+    for text in ("within thirty (30) days", "within 30 (thirty) days", "thirteen weeks",
+                 "persons 65 years of age", "in perpetuity"):
+        assert _holds_value("duration", text, 0, len(text)), text
+    # a distance or a year is no amount
+    for text in ("The maximum distance of travel is 150 kms.", "in the year 2019"):
+        assert not _holds_value("amount", text, 0, len(text)), text
     # an age is a number of years
     assert question_kind("Up to what age are children covered under the escort benefit?") == \
         "duration"

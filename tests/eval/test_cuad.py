@@ -313,8 +313,10 @@ def test_judging_hits_and_answers(label_file):
         direct="governed by the laws of the State of New York"), "id1", 0.1)
     assert (law.hit_rank, law.answer_right, law.gold_states_answer) == (3, True, True)
     wrong_state = judge_answer(asks[("Acme.pdf", LAW)], evidence_answer(
-        True, [GOVERNING], direct="governed by the laws of Delaware"), "id1", 0.1)
-    assert (wrong_state.hit_rank, wrong_state.answer_right) == (1, False)
+        True, ["1. Term."], direct="governed by the laws of Delaware"), "id1", 0.1,
+        document_clauses=["1. Term.", "20. " + GOVERNING])
+    assert (wrong_state.hit_rank, wrong_state.answer_right) == (None, False)
+    assert wrong_state.gold_in_index is True
     not_found = judge_answer(asks[("Acme.pdf", EXCL)], evidence_answer(False, []), "id1", 0.1)
     assert (not_found.hit_rank, not_found.answer_right) == (None, False)
     negative = judge_answer(asks[("Beta.pdf", EXCL)], evidence_answer(False, ["x"]), "id2", 0.1)
@@ -328,7 +330,8 @@ def outcome(gold, found, rank=None, kind=None, right=None):
 
 def test_summary_rates_and_not_found_confusion():
     outcomes = [
-        outcome("positive", True, 1, "jurisdiction", True),
+        outcome("positive", True, 1, "jurisdiction", True).model_copy(
+            update={"gold_in_index": True}),
         outcome("positive", True, 4, "jurisdiction", False),
         outcome("positive", False, None, "yes_no", False),
         outcome("positive", True, 7, "yes_no", True),
@@ -336,6 +339,7 @@ def test_summary_rates_and_not_found_confusion():
     ]
     s = summarise(outcomes)
     assert (s.hit_at_1, s.hit_at_5) == (0.25, 0.5)
+    assert s.gold_in_index == 1.0  # only the one positive that was checked counts
     assert (s.value_answer_accuracy, s.yes_found, s.answer_accuracy) == (0.5, 0.5, 0.5)
     # not found is the positive class: 2 right on negatives, 1 wrongly on a positive
     assert (s.not_found_true, s.not_found_false, s.found_on_negative) == (2, 1, 1)

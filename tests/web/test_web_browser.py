@@ -77,8 +77,9 @@ def test_ask_shows_answer_groups_chain_and_the_highlighted_page(browser, server)
     quote = "#direct-by-document li:first-child span" if several else "#direct-answer"
     page.click("#direct-by-document li:first-child .cite" if several else "#direct-cite")
     page.wait_for_selector(".highlight")
-    sync_api.expect(page.locator(".page-image").first).to_have_js_property("complete", True)
-    frame = page.locator(".page-frame").first
+    # the whole PDF (PDF.js), its cited page drawn with the highlight over it
+    frame = page.locator(".page-frame", has=page.locator(".highlight")).first
+    sync_api.expect(frame).to_have_attribute("data-drawn", "true", timeout=TIMEOUT_MS)
     number = int(frame.get_attribute("data-page"))
     rects = [pymupdf.Rect(*map(float, r.split(","))) for r in
              frame.locator(".highlight").evaluate_all("els => els.map(e => e.dataset.rect)")]
@@ -92,7 +93,7 @@ def test_ask_shows_answer_groups_chain_and_the_highlighted_page(browser, server)
     hits = pdf_page.search_for(" ".join(words))
     assert hits and any(r.intersects(hit) for r in rects for hit in hits), (words, rects, hits)
     # and each box is drawn where its rectangle says, over the rendered page
-    image = frame.locator(".page-image").bounding_box()
+    image = frame.locator(".page-canvas").bounding_box()
     box = frame.locator(".highlight").first.bounding_box()
     scale = image["width"] / pdf_page.rect.width
     assert abs((box["x"] - image["x"]) / scale - rects[0].x0) < 2

@@ -22,15 +22,17 @@ CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-backg
 class ServerThread:
     """A real uvicorn server for ``app`` on a free loopback port, in a daemon thread."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, port: int | None = None) -> None:
         import socket
         import threading
 
         import uvicorn
 
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+        if port is None:
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                port = probe.getsockname()[1]
+        self.port = port
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
         self.server = uvicorn.Server(config)

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import accumulate, pairwise
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -39,8 +39,23 @@ from clausegraph.store.base import (
     degree_centrality_of,
 )
 
-if TYPE_CHECKING:
-    from clausegraph.store.local.folder import FolderStore
+
+class StoredFiles(Protocol):
+    """What a reader reads an index folder through (``FolderStore`` implements it; the
+    reader does not import the writer, which opens readers)."""
+
+    root: Path
+
+    @property
+    def location(self) -> str: ...
+
+    def read_manifest(self) -> dict[str, Any]: ...
+
+    def read_document(self, doc_id: str) -> Document: ...
+
+    def read_file(self, doc_id: str, name: str) -> bytes: ...
+
+    def read_embeddings(self, doc_id: str) -> np.ndarray: ...
 
 
 class ParsedCache:
@@ -426,7 +441,7 @@ class LocalGraph(GraphStore):
 class FolderReader(IndexReader):
     """An index folder loaded for reading (see :mod:`clausegraph.store.local.folder`)."""
 
-    def __init__(self, store: FolderStore, cache_clauses: int = LocalClauses.CACHE_CLAUSES,
+    def __init__(self, store: StoredFiles, cache_clauses: int = LocalClauses.CACHE_CLAUSES,
                  cache_edges: int = LocalGraph.CACHE_EDGES) -> None:
         self.store = store
         self.manifest = store.read_manifest()

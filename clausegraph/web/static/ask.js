@@ -59,6 +59,7 @@ function showAnswer(data) {
   card.hidden = false;
   const direct = data.direct || {};
   const several = (direct.by_document || []).length > 1;
+  document.getElementById("answer-question").textContent = data.question || "";
   document.getElementById("direct-answer").textContent = several
     ? direct.by_document.length + " documents answer this equally well and the question names none of them:"
     : direct.shown || direct.text || "Not found in the indexed documents.";
@@ -75,7 +76,12 @@ function showAnswer(data) {
   document.getElementById("full-answer").textContent = data.answer;
   document.getElementById("report-links").replaceChildren(...CG.reportLinks(data.id));
   card.dataset.historyId = data.id;
-  CG.setStatus("Answered in " + data.seconds.toFixed(2) + " s (" + data.mode + ").");
+}
+
+function showChain(data) {
+  chainLinks = data.links;
+  document.getElementById("chain-card").hidden = false;
+  Chain.draw(document.getElementById("chain"), chainLinks, evidenceById, (id) => Viewer.open(id));
 }
 
 function reset() {
@@ -86,34 +92,102 @@ function reset() {
   document.getElementById("chain-card").hidden = true;
 }
 
-function ask(question) {
+// Addresses: "/?q=...&doc=..." while a question is being answered, then "/?a=ID&q=..."
+// for its stored answer, so Back, Forward, reload and History links show that answer
+// again without asking (the question stays in the address to ask again if it is gone).
+function questionUrl(question, documents) {
+  const params = new URLSearchParams({ q: question });
+  for (const id of documents || []) params.append("doc", id);
+  return "/?" + params.toString();
+}
+
+function answerUrl(id, question) {
+  return "/?" + new URLSearchParams({ a: id, q: question }).toString();
+}
+
+function ask(question, documents) {
   if (source) source.close();
   reset();
+  const limit = Number(document.getElementById("question").dataset.limit);
+  if (question.length > limit) {  // (an address can carry more than the box takes)
+    CG.setStatus("The question is too long: at most " + limit + " characters.", true);
+    return;
+  }
   CG.setStatus("Searching the documents…");
   const button = document.getElementById("ask-button");
   button.disabled = true;
-  source = new EventSource("/api/v1/ask/stream?question=" + encodeURIComponent(question));
+  let url = "/api/v1/ask/stream?question=" + encodeURIComponent(question);
+  for (const id of documents || []) url += "&documents=" + encodeURIComponent(id);
+  source = new EventSource(url);
   let streamed = "";
-  const finish = () => { source.close(); source = null; button.disabled = false; };
+  const finish = () => { if (source) source.close(); source = null; button.disabled = false; };
   source.addEventListener("chunk", (event) => {
     streamed += JSON.parse(event.data).text;
     document.getElementById("answer-card").hidden = false;
     document.getElementById("direct-answer").textContent = streamed;
   });
-  source.addEventListener("answer", (event) => showAnswer(JSON.parse(event.data)));
+  source.addEventListener("answer", (event) => {
+    const data = JSON.parse(event.data);
+    showAnswer(data);
+    CG.setStatus("Answered in " + data.seconds.toFixed(2) + " s (" + data.mode + ").");
+    history.replaceState({ answer: data.id }, "", answerUrl(data.id, question));
+  });
   source.addEventListener("evidence", (event) => showGroup(JSON.parse(event.data)));
-  source.addEventListener("chain", (event) => {
-    chainLinks = JSON.parse(event.data).links;
-    document.getElementById("chain-card").hidden = false;
-    Chain.draw(document.getElementById("chain"), chainLinks, evidenceById, (id) => Viewer.open(id));
-  });
+  source.addEventListener("chain", (event) => showChain(JSON.parse(event.data)));
   source.addEventListener("done", finish);
-  source.addEventListener("error", (event) => {
-    let detail = "The connection to the server was lost.";
-    if (event.data) detail = JSON.parse(event.data).detail;
-    CG.setStatus(detail, true);
+  source.addEventListener("error", async (event) => {
     finish();
+    if (event.data) { CG.setStatus(JSON.parse(event.data).detail, true); return; }
+    // no event: the stream was refused or cut; say which (the server's words if it answers)
+    try {
+      await CG.api("/api/v1/health");
+      CG.setStatus("The answer stopped before it was complete: ask again.", true);
+    } catch (error) {
+      CG.setStatus(error.message, true);
+    }
   });
+}
+
+// A stored answer, shown as it was streamed; never asked again.
+async function showStored(id, question) {
+  if (source) { source.close(); source = null; }
+  reset();
+  document.getElementById("ask-button").disabled = false;
+  document.getElementById("question").value = question || "";
+  CG.setStatus("Loading the stored answer…");
+  let view;
+  try {
+    view = await CG.api("/api/v1/history/" + encodeURIComponent(id) + "/view");
+  } catch (error) {
+    if (error.status !== 404) { CG.setStatus(error.message, true); return; }
+    CG.setStatus("This answer is no longer stored: answers are kept for this browser " +
+                 "session while the server runs. Ask the question again to get a new one.", true);
+    return;
+  }
+  document.getElementById("question").value = view.answer.question;
+  if (view.answer.documents) {
+    await Picker.ready;
+    Picker.set(view.answer.documents);
+  }
+  showAnswer(view.answer);
+  for (const group of view.evidence) showGroup(group);
+  showChain(view.chain);
+  CG.setStatus("The stored answer (answered in " + view.answer.seconds.toFixed(2) +
+               " s; not asked again).");
+}
+
+function showAddress() {
+  const params = new URLSearchParams(location.search);
+  const input = document.getElementById("question");
+  if (params.get("a")) return showStored(params.get("a"), params.get("q"));
+  if (params.get("q")) {
+    input.value = params.get("q");
+    return ask(params.get("q"), params.getAll("doc"));
+  }
+  if (source) { source.close(); source = null; }
+  reset();
+  input.value = "";
+  CG.setStatus("");
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -123,9 +197,10 @@ document.addEventListener("DOMContentLoaded", () => {
     event.preventDefault();
     const question = input.value.trim();
     if (!question) return;
-    history.replaceState(null, "", "/?q=" + encodeURIComponent(question));
-    ask(question);
+    const documents = Picker.selected();
+    history.pushState({ question: question }, "", questionUrl(question, documents));
+    ask(question, documents);
   });
-  const initial = new URLSearchParams(location.search).get("q");
-  if (initial) { input.value = initial; ask(initial); }
+  window.addEventListener("popstate", () => { Viewer.close(); showAddress(); });
+  showAddress();
 });

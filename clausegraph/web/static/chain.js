@@ -9,6 +9,7 @@ const EDGE_COLOURS = {
   Overrides: "#dc2626", Causes: "#7c3aed", SameSection: "#9ca3af",
 };
 const MAX_EDGES = 16;
+const NARROW_PX = 560;  // below this width the drawn graph's labels are too small to read
 
 function svg(tag, attrs, text) {
   const node = document.createElementNS(SVG_NS, tag);
@@ -45,6 +46,10 @@ Chain.draw = function (container, links, clauses, onClick) {
   container.replaceChildren();
   if (!links.length) {
     container.append(CG.el("p", { class: "hint", text: "No typed edges join these clauses." }));
+    return;
+  }
+  if (container.clientWidth && container.clientWidth < NARROW_PX) {
+    container.append(Chain.steps(links, onClick));  // a phone: the chain as a list
     return;
   }
   const shown = links.slice(0, MAX_EDGES);
@@ -137,4 +142,17 @@ Chain.draw = function (container, links, clauses, onClick) {
     container.append(CG.el("p", { class: "hint",
       text: "The graph shows the " + shown.length + " strongest of " + links.length + " edges." }));
   }
+};
+
+// The chain as a numbered list of edges, each clause a button that opens it.
+Chain.steps = function (links, onClick) {
+  const clauseButton = (id, label) => CG.el("button", { type: "button", class: "cite", "data-clause": id,
+                                                        text: label, onclick: () => onClick(id) });
+  return CG.el("ol", { class: "chain-steps" }, links.map((link) => {
+    const words = link.type === "Defines" && link.term
+      ? " defines \u201c" + link.term + "\u201d used in "
+      : " " + link.type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase() + " ";
+    return CG.el("li", {}, clauseButton(link.source, link.source_label), words,
+                 clauseButton(link.target, link.target_label));
+  }));
 };

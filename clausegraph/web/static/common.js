@@ -20,12 +20,23 @@ CG.el = function (tag, props, ...children) {
   return node;
 };
 
+CG.OFFLINE = "The server cannot be reached: check that it is running, then try again.";
+
 CG.api = async function (path, options) {
-  const response = await fetch(path, Object.assign({ credentials: "same-origin" }, options));
+  let response;
+  try {
+    response = await fetch(path, Object.assign({ credentials: "same-origin" }, options));
+  } catch (error) {  // no response at all: the server stopped or the network is down
+    const lost = new Error(CG.OFFLINE);
+    lost.offline = true;
+    throw lost;
+  }
   if (!response.ok) {
     let detail = response.status + " " + response.statusText;
     try { detail = (await response.json()).detail || detail; } catch (e) { /* not JSON */ }
-    throw new Error(detail);
+    const failed = new Error(detail);
+    failed.status = response.status;
+    throw failed;
   }
   return response.json();
 };
@@ -61,3 +72,41 @@ CG.reportLinks = function (historyId) {
     download: "", class: "export", text: label,
   }));
 };
+
+// Under a stacked (phone) table each cell shows its column's name: data-label from <th>.
+CG.labelCells = function (table) {
+  const names = Array.from(table.querySelectorAll("thead th")).map((th) => th.textContent.trim());
+  for (const row of table.querySelectorAll("tbody tr")) {
+    Array.from(row.children).forEach((cell, i) => { if (names[i]) cell.dataset.label = names[i]; });
+  }
+};
+
+// The question box: focused on load; its limit said as it nears, and when pasted text is cut.
+CG.questionBox = function () {
+  const input = document.getElementById("question");
+  const note = document.getElementById("question-limit");
+  if (!input || !note) return;
+  const limit = Number(input.dataset.limit || input.maxLength);
+  const words = (n) => n.toLocaleString("en");
+  const plain = "Up to " + words(limit) + " characters.";
+  let cut = false;
+  const show = () => {
+    const used = input.value.length;
+    note.classList.toggle("error", cut || used >= limit);
+    if (cut) note.textContent = "Only the first " + words(limit) + " characters were kept: a question can be at most " + words(limit) + " characters.";
+    else if (used >= limit) note.textContent = words(used) + " of " + words(limit) + " characters: the limit is reached.";
+    else if (used >= limit * 0.8) note.textContent = words(used) + " of " + words(limit) + " characters.";
+    else note.textContent = plain;
+  };
+  input.addEventListener("paste", (event) => {
+    const pasted = (event.clipboardData || window.clipboardData).getData("text") || "";
+    const selected = (input.selectionEnd || 0) - (input.selectionStart || 0);
+    cut = input.value.length - selected + pasted.length > limit;
+    setTimeout(show, 0);
+  });
+  input.addEventListener("input", () => { if (input.value.length < limit) cut = false; show(); });
+  show();
+  if (document.activeElement === document.body || !document.activeElement) input.focus();
+};
+
+document.addEventListener("DOMContentLoaded", CG.questionBox);

@@ -20,6 +20,7 @@ async function loadDocuments() {
                                  text: "Review" }), " ",
       CG.el("button", { type: "button", class: "danger", text: "Remove",
       onclick: () => removeDocument(row) })))));
+  CG.labelCells(document.getElementById("documents"));
   document.getElementById("documents-empty").hidden = rows.length > 0;
 }
 
@@ -62,21 +63,51 @@ function showJob(job) {
   if (job.total) progress.value = 50 + 50 * job.done / job.total;
 }
 
+const JOB_KEY = "clausegraph.job";  // the upload being followed, to follow it after a reload
+const RETRY_MS = [700, 1500, 3000, 5000];
+
+// Poll the job until it is done. A lost connection is said as such and polling goes on:
+// the server keeps a journal of its jobs, so after a restart it finishes (or reports) them.
 async function followJob(jobId) {
+  localStorage.setItem(JOB_KEY, jobId);
+  document.getElementById("upload-progress").hidden = false;
   const deadline = Date.now() + 30 * 60 * 1000;
+  let failures = 0;
   while (Date.now() < deadline) {
-    const job = await CG.api("/api/v1/jobs/" + encodeURIComponent(jobId));
+    let job;
+    try {
+      job = await CG.api("/api/v1/jobs/" + encodeURIComponent(jobId));
+      failures = 0;
+    } catch (error) {
+      if (error.status === 404) {
+        localStorage.removeItem(JOB_KEY);
+        setUploadStatus("The server no longer knows this upload (it was restarted and its " +
+                        "record is gone). Check the list below and upload again what is missing.", true);
+        document.getElementById("upload-progress").hidden = true;
+        loadDocuments().catch(() => {});
+        return;
+      }
+      failures += 1;
+      setUploadStatus(error.offline
+        ? "Lost the connection to the server. Still trying… (the upload resumes when the server is back)"
+        : error.message, true);
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS[Math.min(failures, RETRY_MS.length - 1)]));
+      continue;
+    }
     showJob(job);
     if (job.state === "done") {
+      localStorage.removeItem(JOB_KEY);
       const failed = job.files.filter((f) => ["failed", "rejected"].includes(f.status)).length;
-      setUploadStatus(failed ? failed + " of " + job.files.length + " files could not be indexed."
-                             : "Done.", failed > 0);
+      setUploadStatus((job.note ? job.note + " " : "") +
+        (failed ? failed + " of " + job.files.length + " files could not be indexed." : "Done."), failed > 0);
       document.getElementById("upload-progress").hidden = true;
-      loadDocuments();
+      loadDocuments().catch((error) => setUploadStatus(error.message, true));
       return;
     }
-    setUploadStatus("Indexing " + job.done + " of " + job.total + "…");
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    setUploadStatus((job.note ? job.note + " " : "") + (job.state === "queued"
+      ? "Waiting to index " + job.total + (job.total === 1 ? " file…" : " files…")
+      : "Indexing " + Math.min(job.done + 1, job.total) + " of " + job.total + "…"));
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS[0]));
   }
 }
 
@@ -103,7 +134,11 @@ function upload(files) {
     showJob(body);
     followJob(body.job_id);
   });
-  request.addEventListener("error", () => setUploadStatus("Upload failed: no connection.", true));
+  request.addEventListener("error", () => {
+    progress.hidden = true;
+    setUploadStatus("The upload did not reach the server (the connection was lost): " +
+                    "nothing was stored. Upload again when the server is back.", true);
+  });
   request.send(data);
 }
 
@@ -128,4 +163,6 @@ document.addEventListener("DOMContentLoaded", () => {
       : "Choose PDF or text files (or drop them here)";
   });
   loadDocuments().catch((error) => setUploadStatus(error.message, true));
+  const following = localStorage.getItem(JOB_KEY);
+  if (following) followJob(following);
 });

@@ -1,0 +1,191 @@
+"""A short verdict over the direct answer: "No: 36-month waiting period", "90 days", "Yes".
+
+An analyst asking "Is knee replacement covered in the first two years?" wants the answer
+before the quote. The verdict is read offline from the quoted sentence(s) of the direct
+answer: the values they state (``clausegraph.text.values``) and their polarity (does the
+clause refuse what is asked, or allow it, and on what condition). It says "Cannot tell"
+whenever the quote does not decide: a wrong "Yes" costs an analyst more than no verdict.
+
+What the question asks is read from its grammar, not from any document's wording:
+
+- a question that opens with an auxiliary verb ("Is", "Does", "Can", ...) asks yes or no;
+- "how long", "how much", "how many", "when", "what percentage", "how old" ask for a
+  value of a kind (duration, money or percentage, count, date or duration, percentage, age).
+"""
+
+from __future__ import annotations
+
+import re
+from clausegraph.answer.direct import refuses_cover
+from clausegraph.models import Answer, DirectAnswer, Verdict
+from clausegraph.text.values import Value, extract_values
+
+_AUXILIARY = re.compile(
+    r"^\s*(is|are|was|were|does|do|did|can|could|may|might|will|would|shall|should|must|has|"
+    r"have|had)\b", re.I)
+# the value kinds each way of asking wants, in order of preference
+_ASKS_VALUE: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
+    (re.compile(r"\bhow old\b|\bage\b", re.I), ("age", "duration")),
+    (re.compile(r"\bwhat (percentage|percent)\b|\bhow many percent\b", re.I), ("percent",)),
+    (re.compile(r"\bhow long\b|\bhow many (days|weeks|months|years)\b|\bwithin how\b|"
+                r"\b(period|duration|notice)\b", re.I), ("duration",)),
+    (re.compile(r"\bwhen\b|\bwhat date\b|\bon what date\b", re.I), ("date", "duration")),
+    (re.compile(r"\bhow much\b|\b(amount|limit|cap|sum|fee|premium|price|deductible)\b",
+                re.I), ("money", "percent")),
+    (re.compile(r"\bhow many\b", re.I), ("number",)),
+)
+_ASKS_COVER = re.compile(r"\b(covered|cover|covers|payable|pay for|pays for|reimburs\w*|"
+                         r"included|indemnif\w*|claim\w*)\b", re.I)
+_PERMISSION = re.compile(r"^\s*(can|could|may|might|is \w+ (allowed|permitted|entitled))\b",
+                         re.I)
+_EXISTS = re.compile(r"^\s*(is|are) there\b|^\s*(does|do) (the|this|it|either|any)\b.*\b("
+                     r"contain|include|have|provide|require|grant|impose)\w*\b", re.I)
+# "in the first year", "during the first two policy years": a window from the start
+_FIRST = re.compile(r"\bfirst\s+(?:(\w+)\s+)?(?:policy\s+)?(day|week|month|year)s?\b", re.I)
+_WAIT = re.compile(r"\b(waiting|wait|until|till|after|expiry|completion|continuous(ly)?)\b",
+                   re.I)
+_FORBIDS = re.compile(
+    r"\b(shall|will|may|must|can)\s+not\b|\bcannot\b|\b(neither|no)\s+(party|person|one)\b|"
+    r"\bnot\s+be\s+(entitled|permitted|allowed|assignable)\b|\bprohibit\w*\b|\bnot\s+"
+    r"(assign|transfer|terminate)\w*\b", re.I)
+_ALLOWS = re.compile(r"\b(may|can|is entitled to|shall be entitled to|has the right to|"
+                     r"shall have the right to|is permitted to)\b", re.I)
+_CONDITION = re.compile(r"\b(without|unless|except|provided that|provided, however|subject to|"
+                        r"only if|only with|upon|after)\b", re.I)
+_AFFIRMS_COVER = re.compile(r"\b(we|the company|the insurer|the plan)\s+(will|shall)\s+(pay|"
+                            r"cover|reimburse|indemnify)\b|\b(is|are|shall be|will be)\s+"
+                            r"(covered|payable|reimbursed|included)\b", re.I)
+_UNIT_DAYS = {"day": 1, "week": 7, "month": 30.4375, "year": 365.25}
+
+
+def attach_verdicts(answer: Answer, asked: str) -> None:
+    """A verdict for each document's direct answer, and the answer's own: the lead's, or,
+    when several documents answer equally well, theirs if they agree."""
+    for document in answer.per_document:
+        document.verdict = verdict(asked, document)
+    leads = answer.answering_documents() or ([answer.direct] if answer.direct else [])
+    texts = {d.verdict.text for d in leads if d.verdict}
+    if len(texts) > 1:
+        answer.verdict = Verdict(label="cannot_tell", text="Depends on the document: see each "
+                                 "document's answer", basis="the documents answer differently")
+    else:
+        answer.verdict = leads[0].verdict if leads else verdict(asked, None)
+
+
+def verdict(question: str, direct: DirectAnswer | None) -> Verdict:
+    """The verdict of one document's direct answer to ``question``."""
+    if direct is None or not direct.found or not direct.lines:
+        return Verdict(label="cannot_tell", text="Cannot tell: the documents do not answer this",
+                       basis="no direct answer")
+    text = " ".join(line.text for line in direct.lines)
+    clause_id = direct.lines[0].clause_id
+    kinds = asked_value_kinds(question)
+    if _AUXILIARY.search(question):
+        return _yes_no(question, text, clause_id)
+    if kinds:
+        return _value(text, kinds, clause_id)
+    return Verdict(label="cannot_tell", text="Cannot tell: the question asks for no value "
+                   "or yes/no", clause_id=clause_id, basis="open question: read the quote")
+
+
+def asked_value_kinds(question: str) -> tuple[str, ...]:
+    """The value kinds a question asks for, best first (empty: it asks for none)."""
+    for pattern, kinds in _ASKS_VALUE:
+        if pattern.search(question):
+            return kinds
+    return ()
+
+
+def _value(text: str, kinds: tuple[str, ...], clause_id: str) -> Verdict:
+    values = extract_values(text)
+    for kind in kinds:
+        found = [v for v in values if v.kind == kind]
+        if found:
+            shown = display(found[0])
+            return Verdict(label="value", text=shown, value=found[0].text, clause_id=clause_id,
+                           basis=f"the {kind} the quoted clause states")
+    return Verdict(label="cannot_tell", text=f"Cannot tell: the quote states no {kinds[0]}",
+                   clause_id=clause_id, basis="no value of the kind asked in the quote")
+
+
+def _yes_no(question: str, text: str, clause_id: str) -> Verdict:
+    if _ASKS_COVER.search(question):
+        return _cover(question, text, clause_id)
+    if _PERMISSION.search(question):
+        if _FORBIDS.search(text):
+            if _CONDITION.search(text[_FORBIDS.search(text).end():]):
+                return Verdict(label="conditional", text="Only on conditions: read the quote",
+                               clause_id=clause_id,
+                               basis="the clause forbids it except on a condition")
+            return Verdict(label="no", text="No", clause_id=clause_id,
+                           basis="the clause forbids it")
+        if _ALLOWS.search(text):
+            return Verdict(label="yes", text="Yes", clause_id=clause_id,
+                           basis="the clause allows it")
+    if _EXISTS.search(question):
+        return Verdict(label="yes", text="Yes", clause_id=clause_id,
+                       basis="the document has a clause that provides for it")
+    return Verdict(label="cannot_tell", text="Cannot tell: read the quote", clause_id=clause_id,
+                   basis="the quote neither allows nor forbids what is asked in so many words")
+
+
+def _cover(question: str, text: str, clause_id: str) -> Verdict:
+    """Cover questions: refused, refused for a waiting period, or paid."""
+    wait = _waiting_period(text)
+    window = _window_days(question)
+    if wait is not None:
+        shown = display(wait, adjective=True)
+        if window is not None and _days(wait) > window:
+            return Verdict(label="no", text=f"No: {shown} waiting period", value=wait.text,
+                           clause_id=clause_id,
+                           basis="the waiting period is longer than the time asked about")
+        return Verdict(label="yes" if window is not None else "conditional",
+                       text=f"Yes, after a {shown} waiting period", value=wait.text,
+                       clause_id=clause_id, basis="covered once the waiting period has run")
+    if refuses_cover(text):
+        return Verdict(label="no", text="No: excluded", clause_id=clause_id,
+                       basis="the clause refuses cover")
+    if _AFFIRMS_COVER.search(text):
+        limit = next((v for v in extract_values(text) if v.kind in ("money", "percent")), None)
+        return Verdict(label="yes", text=f"Yes, up to {display(limit)}" if limit else "Yes",
+                       value=limit.text if limit else None, clause_id=clause_id,
+                       basis="the clause grants cover")
+    return Verdict(label="cannot_tell", text="Cannot tell: read the quote", clause_id=clause_id,
+                   basis="the quote neither grants nor refuses cover in so many words")
+
+
+def _waiting_period(text: str) -> Value | None:
+    """A duration the quote makes cover wait for ("excluded until the expiry of 36 months")."""
+    for value in extract_values(text):
+        if value.kind == "duration" and _WAIT.search(text[max(0, value.start - 80):value.end + 40]):
+            return value
+    return None
+
+
+def _window_days(question: str) -> float | None:
+    """The time from the start of cover a question asks about, in days ("in the first two
+    years" -> 730.5), or None."""
+    match = _FIRST.search(question)
+    if match:
+        count = 1.0
+        if match.group(1):
+            numbers = [v.amount for v in extract_values(match.group(1) + " " + match.group(2))
+                       if v.amount is not None]
+            count = numbers[0] if numbers else 1.0
+        return count * _UNIT_DAYS[match.group(2).lower()]
+    durations = [v for v in extract_values(question) if v.kind == "duration"]
+    return _days(durations[0]) if durations else None
+
+
+def _days(value: Value) -> float:
+    return (value.amount or 0.0) * _UNIT_DAYS.get(value.unit or "day", 1.0)
+
+
+def display(value: Value, adjective: bool = False) -> str:
+    """A value as a verdict states it: "36 months" ("36-month" before a noun), "$500"."""
+    if value.kind in ("duration", "age") and value.amount is not None and value.unit:
+        number = f"{value.amount:g}"
+        if adjective:
+            return f"{number}-{value.unit}"
+        return f"{number} {value.unit}{'' if value.amount == 1 else 's'}"
+    return " ".join(value.text.split())

@@ -1,0 +1,359 @@
+"""Labels at line starts: ``ARTICLE IV``, ``Section 5``, ``4.2``, ``(b)``, ``ii.``, ``A.``,
+bullets, ``Schedule B``, insurance codes such as ``Excl01``.
+
+Whether a line start is a label depends on what is open: a bare number is an amount
+unless it fits the numbering, ``(i)`` is a letter or a roman numeral by the list it
+continues, a ``Schedule B`` line is a container only when the numbering does not carry
+on after it. ``LabelReader`` reads the outline and the numbering but changes neither.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clausegraph.segment.contents import TOC_END_RE
+from clausegraph.segment.headings import heading_key, heading_like, is_caps
+from clausegraph.segment.lines import DocumentLines
+from clausegraph.segment.numbering import (
+    MAX_UNSEQUENCED_NUMBER,
+    DecimalNumbering,
+    letter_value,
+    roman,
+)
+from clausegraph.segment.outline import Label, Outline
+from clausegraph.segment.references import (
+    REFERENCE_REST_RE,
+    REFERENCE_TAIL_RE,
+    continues_a_reference,
+)
+from clausegraph.segment.schedules import SCHEDULE_RE, SCHEDULES_RE, Schedules, is_schedule_line
+
+
+def _container_re(words: str) -> re.Pattern[str]:
+    """``ARTICLE IV``, ``Part 2``, ``Chapter B``: a word, then a roman, arabic or letter number."""
+    return re.compile(
+        rf"(?P<word>{words})\s+(?P<num>[IVXLC]{{1,7}}|\d{{1,3}}|[A-Z])(?=[\s.:\-–—)]|$)\.?"
+    )
+
+
+def _numbered_re(words: str) -> re.Pattern[str]:
+    """``Section 4.2``, ``§ 5``: a word, then a dotted decimal number."""
+    return re.compile(
+        rf"(?P<word>{words})\s*(?P<num>\d{{1,3}}(?:\.\d{{1,3}})*)(?=[\s.:)\-–—]|$)\.?"
+    )
+
+
+_ARTICLE_RE = _container_re(r"Article|ARTICLE|Part|PART")
+_SECTION_LETTER_RE = re.compile(r"(?P<word>Section|SECTION)\s+(?P<num>[A-Z])(?:[.)]|(?=\s|$))")
+_SECTION_RE = _numbered_re(r"Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|§")
+_WORD_LABELS = (
+    (_ARTICLE_RE, "article"),
+    (_SECTION_LETTER_RE, "article"),
+    (_SECTION_RE, "decimal"),
+    (SCHEDULE_RE, "schedule"),
+)
+# With ``segment.more_containers``: chapters above articles, paragraphs and rules numbered
+# like sections (regulations, statutes, rule books).
+_CHAPTER_RE = _container_re(r"Chapter|CHAPTER")
+_PARAGRAPH_RE = _numbered_re(r"Paragraph|PARAGRAPH|Para\.|PARA\.|Rule|RULE")
+_MORE_WORD_LABELS = (
+    (_CHAPTER_RE, "chapter"),
+    *_WORD_LABELS,
+    (_PARAGRAPH_RE, "decimal"),
+)
+# Outline ranks of containers: a label closes every open node of its rank or below.
+_SCHEDULE_RANK, _CHAPTER_RANK, _ARTICLE_RANK = 0, 1, 2
+_CODE_RE = re.compile(
+    r"(?:(?i:code)\s*[-–:]?\s*)?(?P<excl>(?i:excl)\s?\d{1,3})\b|(?i:def)\.\s*(?P<def>\d{1,3})\.?"
+)
+_DECIMAL_RE = re.compile(r"(?P<num>\d{1,4}(?:\.\d{1,3})*)(?P<dot>\.)?(?=\s|$)")
+PAREN_RE = re.compile(r"\((?P<v>[a-zA-Z]{1,4}|\d{1,3})\)(?=\s|$)")
+_HALF_RE = re.compile(r"(?P<v>[a-zA-Z]{1,4}|\d{1,2})\)(?=\s|$)")
+_DOT_RE = re.compile(r"(?P<v>[a-zA-Z]|[ivxlcIVXLC]{2,6})\.(?=\s|$|[A-Z][a-z])")
+_BULLET_RE = re.compile(r"[•●▪◦○■□➢►▶✓✔·∙\uf0b7\uf0a7\uf0d8\uf076\uf0fc\u2023\u2043\-–—*o](?=\s|$)")
+_WEAK_BULLETS = frozenset("-–—*o")
+# How many lines after a "Schedule X" line are searched for the label that tells whether
+# the body's numbering carries on (then the line was a reference or a table cell).
+_SCHEDULE_LOOKAHEAD = 400
+
+
+class LabelReader:
+    """Finds the label a line starts with, given what the outline has open."""
+
+    def __init__(
+        self,
+        lines: DocumentLines,
+        outline: Outline,
+        numbering: DecimalNumbering,
+        toc: list[bool],
+        schedules: Schedules,
+        more_containers: bool = False,
+    ) -> None:
+        self.lines = lines
+        self.text = lines.text
+        self.outline = outline
+        self.numbering = numbering
+        self.toc = toc
+        self.schedules = schedules
+        self.word_labels = _MORE_WORD_LABELS if more_containers else _WORD_LABELS
+        # (number, heading_key) of numbered lines that end in a page number, as contents do
+        self.numbered_headings: set[tuple[str | None, str]] = set()
+
+    def match(self, s: str, index: int) -> Label | None:
+        """The label starting line ``index`` (text ``s``), if it is a real one."""
+        for matcher in (
+            self._schedules_label,
+            self._word_label,
+            self._code_label,
+            self._decimal_label,
+            self._list_label,
+            self._bullet_label,
+        ):
+            label = matcher(s, index)
+            if label is not None:
+                return label
+        return None
+
+    def note_contents_entry(self, label: Label, line_text: str) -> None:
+        """A numbered line ending in a page number ("1.  INTRODUCTION ...... 3"): an entry
+        of a contents table the contents finder missed."""
+        if label.family in ("decimal", "article") and TOC_END_RE.search(line_text):
+            self.numbered_headings.add((label.comp, heading_key(line_text[label.end :])))
+
+    # ---- words: Article, Section, Schedule
+
+    def _word_label(self, s: str, index: int) -> Label | None:
+        if s[:1] not in "APSCE§R":
+            return None
+        for regex, family in self.word_labels:
+            match = regex.match(s)
+            if match is None:
+                continue
+            rest = s[match.end() :].lstrip()
+            if continues_a_reference(rest):
+                return None  # "Section 12 (Miscellaneous) of ...": a reference, not a label
+            word = " ".join(match.group("word").split())
+            num = match.group("num")
+            if family == "schedule":
+                return self._schedule_label(word, num, match.group(0), rest, index)
+            if family in ("article", "chapter"):
+                return self._article_label(s, word, num, rest, match.end(), family)
+            return self.decimal_from(num, match.end(), rest, word, strong=True)
+        return None
+
+    @staticmethod
+    def _article_label(
+        s: str, word: str, num: str | None, rest: str, end: int, family: str
+    ) -> Label | None:
+        if num is None or (word.lower() == "part" and not rest and not is_caps(s)):
+            return None
+        value = roman(num) or (int(num) if num.isdigit() else ord(num[0]) - 64)
+        if value <= 0 or (len(num) > 1 and not num.isdigit() and roman(num) is None):
+            return None
+        rank = _CHAPTER_RANK if family == "chapter" else _ARTICLE_RANK
+        return Label("article", family, f"{word} {num}", end, value, (value,), rank)
+
+    def _schedules_label(self, s: str, index: int) -> Label | None:
+        """A line "Schedules:" or "LIST OF EXHIBITS" alone heads the list of the schedules."""
+        if s[:1] not in "SEAL" or not self.outline.seen_body_label:
+            return None
+        match = SCHEDULES_RE.match(s)
+        if (
+            match is None
+            or self.schedules.before_the_body(index)
+            or self._sequence_resumes_after(index)
+        ):
+            return None
+        return Label(
+            "schedule", "schedule", match.group("word"), match.end(), 0, (), _SCHEDULE_RANK
+        )
+
+    def _schedule_label(
+        self, word: str, num: str | None, matched: str, rest: str, index: int
+    ) -> Label | None:
+        # Before the body starts, "Exhibit 10.28" is the filing's cover header, not an annex.
+        if not self.outline.seen_body_label:
+            return None
+        if self.schedules.refuses(word, num, matched, rest, index):
+            return None
+        if self._sequence_resumes_after(index):
+            return None  # "Schedule E" in a table cell of the body: a reference, not a container
+        comp = f"{word} {num}" if num else word
+        return Label("schedule", "schedule", comp, len(matched), 0, (), _SCHEDULE_RANK)
+
+    def _sequence_resumes_after(self, index: int) -> bool:
+        """Does the first numbered label after line ``index`` continue a sequence open now?
+
+        An attached schedule starts afresh: a title, text, a list restarting at "1." or
+        "(a)". When the next label instead carries on the body's numbering ("(b)" after an
+        open "(a)", "(viii)" after "(vii)", "5." after "4."), the schedule line was a cell of
+        a table or a wrapped reference inside the body. So does a first section that repeats
+        an entry of a contents table ("1. INTRODUCTION AND DEFINITIONS" after "1.
+        INTRODUCTION AND DEFINITIONS ..... 3", a table the contents finder missed): the
+        body has yet to start. Other schedule lines in between decide nothing ("Schedule
+        C" / "Schedule D" cells of one table).
+        """
+        stop = min(len(self.lines), index + 1 + _SCHEDULE_LOOKAHEAD)
+        for ahead in range(index + 1, stop):
+            if self.toc[ahead]:
+                continue
+            s = self.lines.line_text(ahead)
+            if is_schedule_line(s):
+                continue
+            label = self.match(s, ahead)
+            if label is None or label.comp is None or label.family == "schedule":
+                continue
+            key = heading_key(s[label.end :])
+            if key and label.value == 1 and (label.comp, key) in self.numbered_headings:
+                return True  # "1. INTRODUCTION" again: what came before was a contents table
+            return self._continues_open_sequence(label)
+        return False
+
+    def _continues_open_sequence(self, label: Label) -> bool:
+        """Is ``label`` the next number of a sequence that is open at this point?"""
+        if label.family == "decimal":
+            return self.numbering.continues_open(label.tup, bool(self.outline.open_fits(label)))
+        if label.family == "list":
+            return label.value > 1  # a list reading above 1 is only chosen to continue a list
+        if label.family == "article":
+            return self.outline.continues_article(label)
+        return False
+
+    # ---- codes and numbers
+
+    def _code_label(self, s: str, index: int) -> Label | None:
+        if s[:1] not in "EeCcDd":
+            return None
+        match = _CODE_RE.match(s)
+        if match is None:
+            return None
+        if match.group("excl"):
+            digits = re.sub(r"\D", "", match.group("excl"))
+            return Label("code", "code:excl", f"Excl{digits}", match.end(), int(digits))
+        digits = match.group("def")
+        return Label("code", "code:def", f"Def.{digits}", match.end(), int(digits))
+
+    def _decimal_label(self, s: str, index: int) -> Label | None:
+        if not s[:1].isdigit():
+            return None
+        match = _DECIMAL_RE.match(s)
+        if match is None:
+            return None
+        rest = s[match.end() :].lstrip()
+        num = match.group("num")
+        if "." not in num and not match.group("dot"):
+            # A bare integer is an amount, a date or a page number unless a capitalised
+            # heading follows on the same line ("1 PREAMBLE", "2 DEFINITIONS").
+            head = rest.split("   ")[0]
+            if not (rest and is_caps(head) and heading_like(head)):
+                return None
+        strong = bool(match.group("dot")) or not rest or rest[0].isupper() or rest[0] in '“"('
+        return self.decimal_from(num, match.end(), rest, None, strong)
+
+    def decimal_from(
+        self, num: str, end: int, rest: str, word: str | None, strong: bool
+    ) -> Label | None:
+        """The label of a decimal number ``num`` (with its ``word``: "Section 5"), unless it
+        reads as an amount, a year or money; a weak one ("3 months") must fit the numbering."""
+        parts = num.split(".")
+        tup = tuple(int(p) for p in parts)
+        if tup[0] == 0 or (
+            tup[0] > MAX_UNSEQUENCED_NUMBER and not self.numbering.continues_top(tup)
+        ):
+            return None
+        if len(tup) > 1 and tup[-1] == 0:
+            # "1.0 DEFINITIONS" is article 1 written with a zero; "10.00" is money.
+            if len(tup) == 2 and parts[1] == "0" and rest and heading_like(rest.split("   ")[0]):
+                tup = tup[:1]
+            else:
+                return None
+        if not strong and not self.numbering.plausible(tup):
+            return None
+        if word is not None and len(tup) == 1:
+            comp = f"{word.capitalize() if word.islower() else word} {tup[0]}"
+        else:
+            comp = ".".join(str(p) for p in tup) if num.endswith(".0") else num
+        return Label("decimal", f"dec{len(tup)}", comp, end, tup[-1], tup)
+
+    # ---- list items and bullets
+
+    def _list_label(self, s: str, index: int) -> Label | None:
+        first = s[:1]
+        if first == "(":
+            match, form = PAREN_RE.match(s), "paren"
+        elif first.isalnum():
+            match, form = _HALF_RE.match(s), "half"
+            if match is None and first.isalpha():
+                match, form = _DOT_RE.match(s), "dot"
+        else:
+            return None
+        if match is None:
+            return None
+        rest = s[match.end() :].lstrip()
+        if rest and REFERENCE_REST_RE.match(rest) and rest[0].islower():
+            return None  # "Section 3\n(a) hereof": a wrapped reference
+        if index > 0 and not self._prev_allows_list(index, rest):
+            return None
+        value = match.group("v")
+        if form == "dot" and len(value) == 1 and value.isupper() and rest[:1].islower():
+            return None  # "A. smith" style initials
+        return self.choose_list_reading(value, form, match.end())
+
+    def _prev_allows_list(self, index: int, rest: str) -> bool:
+        """False when the previous line ends mid-reference ("... pursuant to Section 3").
+
+        A reference that ends its sentence ("... pursuant to Section 2.") does not run on
+        into a "(b) Heritage shall ..." that starts a new one.
+        """
+        prev = self.lines[index - 1]
+        tail = self.text[max(prev.start, prev.end - 30) : prev.end]
+        if tail.endswith(".") and rest[:1].isupper():
+            return True
+        return REFERENCE_TAIL_RE.search(tail) is None
+
+    def choose_list_reading(self, value: str, form: str, end: int) -> Label | None:
+        """Letter or roman? Pick the reading that continues an open list, else a list start."""
+        candidates = [
+            Label("list", f"{form}:{cls}", f"({text})", end, val)
+            for cls, val, text in _list_readings(value)
+        ]
+        if not candidates or (form == "dot" and value.isdigit()):
+            return None
+        for label in candidates:
+            node = self.outline.find_style(label.style)
+            if node is not None and node.value < label.value <= node.value + 3:
+                return label
+        for label in candidates:
+            if self.outline.open_fits(label):
+                return label  # "(f)" after "(e)" whose sub-list "(a)", "(b)" is still open
+        for label in candidates:
+            if label.value == 1:
+                return label
+        return None
+
+    def _bullet_label(self, s: str, index: int) -> Label | None:
+        match = _BULLET_RE.match(s)
+        if match is None:
+            return None
+        char = s[0]
+        if char in _WEAK_BULLETS and index > 0:
+            prev = self.lines[index - 1]
+            prev_text = self.text[prev.start : prev.end]
+            if not (prev.end > prev.start and (prev_text[-1] in ":;." or prev_text[0] == char)):
+                return None  # a dash or "o" inside running text, not a list
+        return Label("bullet", f"bullet:{char}", None, match.end())
+
+
+def _list_readings(value: str) -> list[tuple[str, int, str]]:
+    """(class, value, text) of each way to read a list marker: "i" is roman 1 or letter 9."""
+    if value.isdigit():
+        return [("digit", int(value), value)]
+    readings: list[tuple[str, int, str]] = []
+    numeral = roman(value)
+    letter = letter_value(value)
+    case = "lower" if value.islower() else "upper"
+    if numeral is not None:
+        readings.append(("roman" if case == "lower" else "ROMAN", numeral, value))
+    if letter is not None and (len(value) == 1 or numeral is None):
+        readings.append((case, letter, value))
+    return readings

@@ -1,0 +1,173 @@
+"""The visible lines of a document and how its paragraphs show (blank lines, indents, wraps)."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import Counter
+from dataclasses import dataclass
+
+from clausegraph.models import Document, Span
+from clausegraph.models.document import LineStyle
+
+# A line ending in one of these can end a paragraph.
+TERMINAL = ".:;!?"
+
+
+@dataclass(slots=True)
+class Line:
+    """A visible line: trimmed offsets plus the layout facts paragraph detection needs."""
+
+    start: int
+    end: int
+    indent: int
+    blank_before: bool
+
+
+def excluded_spans(document: Document) -> list[Span]:
+    """Excluded spans sorted, clipped to the text and merged where they touch."""
+    merged: list[Span] = []
+    for start, end in sorted(document.excluded):
+        start, end = max(start, 0), min(end, len(document.text))
+        if end <= start:
+            continue
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def visible_lines(text: str, excluded: list[Span]) -> list[Line]:
+    """Non-blank lines of the text outside excluded spans, each trimmed of whitespace."""
+    lines: list[Line] = []
+    blank = True
+    pos = 0
+    for gap_start, gap_end in [*excluded, (len(text), len(text))]:
+        run_end = gap_start
+        while pos < run_end:
+            nl = text.find("\n", pos, run_end)
+            line_end = run_end if nl < 0 else nl
+            raw = text[pos:line_end]
+            stripped = raw.lstrip()
+            if stripped:
+                indent = len(raw) - len(stripped)
+                start = pos + indent
+                lines.append(Line(start, start + len(stripped.rstrip()), indent, blank))
+                blank = False
+            else:
+                blank = True
+            pos = line_end + 1 if nl >= 0 else run_end
+        pos = max(pos, gap_end)
+    return lines
+
+
+# Points above the body text's size from which a line is set as a heading.
+_LARGER_POINTS = 0.9
+
+
+def _styles_of_lines(lines: list[Line], styles: list[LineStyle]) -> list[LineStyle | None]:
+    """The style of each visible line (None for lines no style covers: tables, OCR)."""
+    starts = [style.start for style in styles]
+    out: list[LineStyle | None] = []
+    for line in lines:
+        index = bisect_right(starts, line.start) - 1
+        inside = index >= 0 and line.start < styles[index].end
+        out.append(styles[index] if inside else None)
+    return out
+
+
+def _body_style(styles: list[LineStyle]) -> tuple[float, bool]:
+    """Size and weight of most of the document's characters: its body text."""
+    weight: Counter[tuple[float, bool]] = Counter()
+    for style in styles:
+        weight[(style.size, style.bold)] += style.end - style.start
+    return weight.most_common(1)[0][0]
+
+
+def rstrip_end(text: str, start: int, end: int) -> int:
+    """``end`` moved back over trailing whitespace (not before ``start``)."""
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return end
+
+
+def skip_space(text: str, pos: int, end: int) -> int:
+    """``pos`` moved forward over whitespace (not past ``end``)."""
+    while pos < end and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def total_size(pieces: list[Span]) -> int:
+    return sum(end - start for start, end in pieces)
+
+
+class DocumentLines:
+    """A document's visible lines and its paragraph layout.
+
+    How a paragraph starts differs by source: in PDFs and hard-wrapped text a newline is
+    only a wrap, most .txt files hold one paragraph per line, and some (privacy policies)
+    mark paragraph starts by indentation.
+    """
+
+    def __init__(self, document: Document, use_style: bool = False) -> None:
+        self.text = document.text
+        self.excluded = excluded_spans(document)
+        self.lines = visible_lines(self.text, self.excluded)
+        self.pdf = document.media_type == "pdf"
+        lengths = sorted(line.end - line.start for line in self.lines) or [0]
+        self.p75 = lengths[int(len(lengths) * 0.75)]
+        p90 = lengths[int(len(lengths) * 0.9)]
+        blanks = sum(line.blank_before for line in self.lines)
+        indented = sum(line.indent > 0 for line in self.lines)
+        n = max(len(self.lines), 1)
+        self.soft_wrap = self.pdf or (p90 <= 100 and blanks > 0.05 * n)
+        self.indent_mode = (
+            not self.soft_wrap and blanks < 0.05 * n and 0.03 * n <= indented <= 0.7 * n
+        )
+        self.styled = use_style and bool(document.line_styles)
+        self.styles = _styles_of_lines(self.lines, document.line_styles) if self.styled else []
+        self.body = _body_style(document.line_styles) if self.styled else (0.0, False)
+
+    def set_as_heading(self, index: int) -> bool | None:
+        """Is line ``index`` set larger or bolder than the body text? None when unknown
+        (no styles: a text file, a table row, an OCR'd page, or style not in use)."""
+        style = self.styles[index] if self.styled else None
+        if style is None:
+            return None
+        size, bold = self.body
+        return style.size >= size + _LARGER_POINTS or (
+            style.bold and not bold and style.size >= size - _LARGER_POINTS
+        )
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __getitem__(self, index: int) -> Line:
+        return self.lines[index]
+
+    def line_text(self, index: int) -> str:
+        line = self.lines[index]
+        return self.text[line.start : line.end]
+
+    def para_start(self, index: int) -> bool:
+        """Does line ``index`` begin a new paragraph?"""
+        line = self.lines[index]
+        first = self.text[line.start]
+        if first.islower():
+            return False  # a page-break or wrap continuation
+        if index == 0:
+            return True
+        here, before = self.set_as_heading(index), self.set_as_heading(index - 1)
+        if here is not None and before is not None and here != before:
+            return True  # a heading starts after running text, and running text after it
+        if self.soft_wrap:
+            if line.blank_before and not self.pdf:
+                return True  # wrapped text files separate paragraphs by blank lines
+            prev = self.lines[index - 1]
+            prev_end = self.text[prev.end - 1]
+            short = (prev.end - prev.start) < 0.85 * self.p75
+            return prev_end in TERMINAL and (short or line.blank_before)
+        if self.indent_mode:
+            return line.blank_before or line.indent > 0
+        return True

@@ -1,0 +1,317 @@
+"""One pass over the visible lines (``Document.excluded`` spans are skipped), building
+the outline: each line opens a labelled node, a heading, a paragraph or a definition, or
+continues the open node.
+
+Labels count only at a line start (or right after a label's heading); inline
+enumerations (``... (i) x; (ii) y``) stay inside their clause, except in flattened lines
+(``inline.py``). A numbered clause owns the unlabelled paragraphs that follow it; at the
+top level and under an unnumbered heading (after its first paragraph) each paragraph is
+a clause. After ``IN WITNESS WHEREOF`` the signature lines stay in that paragraph, one
+top-level clause.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from clausegraph.config import SegmentConfig
+from clausegraph.models import Document
+from clausegraph.segment.contents import contents_lines, open_contents
+from clausegraph.segment.definitions import QUOTED_DEF_RE, definition_term, mentions_definitions
+from clausegraph.segment.headings import (
+    clean_heading,
+    is_caps,
+    label_shape,
+    next_line_heading,
+    split_heading,
+    standalone_heading,
+)
+from clausegraph.segment.inline import LONG_LINE, inline_cuts, inline_label
+from clausegraph.segment.labels import LabelReader
+from clausegraph.segment.lines import TERMINAL, DocumentLines, Line, rstrip_end, skip_space
+from clausegraph.segment.merge import Unit
+from clausegraph.segment.numbering import DecimalNumbering
+from clausegraph.segment.outline import TEXT_FAMILIES, Label, Node, Outline
+from clausegraph.segment.schedules import Schedules
+from clausegraph.segment.signatures import opens_signing, signature_line
+from clausegraph.segment.tables import caption_like, close_table, open_table, table_of_lines
+
+# Nodes whose first line after the label is their text, whatever it looks like.
+_OPEN_FAMILIES = ("root", "heading", "para", "toc")
+
+
+class Parser:
+    """Reads a document's lines in order into an ``Outline``."""
+
+    def __init__(self, document: Document, config: SegmentConfig | None = None) -> None:
+        config = config or SegmentConfig()
+        self.lines = DocumentLines(document, config.style_headings)
+        self.text = self.lines.text
+        self.outline = Outline(self.text)
+        self.numbering = DecimalNumbering()
+        self.toc = contents_lines(self.lines)
+        self.labels = LabelReader(
+            self.lines, self.outline, self.numbering, self.toc, Schedules(self.lines),
+            config.more_containers,
+        )
+        self.table_of = table_of_lines(self.lines.lines, document.tables)
+        self.table_node: Node | None = None
+        self.headings_seen = 0
+        self.heading_line = -1  # index of a line already taken as the previous label's heading
+        # After "IN WITNESS WHEREOF": "sentence" while its sentence runs on, then "block"
+        # for the signature lines; "" elsewhere.
+        self.signing = ""
+
+    # ---- the pass
+
+    def run(self) -> list[Unit]:
+        """Parse every line, then return one unit per node in reading order."""
+        toc_node: Node | None = None
+        caption: Line | None = None
+        for index, line in enumerate(self.lines.lines):
+            if index == self.heading_line:
+                continue
+            table = self.table_of[index]
+            if table is not None and not self.toc[index]:  # a contents page stays contents
+                if self.table_node is None or self.table_node.value != table:
+                    close_table(self.outline, self.table_node)
+                    self.table_node = open_table(self.outline, table, caption)
+                    caption = None
+                self.outline.append(self.table_node, line.start, line.end, body=True)
+                continue
+            self._close_table()
+            if caption is not None:  # a caption-like line before a table it did not head
+                self._line(index - 1, caption)
+                caption = None
+            if self._is_caption(index):
+                caption = line
+                continue
+            if self.toc[index]:
+                toc_node = toc_node or open_contents(self.outline)
+                self.outline.append(toc_node, line.start, line.end)
+                continue
+            if toc_node is not None:
+                self.outline.pop_to(self.outline.root)
+                toc_node = None
+            self._line(index, line)
+        self._close_table()
+        return [Unit.of(node) for node in self.outline.nodes if node.pieces]
+
+    def _close_table(self) -> None:
+        close_table(self.outline, self.table_node)
+        self.table_node = None
+
+    def _is_caption(self, index: int) -> bool:
+        """A short line right before a table, not a sentence ("Table of Benefits:")."""
+        if index + 1 >= len(self.lines) or self.table_of[index + 1] is None:
+            return False
+        s = self.lines.line_text(index)
+        return caption_like(self.lines, index) and self.labels.match(s, index) is None
+
+    def _line(self, index: int, line: Line) -> None:
+        """Handle one visible line; flattened lines holding whole pages are cut first."""
+        long = line.end - line.start > LONG_LINE
+        cuts = inline_cuts(self.text, line.start, line.end) if long else []
+        if not cuts:
+            self._line_part(index, line)
+            return
+        bounds = [line.start, *cuts, line.end]
+        first_end = rstrip_end(self.text, bounds[0], bounds[1])
+        self._line_part(index, Line(bounds[0], first_end, line.indent, line.blank_before))
+        for start, end in pairwise(bounds[1:]):
+            end = rstrip_end(self.text, start, end)
+            label = inline_label(self.labels, self.text[start:end])
+            if label is not None:
+                self._open_label(label, index, start, end)
+            else:
+                self.outline.append(self.outline.top, start, end, body=True)
+
+    def _line_part(self, index: int, line: Line) -> None:
+        s = self.text[line.start : line.end]
+        if self._signing_line(index, line, s):
+            return
+        label = self.labels.match(s, index)
+        if label is not None:
+            self.signing = ""
+            self._open_label(label, index, line.start, line.end)
+            return
+        if self.signing:
+            self._after_signature(index, line, s)
+            return
+        self._text_line(index, line, s)
+
+    def _signing_line(self, index: int, line: Line, s: str) -> bool:
+        """Handle the "IN WITNESS WHEREOF, ..." sentence; True when the line was taken."""
+        if opens_signing(s):
+            self.outline.pop_to(self.outline.root)  # signature blocks belong to no section
+            self._open_para(line)
+            self.signing = "block" if s[-1] in TERMINAL else "sentence"
+            return True
+        if self.signing != "sentence":
+            return False
+        if not self.lines.para_start(index):
+            # The "IN WITNESS WHEREOF, ..." sentence wraps onto this line.
+            self.outline.append(self.outline.top, line.start, line.end, body=True)
+            self.signing = "block" if s[-1] in TERMINAL else "sentence"
+            return True
+        self.signing = "block"
+        return False
+
+    def _after_signature(self, index: int, line: Line, s: str) -> None:
+        """A line of the signature block stays in it; the first other line starts afresh."""
+        if signature_line(self.lines, index):
+            # Names, "By:", "/s/ ...", "Title: President": the block stays one clause.
+            self.outline.append(self.outline.top, line.start, line.end, body=True)
+            return
+        self.signing = ""
+        self.outline.pop_to(self.outline.root)
+        if standalone_heading(self.lines, s, index, True):
+            self._open_heading(s, line)
+        else:
+            self._open_para(line)
+
+    def _text_line(self, index: int, line: Line, s: str) -> None:
+        """A line with no label: a heading, a definition, a new paragraph or more text."""
+        outline = self.outline
+        para = self.lines.para_start(index)
+        top = outline.top
+        if top.family == "list" and not top.has_body and top.heading is None:
+            # "A." alone on its line: the title-cased line below is its text, not a heading.
+            outline.append(top, line.start, line.end, body=True)
+            return
+        if standalone_heading(self.lines, s, index, para):
+            self._open_heading(s, line)
+            return
+        if top.family not in _OPEN_FAMILIES and not top.has_body:
+            # "1." alone on a line (PDF layout): this line is its text, whatever it looks like.
+            if top.kind == "clause":
+                self._set_definition_kind(top, s)
+            outline.append(top, line.start, line.end, body=True)
+            return
+        if para or self.text[line.start] in '“"':
+            term = definition_term(s, top.in_defs or outline.in_defs())
+            if term is not None and (para or QUOTED_DEF_RE.match(s)):
+                self._open_definition(term, line)
+                return
+        if para and (
+            top is outline.root
+            or top.family == "para"
+            or (top.unlabelled_heading and top.has_body)
+        ):
+            self._open_para(line)
+            return
+        if top is outline.root:
+            self._open_para(line)
+            return
+        outline.append(top, line.start, line.end, body=True)
+
+    # ---- opening nodes
+
+    def _open_label(self, label: Label, index: int, start: int, end: int) -> None:
+        """Open a node for ``label`` found at ``start``; the line runs to ``end``."""
+        outline = self.outline
+        rest_start = skip_space(self.text, start + label.end, end)
+        rest = self.text[rest_start:end]
+        shape = label_shape(rest)
+        parent = outline.parent_for(label, shape)
+        node = outline.new_node(parent, label.style, label.family, label.comp, label=label)
+        node.shape = shape
+        if label.family == "decimal":
+            self.numbering.record(label.tup)
+        if label.family in ("decimal", "article", "list", "code"):
+            outline.seen_body_label = True
+        self.labels.note_contents_entry(label, self.text[start:end])
+        # A bullet's text is its content, however title-cased it looks.
+        heading, body_offset = (None, 0) if label.family == "bullet" else split_heading(rest)
+        node.heading = heading
+        body_start = skip_space(self.text, rest_start + body_offset, end)
+        body = self.text[body_start:end]
+        child = self._run_in_child(body, index, heading is not None)
+        if child is not None:
+            outline.append(node, start, body_start)
+            outline.trim_last_piece(node)
+        else:
+            outline.append(node, start, end, body=bool(body))
+        whole_line = end == self.lines[index].end
+        if heading is None and not rest and whole_line and label.family != "bullet":
+            node.heading = self._heading_from_next_line(index, node)
+        node.in_defs = node.in_defs or mentions_definitions(node.heading)
+        self._set_definition_kind(node, body)
+        if child is not None:
+            self._open_label(child, index, body_start, end)
+
+    def _run_in_child(self, body: str, index: int, after_heading: bool) -> Label | None:
+        """A child label right after a heading ("B. Heading   (a) ...") or a number ("1.1 (a)")."""
+        if not body or not (after_heading or body[0] == "("):
+            return None
+        child = self.labels.match(body, index)
+        if child is None or child.family not in ("list", "decimal", "code"):
+            return None
+        if not after_heading and child.value != 1:
+            return None
+        return child
+
+    def _heading_from_next_line(self, index: int, node: Node) -> str | None:
+        """A label alone on its line ("1.1", "ARTICLE I") often has its heading below it."""
+        following = index + 1
+        if following >= len(self.lines) or self.toc[following]:
+            return None
+        s = next_line_heading(self.lines, following, node.family)
+        if s is None or self.labels.match(s, following) is not None:
+            return None
+        self.heading_line = following
+        nxt = self.lines[following]
+        self.outline.append(node, nxt.start, nxt.end)
+        return clean_heading(s)
+
+    def _set_definition_kind(self, node: Node, body: str) -> None:
+        in_defs = node.parent is not None and node.parent.in_defs
+        term = definition_term(body, in_defs)
+        if (
+            term is None
+            and in_defs
+            and node.heading
+            and node.family in ("decimal", "code")
+            and len(node.heading.split()) <= 6
+        ):
+            term = node.heading  # "1. Accident:-" under a Definitions heading
+        if term is not None:
+            node.kind = "definition"
+            node.terms = [term]
+
+    def _open_heading(self, s: str, line: Line) -> None:
+        outline = self.outline
+        style = "hcaps" if is_caps(s) else "htitle"
+        stack = outline.stack
+        while len(stack) > 1 and (
+            stack[-1].family in TEXT_FAMILIES
+            or (stack[-1].preamble and stack[-1].style == "htitle")
+        ):
+            stack.pop()  # headings never sit inside a paragraph, bullet or title block
+        del stack[outline.sibling_parent_index(style) + 1 :]
+        if self.headings_seen and style == "hcaps":
+            outline.seen_body_label = True  # a second capitalised heading: the body has begun
+        self.headings_seen += 1
+        node = outline.new_node(outline.top, style, "heading", None)
+        node.preamble = not outline.seen_body_label
+        node.heading = clean_heading(s)
+        node.in_defs = node.in_defs or mentions_definitions(s)
+        outline.append(node, line.start, line.end)
+
+    def _open_para(self, line: Line) -> None:
+        outline = self.outline
+        if outline.top.family == "para":
+            outline.stack.pop()
+        node = outline.new_node(outline.top, "para", "para", None)
+        outline.append(node, line.start, line.end, body=True)
+
+    def _open_definition(self, term: str, line: Line) -> None:
+        outline = self.outline
+        index = outline.sibling_parent_index("def")
+        while index > 0 and outline.stack[index].family == "para":
+            index -= 1
+        del outline.stack[index + 1 :]
+        node = outline.new_node(outline.top, "def", "def", None)
+        node.kind = "definition"
+        node.terms = [term]
+        outline.append(node, line.start, line.end, body=True)

@@ -1,0 +1,209 @@
+"""Answer quality on the 22 policy wordings of issue 26 (benchmarks/policies/questions.yaml).
+
+Ingests ``../shared/data/insurance-policies`` (7 policies) and ``../shared/data/policies-dev``
+(15), one index per folder under ``--index-dir`` (built once, then reused), asks every
+question scoped to its document through the Python API exactly as a user would
+(``ClauseGraph.open(dir).ask(question, documents=[doc])``) and reports, per document and
+overall:
+
+- hit@1 / hit@5: a gold snippet (whitespace-normalised) lies inside ``evidence[0]`` / one
+  of ``evidence[:5]``;
+- direct answer states the fact: ``found`` is true and ``direct_answer`` contains one of the
+  question's ``answer`` patterns (as whole words);
+- not-found right: ``found`` is false for the questions the document does not answer; and
+  the answerable questions wrongly answered "not found";
+- seconds per question.
+
+Nothing is fitted here. A gate or threshold fitted on these questions later must be fitted
+per fold on the other documents and scored on the held-out one: ``leave_one_out_folds``
+yields those folds, and ``--leave-one-out`` reports the per-document figures as held-out
+folds (identical to the plain ones while nothing is fitted).
+
+    python scripts/bench_policies.py --index-dir /tmp/policybench/index
+    python scripts/bench_policies.py --out docs/policies_bench_baseline.json \\
+        --details /tmp/policybench/details.json
+    python scripts/bench_policies.py --documents policy.pdf,US_SBC_CMS_sample_PPO.pdf --verbose
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench_answers import judge, open_index, share, summarise
+
+from clausegraph import ClauseGraph
+from clausegraph.config import Settings
+from clausegraph.eval.data import shared_data_dir
+
+QUESTIONS = ROOT / "benchmarks" / "policies" / "questions.yaml"
+# what the saved JSON keeps of each evidence clause and direct answer: the wordings are their
+# issuers' copyright, so the committed baseline holds labels and outcomes, not their text
+DETAIL_FIELDS = ("direct_answer", "evidence")
+
+
+def load_questions(path: Path = QUESTIONS) -> tuple[dict[str, dict], list[dict]]:
+    """The documents table and the labelled questions."""
+    labels = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return labels["documents"], labels["questions"]
+
+
+def leave_one_out_folds(items: list[dict]) -> Iterator[tuple[str, list[dict], list[dict]]]:
+    """(held-out document, questions of the other documents, its own questions), per document.
+
+    Anything fitted on these questions (a not-found gate, an answer threshold) is fitted on
+    the second and scored on the third, once per document."""
+    documents = sorted({item["document"] for item in items})
+    for held_out in documents:
+        yield (held_out, [i for i in items if i["document"] != held_out],
+               [i for i in items if i["document"] == held_out])
+
+
+def indexed_only(graphs: dict[str, ClauseGraph], documents: dict[str, dict],
+                 items: list[dict]) -> list[dict]:
+    """The questions whose document is in its folder's index; the others are named."""
+    indexed = {Path(d["source_path"]).name for graph in graphs.values()
+               for d in graph.stats().documents}
+    skipped = sorted({i["document"] for i in items} - indexed)
+    if skipped:
+        print(f"skipped (not indexed): {', '.join(skipped)}", file=sys.stderr)
+    return [i for i in items if i["document"] in indexed]
+
+
+def ask_all(graphs: dict[str, ClauseGraph], documents: dict[str, dict], items: list[dict],
+            verbose: bool) -> list[dict[str, Any]]:
+    rows = []
+    for item in items:
+        graph = graphs[documents[item["document"]]["folder"]]
+        started = time.perf_counter()
+        answer = graph.ask(item["question"], documents=[item["document"]])
+        seconds = time.perf_counter() - started
+        row = {"id": item["id"], "category": item.get("category"),
+               **judge(answer, item, whole_words=True), "seconds": round(seconds, 3)}
+        row["wrongly_not_found"] = not row["not_found"] and not row["found"]
+        row["evidence"] = [{"label": e.label, "group": e.group, "pages": e.pages,
+                            "text": e.text} for e in answer.evidence[:5]]
+        rows.append(row)
+        if verbose:
+            print(json.dumps({k: v for k, v in row.items() if k != "evidence"},
+                             ensure_ascii=False), file=sys.stderr)
+    return rows
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    base = summarise(rows)
+    answerable = [r for r in rows if not r["not_found"]]
+    return {
+        "questions": base["questions"], "answerable": base["answerable"],
+        "not_found_questions": base["not_found_questions"],
+        "hit@1": base["recall@1"], "hit@5": base["recall@5"],
+        "direct_answer": base["direct_answer"], "not_found_right": base["not_found"],
+        "answerable_wrongly_not_found": sum(r["wrongly_not_found"] for r in rows),
+        "answerable_wrongly_not_found_pct": share([r["wrongly_not_found"] for r in answerable]),
+        "seconds_total": round(sum(r["seconds"] for r in rows), 1),
+        "seconds_per_question": round(sum(r["seconds"] for r in rows) / len(rows), 2)
+        if rows else None,
+    }
+
+
+def report(rows: list[dict[str, Any]], documents: dict[str, dict]) -> dict[str, Any]:
+    by_doc: dict[str, list] = defaultdict(list)
+    for row in rows:
+        by_doc[row["document"]].append(row)
+    per_document = {doc: {"folder": documents[doc]["folder"], "kind": documents[doc]["kind"],
+                          **summary(by_doc[doc])} for doc in documents if doc in by_doc}
+    by_folder = {folder: summary([r for r in rows if documents[r["document"]]["folder"] == folder])
+                 for folder in sorted({documents[r["document"]]["folder"] for r in rows})}
+    direct = [s["direct_answer"] for s in per_document.values() if s["direct_answer"] is not None]
+    return {"overall": summary(rows), "by_folder": by_folder, "per_document": per_document,
+            "lowest_document_direct_answer": min(direct) if direct else None}
+
+
+def print_table(result: dict[str, Any]) -> None:
+    print("| document | kind | questions (answerable / not) | hit@1 | hit@5 | direct answer "
+          "| not-found right | answerable said not found | s/question |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    rows = [*result["per_document"].items(),
+            *((f"**{folder}**", {"kind": "", **s}) for folder, s in result["by_folder"].items()),
+            ("**all**", {"kind": "", **result["overall"]})]
+    for doc, s in rows:
+        print(f"| {doc} | {s['kind']} | {s['questions']} ({s['answerable']} / "
+              f"{s['not_found_questions']}) | {s['hit@1']} | {s['hit@5']} | {s['direct_answer']} | "
+              f"{s['not_found_right']} | {s['answerable_wrongly_not_found']} | "
+              f"{s['seconds_per_question']} |")
+    print(f"\nlowest per-document direct answer: {result['lowest_document_direct_answer']}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=shared_data_dir())
+    parser.add_argument("--index-dir", type=Path, default=Path("/tmp/clausegraph-policies"))
+    parser.add_argument("--questions", type=Path, default=QUESTIONS)
+    parser.add_argument("--documents", help="comma-separated file names: only these documents")
+    parser.add_argument("--fresh", action="store_true", help="rebuild the indexes")
+    parser.add_argument("--no-ingest", action="store_true",
+                        help="ask only the documents already in the indexes (e.g. while one "
+                        "is still being built); the others are listed as skipped")
+    parser.add_argument("--leave-one-out", action="store_true",
+                        help="report each document as a held-out fold (nothing is fitted yet)")
+    parser.add_argument("--out", type=Path,
+                        help="write the figures and per-question outcomes (no policy text) as JSON")
+    parser.add_argument("--details", type=Path,
+                        help="write every row with its direct answer and top-5 evidence text "
+                        "(policy text: keep it out of the repository)")
+    parser.add_argument("--verbose", action="store_true", help="print every row to stderr")
+    parser.add_argument("--set", dest="overrides", action="append", default=[],
+                        metavar="KEY=VALUE", help="override a setting for building and asking")
+    args = parser.parse_args()
+    settings = Settings().with_overrides(args.overrides) if args.overrides else None
+    documents, items = load_questions(args.questions)
+    if args.documents:
+        wanted = set(args.documents.split(","))
+        unknown = wanted - set(documents)
+        if unknown:
+            parser.error(f"{args.questions}: no questions for {sorted(unknown)}")
+        items = [i for i in items if i["document"] in wanted]
+    folders = sorted({documents[i["document"]]["folder"] for i in items})
+    if args.no_ingest:
+        graphs = {folder: ClauseGraph.open(args.index_dir / folder, settings) for folder in folders}
+        items = indexed_only(graphs, documents, items)
+    else:
+        graphs = {folder: open_index(folder, args.data / folder, args.index_dir, args.fresh,
+                                     settings) for folder in folders}
+    started = time.perf_counter()
+    if args.leave_one_out:
+        rows = []
+        for held_out, train, test in leave_one_out_folds(items):
+            # a fitted gate would be fitted on `train` here; today nothing is fitted
+            print(f"[fold] {held_out}: fit on {len(train)} questions, score {len(test)}",
+                  file=sys.stderr)
+            rows += ask_all(graphs, documents, test, args.verbose)
+    else:
+        rows = ask_all(graphs, documents, items, args.verbose)
+    result = report(rows, documents)
+    result["protocol"] = "leave-one-document-out" if args.leave_one_out else "all documents"
+    print_table(result)
+    print(f"\n({len(rows)} questions answered in {time.perf_counter() - started:.0f}s)")
+    if args.details:
+        args.details.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n",
+                                encoding="utf-8")
+    if args.out:
+        result["rows"] = [{k: v for k, v in r.items() if k not in DETAIL_FIELDS}
+                          | {"top5": [e["label"] for e in r["evidence"]]} for r in rows]
+        args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n",
+                            encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+"""The short verdict over a direct answer (issue 27): the same wording in other number,
+currency and modal styles gives the same verdict; an undecided quote gives "Cannot tell"."""
+
+from __future__ import annotations
+
+import pytest
+
+from clausegraph.answer.verdict import asked_value_kinds, verdict
+from clausegraph.models import AnswerLine, DirectAnswer
+
+
+def _direct(text: str) -> DirectAnswer:
+    line = AnswerLine(clause_id="doc:6.3(f)", label="6.3(f)", document="Policy", text=text,
+                      span=(0, len(text)), pages=[4])
+    return DirectAnswer(found=True, text=text, lines=[line])
+
+
+WAITING = "Expenses related to the treatment of the listed conditions shall be excluded until " \
+          "the expiry of {period} of continuous coverage after the date of inception."
+
+
+@pytest.mark.parametrize("period", ["36 months", "thirty six (36) months", "36 (thirty six) months",
+                                    "three years", "3 (three) years", "thirty-six months"])
+def test_a_waiting_period_longer_than_asked_is_a_no(period):
+    result = verdict("Is knee replacement covered in the first two years?",
+                     _direct(WAITING.format(period=period)))
+    assert result.label == "no"
+    assert result.text in ("No: 36-month waiting period", "No: 3-year waiting period")
+    assert result.clause_id == "doc:6.3(f)"
+
+
+@pytest.mark.parametrize("question", ["Is cataract covered in the first 4 years?",
+                                      "Is cataract covered during the first five policy years?"])
+def test_a_waiting_period_within_the_time_asked_is_a_yes(question):
+    result = verdict(question, _direct(WAITING.format(period="twenty four (24) months")))
+    assert result.label == "yes" and result.text == "Yes, after a 24-month waiting period"
+
+
+def test_cover_with_a_waiting_period_and_no_time_asked_is_conditional():
+    result = verdict("Is cataract surgery covered?", _direct(WAITING.format(period="2 years")))
+    assert result.label == "conditional" and result.text == "Yes, after a 2-year waiting period"
+
+
+@pytest.mark.parametrize("refusal", [
+    "We will not pay for cosmetic or plastic surgery.",
+    "Cosmetic or plastic surgery is not covered.",
+    "Expenses for cosmetic or plastic surgery are excluded.",
+])
+def test_a_refusal_is_a_no(refusal):
+    result = verdict("Is cosmetic surgery covered?", _direct(refusal))
+    assert (result.label, result.text) == ("no", "No: excluded")
+
+
+@pytest.mark.parametrize("limit,shown", [("$500", "$500"), ("£ 500", "£ 500"),
+                                          ("INR 5,000", "INR 5,000"), ("₹5,000", "₹5,000"),
+                                          ("2% of the Sum Insured", "2%")])
+def test_granted_cover_states_its_limit(limit, shown):
+    result = verdict("Is room rent covered?",
+                     _direct(f"We will pay room rent up to {limit} per day."))
+    assert result.label == "yes" and result.text == f"Yes, up to {shown}"
+
+
+@pytest.mark.parametrize("stated", ["thirty (30) days", "30 (thirty) days", "30 days",
+                                    "thirty days"])
+def test_how_long_gives_the_duration_in_any_number_style(stated):
+    result = verdict("How long is the notice period for termination?",
+                     _direct(f"Either party may terminate this Agreement on {stated}' prior "
+                             "written notice to the other party."))
+    assert (result.label, result.text) == ("value", "30 days")
+
+
+@pytest.mark.parametrize("wording", [
+    "Licensee may not assign this Agreement without the prior written consent of Licensor.",
+    "Neither party may assign this Agreement without the other party's prior written consent.",
+    "This Agreement shall not be assigned by either party, unless the other party agrees in "
+    "writing.",
+])
+def test_a_prohibition_with_a_condition_is_conditional(wording):
+    result = verdict("Can the agreement be assigned?", _direct(wording))
+    assert result.label == "conditional"
+
+
+def test_a_plain_permission_is_a_yes_and_a_plain_prohibition_a_no():
+    assert verdict("Can either party terminate for convenience?", _direct(
+        "Either party may terminate this Agreement for convenience.")).label == "yes"
+    assert verdict("Can the Distributor sell competing products?", _direct(
+        "The Distributor shall not sell any competing products in the Territory.")).label == "no"
+
+
+def test_no_direct_answer_or_no_value_cannot_tell():
+    assert verdict("How long is the warranty?", None).label == "cannot_tell"
+    assert verdict("How long is the warranty?", DirectAnswer(found=False, text=None)).label \
+        == "cannot_tell"
+    undecided = verdict("How long is the warranty?",
+                        _direct("The Supplier warrants that the Products conform to the "
+                                "Specifications."))
+    assert undecided.label == "cannot_tell"
+
+
+def test_the_value_kinds_asked_come_from_the_question_grammar():
+    assert asked_value_kinds("How long is the grace period?") == ("duration",)
+    assert asked_value_kinds("How much is the deductible?") == ("money", "percent")
+    assert asked_value_kinds("What percentage co-payment applies?") == ("percent",)
+    assert asked_value_kinds("Who are the parties?") == ()

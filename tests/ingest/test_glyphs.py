@@ -1,0 +1,90 @@
+"""Characters drawn by a font on another code (₹ on the backtick, Wingdings bullets) come
+out as the font draws them, decided by the font, not by the file (ingest/glyphs.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from clausegraph.eval.data import shared_data_dir
+from clausegraph.ingest.glyphs import base_font_name, font_character_map, page_character_map
+from clausegraph.ingest.pdf import pdf_text
+
+
+def _pdf_with_fonts(lines: list[tuple[str, bytes]]) -> bytes:
+    """A one-page PDF showing each (font base name, bytes) on its own line; the fonts are
+    not embedded, as in many generated policy PDFs, so MuPDF reports the stored codes."""
+    fonts = sorted({font for font, _ in lines})
+    number = {font: 5 + i for i, font in enumerate(fonts)}
+    content = b"BT\n"
+    for row, (font, data) in enumerate(lines):
+        shown = data.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
+        content += b"/F%d 12 Tf 1 0 0 1 72 %d Tm (%s) Tj\n" % (number[font], 750 - 30 * row, shown)
+    content += b"ET\n"
+    resources = b" ".join(b"/F%d %d 0 R" % (n, n) for n in number.values())
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
+               b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+               b"/Resources << /Font << " + resources + b" >> >> >>",
+               b"<< /Length %d >>\nstream\n%sendstream" % (len(content), content)]
+    for font in fonts:
+        # a symbol font has no text encoding: its codes are its glyphs
+        encoding = b"" if "Wingdings" in font else b" /Encoding /WinAnsiEncoding"
+        objects.append(b"<< /Type /Font /Subtype /TrueType /BaseFont /" + font.encode()
+                       + encoding + b" >>")
+    out, offsets = b"%PDF-1.4\n", []
+    for i, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (i, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, xref)
+    return out
+
+
+def test_rupee_font_backtick_and_wingdings_bullet_become_the_drawn_characters(tmp_path):
+    data = _pdf_with_fonts([
+        ("Helvetica", b"Sum insured up to"),
+        ("ABCDEF+RupeeForadian", b"` 1,00,000"),
+        ("Wingdings", b"\x9f \x6e"),  # a bullet and a black square, as Wingdings draws them
+        ("Helvetica", b"A quoted `term` in an ordinary font"),
+    ])
+    path = tmp_path / "generated.pdf"
+    text = pdf_text(path, data, ocr=False).text
+    assert "\u20b9 1,00,000" in text
+    assert "\u2022 \u25a0" in text
+    # the same backtick in an ordinary font is a backtick
+    assert "A quoted `term` in an ordinary font" in text
+
+
+def test_font_maps_are_by_font_name():
+    assert base_font_name("IQGRKY+RupeeForadian") == "RupeeForadian"
+    assert base_font_name("Mulish-Regular") == "Mulish-Regular"
+    assert font_character_map("IQGRKY+RupeeForadian") == {"`": "\u20b9"}
+    assert font_character_map("Rupee Foradian")["`"] == "\u20b9"
+    assert font_character_map("ArialMT") == {} and font_character_map("Calibri") == {}
+    assert font_character_map("SymbolMT")["\uf0b7"] == "\u2022"
+    # Symbol's own letters stay: only its unmapped (Private Use) codes move
+    assert "\u00b7" not in font_character_map("Symbol")
+    # text without its font (a table's words) is mapped only where the page agrees
+    spans = [("RupeeForadian", "` 5,000"), ("Wingdings", "\uf0a7"), ("ArialMT", "Sum")]
+    assert page_character_map(spans) == {"`": "\u20b9", "\uf0a7": "\u25aa"}
+    assert "`" not in page_character_map([*spans, ("ArialMT", "a `quoted` word")])
+
+
+POLICIES = shared_data_dir() / "insurance-policies"
+
+
+@pytest.mark.skipif(not (POLICIES / "ICIHLIP22012V012223.pdf").is_file(),
+                    reason="needs ../shared/data/insurance-policies")
+@pytest.mark.parametrize("name", ["ICIHLIP22012V012223.pdf", "CHOTGDP23004V012223.pdf"])
+def test_real_policies_show_rupees_and_bullets(name):
+    path = Path(POLICIES / name)
+    text = pdf_text(path, path.read_bytes(), ocr=False).text
+    assert not re.search("[\uf000-\uf0ff]", text)  # no missing-glyph boxes
+    if name.startswith("ICI"):  # this insurer's rupee font
+        assert re.search("\u20b9 ?[0-9]", text) and not re.search("` ?[0-9]", text)
