@@ -449,6 +449,8 @@ class DirectAnswer(BaseModel):
     shown: str = Field("", description="the text as the page shows it: '…' where a quote "
                        "was cut from a longer sentence")
     document: str | None = Field(None, description="the document's title (file name)")
+    verdict: str | None = Field(None, description="the short answer read from the quote: "
+                                "'No: 36-month waiting period', '90 days', 'Cannot tell: ...'")
     by_document: list[DirectAnswer] = Field(
         default_factory=list, description="when several documents answer equally well and "
         "the question names none: each one's answer, with its own citation")
@@ -465,6 +467,7 @@ def direct_answer(answer: Answer) -> DirectAnswer:
     return DirectAnswer(
         text=answer.direct_answer or line.text, clause_id=line.clause_id, span=line.span,
         citation=f"{line.document}, {line.citation()}", shown=_shown(answer.direct.lines),
+        verdict=answer.verdict.text if answer.verdict else None,
         by_document=[_document_direct(d) for d in equal] if len(equal) > 1 else [])
 
 
@@ -473,7 +476,8 @@ def _document_direct(document: Any) -> DirectAnswer:
     name = f"{document.document} ({document.file})"
     return DirectAnswer(text=document.text, clause_id=first.clause_id, span=first.span,
                         citation=f"{name}, {first.citation()}", document=name,
-                        shown=_shown(document.lines))
+                        shown=_shown(document.lines),
+                        verdict=document.verdict.text if document.verdict else None)
 
 
 def _shown(lines: Any) -> str:

@@ -23,6 +23,7 @@ function evidenceCard(item) {
       CG.el("span", { class: "clause-label", text: item.label }),
       item.heading ? CG.el("span", { class: "clause-heading", text: item.heading }) : null,
       CG.el("span", { class: "score", title: item.reason, text: item.origin })),
+    item.context_note ? CG.el("p", { class: "context-note", text: item.context_note }) : null,
     text,
     CG.el("div", { class: "clause-foot" },
       CG.el("button", { type: "button", class: "cite", "data-clause": item.clause_id,
@@ -51,6 +52,7 @@ function documentAnswer(item) {
   cite.dataset.clause = item.clause_id;
   cite.onclick = () => Viewer.open(item.clause_id, span[0], span[1]);
   return CG.el("li", {}, CG.el("strong", { text: item.document + ": " }),
+    item.verdict ? CG.el("strong", { class: "verdict-inline", text: item.verdict + ". " }) : null,
     CG.el("span", { text: (item.shown || item.text) + " " }), cite);
 }
 
@@ -63,6 +65,9 @@ function showAnswer(data) {
   document.getElementById("direct-answer").textContent = several
     ? direct.by_document.length + " documents answer this equally well and the question names none of them:"
     : direct.shown || direct.text || "Not found in the indexed documents.";
+  const verdict = document.getElementById("direct-verdict");
+  verdict.textContent = several ? "" : direct.verdict || "";
+  verdict.hidden = !verdict.textContent;
   document.getElementById("direct-by-document").replaceChildren(
     ...(several ? direct.by_document.map(documentAnswer) : []));
   const cite = document.getElementById("direct-cite");
