@@ -25,10 +25,12 @@ _AUXILIARY = re.compile(
     r"have|had)\b", re.I)
 # the value kinds each way of asking wants, in order of preference
 _ASKS_VALUE: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
+    (re.compile(r"\b(law|laws|jurisdiction)\b.*\bgovern|\bgovern\w*\b.*\b(law|laws)\b|"
+                r"\bgoverning law\b", re.I), ("jurisdiction",)),
     (re.compile(r"\bhow old\b|\bage\b", re.I), ("age", "duration")),
     (re.compile(r"\bwhat (percentage|percent)\b|\bhow many percent\b", re.I), ("percent",)),
     (re.compile(r"\bhow long\b|\bhow many (days|weeks|months|years)\b|\bwithin how\b|"
-                r"\b(period|duration|notice)\b", re.I), ("duration",)),
+                r"\b(period|duration|notice)\b", re.I), ("duration", "date")),
     (re.compile(r"\bwhen\b|\bwhat date\b|\bon what date\b", re.I), ("date", "duration")),
     (re.compile(r"\bhow much\b|\b(amount|limit|cap|sum|fee|premium|price|deductible)\b",
                 re.I), ("money", "percent")),
@@ -65,6 +67,9 @@ def attach_verdicts(answer: Answer, asked: str) -> None:
         document.verdict = verdict(asked, document)
     leads = answer.answering_documents() or ([answer.direct] if answer.direct else [])
     texts = {d.verdict.text for d in leads if d.verdict}
+    if not texts:
+        answer.verdict = verdict(asked, None) if not leads else None
+        return
     if len(texts) > 1:
         answer.verdict = Verdict(label="cannot_tell", text="Depends on the document: see each "
                                  "document's answer", basis="the documents answer differently")
@@ -72,20 +77,29 @@ def attach_verdicts(answer: Answer, asked: str) -> None:
         answer.verdict = leads[0].verdict if leads else verdict(asked, None)
 
 
-def verdict(question: str, direct: DirectAnswer | None) -> Verdict:
-    """The verdict of one document's direct answer to ``question``."""
+def verdict(question: str, direct: DirectAnswer | None) -> Verdict | None:
+    """The verdict of one document's direct answer to ``question``; None for an open
+    question ("Who are the parties?"), which the quote itself answers."""
+    kinds = asked_value_kinds(question)
+    yes_no = _AUXILIARY.search(question) is not None
+    if not (yes_no or kinds):
+        return None
     if direct is None or not direct.found or not direct.lines:
         return Verdict(label="cannot_tell", text="Cannot tell: the documents do not answer this",
                        basis="no direct answer")
     text = " ".join(line.text for line in direct.lines)
     clause_id = direct.lines[0].clause_id
-    kinds = asked_value_kinds(question)
-    if _AUXILIARY.search(question):
+    if yes_no:
         return _yes_no(question, text, clause_id)
-    if kinds:
-        return _value(text, kinds, clause_id)
-    return Verdict(label="cannot_tell", text="Cannot tell: the question asks for no value "
-                   "or yes/no", clause_id=clause_id, basis="open question: read the quote")
+    if kinds == ("jurisdiction",):
+        from clausegraph.review.jurisdiction import governing_jurisdiction
+
+        place = governing_jurisdiction(text)
+        return Verdict(label="value", text=place, value=place, clause_id=clause_id,
+                       basis="the law the quoted clause names") if place else Verdict(
+            label="cannot_tell", text="Cannot tell: the quote names no law",
+            clause_id=clause_id, basis="no jurisdiction in the quote")
+    return _value(text, kinds, clause_id)
 
 
 def asked_value_kinds(question: str) -> tuple[str, ...]:
@@ -101,7 +115,9 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str) -> Verdict:
     for kind in kinds:
         found = [v for v in values if v.kind == kind]
         if found:
-            shown = display(found[0])
+            # "How long is the term?" answered by its end: "until December 31, 2022"
+            shown = f"Until {display(found[0])}" if kind == "date" and kinds[0] == "duration" \
+                else display(found[0])
             return Verdict(label="value", text=shown, value=found[0].text, clause_id=clause_id,
                            basis=f"the {kind} the quoted clause states")
     return Verdict(label="cannot_tell", text=f"Cannot tell: the quote states no {kinds[0]}",

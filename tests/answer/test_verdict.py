@@ -97,8 +97,24 @@ def test_no_direct_answer_or_no_value_cannot_tell():
     assert undecided.label == "cannot_tell"
 
 
+def test_open_questions_get_no_verdict_and_law_questions_the_jurisdiction():
+    assert verdict("Who are the parties?", _direct("This Agreement is between A Inc. and B "
+                                                   "LLC.")) is None
+    result = verdict("Which state's law governs the agreement?", _direct(
+        "This Agreement shall be governed by the laws of the State of New York, without "
+        "regard to its conflict of laws principles."))
+    assert (result.label, result.text) == ("value", "New York")
+
+
+def test_how_long_is_answered_by_an_end_date():
+    result = verdict("How long is the initial term?", _direct(
+        "This Agreement shall commence on the Effective Date and terminate on December 31, "
+        "2022."))
+    assert result.label == "value" and result.text == "Until December 31, 2022"
+
+
 def test_the_value_kinds_asked_come_from_the_question_grammar():
-    assert asked_value_kinds("How long is the grace period?") == ("duration",)
+    assert asked_value_kinds("How long is the grace period?") == ("duration", "date")
     assert asked_value_kinds("How much is the deductible?") == ("money", "percent")
     assert asked_value_kinds("What percentage co-payment applies?") == ("percent",)
     assert asked_value_kinds("Who are the parties?") == ()
