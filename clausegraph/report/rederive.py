@@ -58,7 +58,7 @@ def _derived_evidence(report: Report, graph: Any) -> dict[str, tuple[str, float]
     """Clause id -> (text, score) of the evidence the same question gives now: the offline
     answer's evidence (ranked clauses and the definitions and exceptions that govern them,
     kept as the answer stage keeps them), or the retrieval alone for a graph with no ask."""
-    if hasattr(graph, "ask"):
+    if hasattr(graph, "evidence"):  # a ClauseGraph (a stand-in may only retrieve)
         answer = graph.ask(report.question, documents=report.documents_filter, llm="none",
                            **report.retrieval)
         return {e.clause_id: (e.text, e.score) for e in answer.evidence}

@@ -53,8 +53,9 @@ def test_direct_answer_quotes_the_deciding_sentence(sample_graph):
     document = sample_graph.index.clauses.document(cited.doc_id)
     # the quoted sentence is the document's own text at the cited span
     assert " ".join(document.text[line.span[0]:line.span[1]].split()) == line.text
-    # and it is printed first, before the clause list
-    assert answer.answer.startswith("**Answer:**")
+    # and it is printed first, before the clause list, after the short verdict it gives
+    assert answer.verdict is not None and answer.verdict.text == "California"
+    assert answer.answer.startswith("**Verdict:** California\n\n**Answer:**")
     assert answer.answer.index("California") < answer.answer.index("Answering clause")
     # the clause shown under the answer is the one it quotes
     shown = answer.answer.split("**Answering clause:** [", 1)[1].split("]", 1)[0]
