@@ -46,4 +46,6 @@ class RetrievedClause(BaseModel):
         steps = ", ".join(
             f"{local_label(e.source)} {e.type.value} {local_label(e.target)}" for e in self.via
         )
-        return f"reached from {local_label(self.via_seed or '')} via {steps}"
+        start = local_label(self.via_seed) if self.via_seed else "a retrieved clause"
+        return f"reached from {start} via {steps}" if steps else \
+            f"reached from {start} through the clause graph"

@@ -22,7 +22,7 @@ function evidenceCard(item) {
     CG.el("div", { class: "clause-head" },
       CG.el("span", { class: "clause-label", text: item.label }),
       item.heading ? CG.el("span", { class: "clause-heading", text: item.heading }) : null,
-      CG.el("span", { class: "score", title: item.reason, text: item.origin })),
+      CG.el("span", { class: "score", title: item.reason, text: ORIGIN_WORDS[item.origin] || item.origin })),
     item.context_note ? CG.el("p", { class: "context-note", text: item.context_note }) : null,
     text,
     CG.el("div", { class: "clause-foot" },
@@ -44,6 +44,14 @@ function showGroup(data) {
 }
 
 // One document's answer when several answer equally well: its text and its own citation.
+// why a clause is shown, in words (the API's origin: seed / hit / expanded / governing)
+const ORIGIN_WORDS = {
+  seed: "matches the question",
+  hit: "matches the question",
+  expanded: "linked to a match",
+  governing: "governs a match",
+};
+
 function documentAnswer(item) {
   const span = item.span || [];
   // the document leads the line; the button names the clause and page

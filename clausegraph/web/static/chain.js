@@ -124,7 +124,9 @@ Chain.draw = function (container, links, clauses, onClick) {
     const key = id.split(":")[0];
     const label = clause.label || id.slice(key.length + 1);
     node.append(svg("text", { x: p.x + 10, y: p.y + 18, class: "chain-num" }, clip(label, 22)));
-    node.append(svg("text", { x: p.x + 10, y: p.y + 34, class: "chain-doc" }, clip(key, 27)));
+    // the second line says what the clause is about: its heading, else its document's title
+    node.append(svg("text", { x: p.x + 10, y: p.y + 34, class: "chain-doc" },
+                    clip(clause.heading || clause.document || key, 27)));
     node.append(svg("title", {}, (clause.document || key) + ", " + label +
                     (clause.heading ? " \u2014 " + clause.heading : "")));
     node.addEventListener("click", () => onClick(id));

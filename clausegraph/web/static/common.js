@@ -54,8 +54,11 @@ CG.pages = function (pages) {
 };
 
 // "Document, 4.2, p. 5" -- what a citation button says.
+// The file name follows the title: two policies may both be titled "Policy Wording".
 CG.citation = function (item) {
-  return item.document + ", " + item.label + ", " + CG.pages(item.pages);
+  const file = (item.source_path || "").split(/[\\/]/).pop();
+  const document = file && file !== item.document ? item.document + " (" + file + ")" : item.document;
+  return document + ", " + item.label + ", " + CG.pages(item.pages);
 };
 
 CG.setStatus = function (text, isError) {
