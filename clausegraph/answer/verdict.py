@@ -130,7 +130,7 @@ def _yes_no(question: str, text: str, clause_id: str) -> Verdict:
     if _PERMISSION.search(question):
         if _FORBIDS.search(text):
             if _CONDITION.search(text[_FORBIDS.search(text).end():]):
-                return Verdict(label="conditional", text="Only on conditions: read the quote",
+                return Verdict(label="conditional", text="Only on conditions (quoted below)",
                                clause_id=clause_id,
                                basis="the clause forbids it except on a condition")
             return Verdict(label="no", text="No", clause_id=clause_id,
@@ -141,7 +141,7 @@ def _yes_no(question: str, text: str, clause_id: str) -> Verdict:
     if _EXISTS.search(question):
         return Verdict(label="yes", text="Yes", clause_id=clause_id,
                        basis="the document has a clause that provides for it")
-    return Verdict(label="cannot_tell", text="Cannot tell: read the quote", clause_id=clause_id,
+    return Verdict(label="cannot_tell", text="Cannot tell from the quote", clause_id=clause_id,
                    basis="the quote neither allows nor forbids what is asked in so many words")
 
 
@@ -166,7 +166,7 @@ def _cover(question: str, text: str, clause_id: str) -> Verdict:
         return Verdict(label="yes", text=f"Yes, up to {display(limit)}" if limit else "Yes",
                        value=limit.text if limit else None, clause_id=clause_id,
                        basis="the clause grants cover")
-    return Verdict(label="cannot_tell", text="Cannot tell: read the quote", clause_id=clause_id,
+    return Verdict(label="cannot_tell", text="Cannot tell from the quote", clause_id=clause_id,
                    basis="the quote neither grants nor refuses cover in so many words")
 
 
