@@ -73,6 +73,19 @@ def test_documents_list_matches_the_index(client, web_index):
     assert stats["clauses"] == sum(r["clauses"] for r in rows)
 
 
+def test_ask_gives_a_verdict_for_a_yes_no_question(client):
+    """The short verdict rides with the direct answer; an open question has none."""
+    body = client.post("/api/v1/ask", json={
+        "question": "Which law governs the agreement?",
+        "documents": ["BellringBrandsInc_20190920_S-1_EX-10.12_11817081_EX-10.12_Manufacturing "
+                      "Agreement1.pdf"]}).json()
+    assert body["direct"]["verdict"] == "California"
+    assert body["answer"]["verdict"]["label"] == "value"
+    assert body["answer"]["verdict"]["clause_id"] == body["direct"]["clause_id"]
+    open_question = client.post("/api/v1/ask", json={"question": "Who are the parties?"}).json()
+    assert open_question["direct"].get("verdict") is None
+
+
 def test_ask_gives_a_cited_direct_answer_and_grouped_evidence(asked):
     answer = asked["answer"]
     assert answer["question"] == QUESTION and answer["evidence"]
