@@ -20,6 +20,9 @@ const Viewer = {
 const PDFJS = "/static/pdfjs/pdf.min.mjs";
 const PDFJS_WORKER = "/static/pdfjs/pdf.worker.min.mjs";
 const ZOOM_STEP = 1.25, MIN_SCALE = 0.3, MAX_SCALE = 4;
+// a smooth scroll to a page ends well within this; after it the page in view counts again
+// (also when no "scrollend" comes, as when the page is already in place)
+const SCROLL_SETTLE_MS = 1500;
 
 function $(id) { return document.getElementById(id); }
 
@@ -265,8 +268,18 @@ Viewer.goTo = function (number, smooth) {
   const block = Viewer.blocks[number - 1];
   const body = $("viewer-body");
   const top = block.getBoundingClientRect().top - body.getBoundingClientRect().top + body.scrollTop;
+  // While the scroll runs, the page asked for is the current one: Next/Prev step from it and
+  // the scroll handler does not show the pages passed on the way.
+  Viewer.target = number;
+  clearTimeout(Viewer.targetTimer);
+  Viewer.targetTimer = setTimeout(() => { Viewer.target = null; }, SCROLL_SETTLE_MS);
   body.scrollTo({ top: top, behavior: smooth === false ? "auto" : "smooth" });
   Viewer.setPageNumber(number);
+};
+
+// the page Next/Prev step from: the one being scrolled to, else the one in view
+Viewer.steppingFrom = function () {
+  return Viewer.target || Viewer.currentPage();
 };
 
 Viewer.setPageNumber = function (number) {
@@ -299,8 +312,9 @@ document.addEventListener("DOMContentLoaded", () => {
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && !$("viewer").hidden) { event.preventDefault(); Viewer.close(); }
   });
-  $("viewer-prev").addEventListener("click", () => Viewer.goTo(Viewer.currentPage() - 1));
-  $("viewer-next").addEventListener("click", () => Viewer.goTo(Viewer.currentPage() + 1));
+  $("viewer-prev").addEventListener("click", () => Viewer.goTo(Viewer.steppingFrom() - 1));
+  $("viewer-next").addEventListener("click", () => Viewer.goTo(Viewer.steppingFrom() + 1));
+  $("viewer-body").addEventListener("scrollend", () => { Viewer.target = null; });
   $("viewer-page").addEventListener("change", () => Viewer.goTo(Number($("viewer-page").value)));
   $("viewer-zoom-in").addEventListener("click", () => { Viewer.fit = false; Viewer.zoom(Viewer.scale * ZOOM_STEP); });
   $("viewer-zoom-out").addEventListener("click", () => { Viewer.fit = false; Viewer.zoom(Viewer.scale / ZOOM_STEP); });
@@ -315,7 +329,8 @@ document.addEventListener("DOMContentLoaded", () => {
     if (pending) return;
     pending = setTimeout(() => {
       pending = null;
-      if (Viewer.mode === "pdf" && Viewer.pdf && document.activeElement !== $("viewer-page")) {
+      if (Viewer.mode === "pdf" && Viewer.pdf && !Viewer.target &&
+          document.activeElement !== $("viewer-page")) {
         Viewer.setPageNumber(Viewer.currentPage());
       }
     }, 120);
