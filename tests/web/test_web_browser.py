@@ -15,10 +15,10 @@ from clausegraph.web.app import create_app
 from tests.conftest import dataset_pdf
 from tests.web.web_support import (
     CHROMIUM,
-    CHROMIUM_ARGS,
     HOSTILE_TEXT,
     TOKEN,
     ServerThread,
+    launched_chromium,
 )
 
 pytestmark = pytest.mark.skipif(
@@ -41,10 +41,8 @@ def server(web_index):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with launched_chromium(sync_api) as launched:
         yield launched
-        launched.close()
 
 
 def _page(browser, server, token: str):

@@ -16,7 +16,7 @@ import pymupdf
 import pytest
 
 from clausegraph.web.app import create_app
-from tests.web.web_support import CHROMIUM, CHROMIUM_ARGS, ServerThread
+from tests.web.web_support import CHROMIUM, ServerThread, launched_chromium
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists(),
@@ -41,10 +41,8 @@ def server(web_index):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with launched_chromium(sync_api) as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture(params=list(SIZES))

@@ -1,4 +1,6 @@
-"""Constants shared by the web tests."""
+"""Constants and helpers shared by the web tests."""
+
+from contextlib import contextmanager
 
 TOKEN = "test-token-0123456789abcdef"
 TEAM_TOKEN = "team-token-0123456789abcdef"
@@ -17,6 +19,17 @@ CHROMIUM = "/usr/bin/chromium"
 # Debian's Chromium as root in a container, on a machine without internet access.
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
+
+
+@contextmanager
+def launched_chromium(sync_api):
+    """Debian's Chromium driven by Playwright (``sync_api``: playwright.sync_api)."""
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 class ServerThread:
