@@ -151,10 +151,12 @@ class Workspace:
                     if entry.status in ("queued", "ingesting"):
                         entry.status, entry.error = "failed", _one_line(exc)
             finally:
-                job.state = "done"
                 self._pending.pop(job.job_id, None)
-                self._save(job, files)
+                # files nothing uses go before the job reads "done": whoever sees it done
+                # (the page, a test) finds no failed file left in the uploads folder
                 self._delete_unused([path for _, path in files])
+                job.state = "done"
+                self._save(job, files)
 
     def _used_files(self) -> list[str | Path]:
         """The originals of indexed documents and the files of unfinished jobs."""
