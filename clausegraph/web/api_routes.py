@@ -23,12 +23,12 @@ from clausegraph.models import Answer
 from clausegraph.review.models import DocumentReview
 from clausegraph.store.base import iter_edges
 from clausegraph.web.highlight import Highlight, pdf_highlight, render_page_png, text_highlight
+from clausegraph.web.history import HistoryEntry
 from clausegraph.web.messages import for_web_user
 from clausegraph.web.service import (
     Comparison,
     DirectAnswer,
     GraphService,
-    HistoryEntry,
     IngestJob,
     answer_found,
     direct_answer,
@@ -150,8 +150,8 @@ def _ask(request: Request, body: Question) -> tuple[Answer, HistoryEntry]:
     service = service_of(request)
     answer, seconds = timed(service.ask, workspace_of(request), body.question, body.documents,
                             strategy=body.strategy)
-    entry = service.remember(request.state.session, body.question, body.documents, answer,
-                             seconds)
+    entry = service.remember(workspace_of(request), request.state.session, body.question,
+                             body.documents, answer, seconds)
     return answer, entry
 
 
@@ -311,7 +311,7 @@ def ask_stream(
             answer, seconds = timed(service.ask, workspace, question, documents,
                                     strategy=strategy,
                                     on_chunk=lambda text: events.put(_sse("chunk", {"text": text})))
-            entry = service.remember(session, question, documents, answer, seconds)
+            entry = service.remember(workspace, session, question, documents, answer, seconds)
             view = answer_view(entry)
             events.put(_sse("answer", view.answer))
             for group in view.evidence:
@@ -458,7 +458,7 @@ def review_export(request: Request, doc_id: str, format: ReviewFormat = "csv") -
 @router.get("/history", response_model=list[HistoryItem])
 def history(request: Request) -> list[HistoryItem]:
     items = []
-    for entry in service_of(request).history(request.state.session):
+    for entry in service_of(request).history(workspace_of(request), request.state.session):
         direct = direct_answer(entry.answer)
         items.append(HistoryItem(
             id=entry.id, question=entry.question, asked_at=entry.asked_at,
@@ -472,7 +472,8 @@ def history(request: Request) -> list[HistoryItem]:
 
 @router.get("/history/{entry_id}", response_model=HistoryEntry)
 def history_entry(request: Request, entry_id: str) -> HistoryEntry:
-    entry = service_of(request).history_entry(request.state.session, entry_id)
+    entry = service_of(request).history_entry(workspace_of(request), request.state.session,
+                                              entry_id)
     if entry is None:
         raise NotFoundError(f"no question {entry_id!r} in this session's history")
     return entry

@@ -7,7 +7,8 @@ finds it and ingests its files again (ingest is idempotent: a document already c
 comes back ``unchanged``), so the page polling ``/jobs/{id}`` sees the job finish. A file
 kept in the uploads folder is the original of an indexed document or belongs to a job not
 yet finished; anything else (a failed file, a copy of a document already indexed from
-elsewhere, a half-written ``.part``) is deleted after its job and swept at start.
+elsewhere, a half-written ``.part``) is deleted after its job and swept at start; the
+app's own records beside them (this journal, the question history) are never swept.
 """
 
 from __future__ import annotations
@@ -19,8 +20,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from clausegraph.web.history import HISTORY_FOLDER
+
 log = logging.getLogger("clausegraph.web")
 JOURNAL_FOLDER = ".jobs"
+# the app's own records in the uploads folder: never an uploaded file to sweep
+APP_RECORDS = frozenset({JOURNAL_FOLDER, HISTORY_FOLDER})
 
 
 class JobJournal:
@@ -69,7 +74,7 @@ def delete_unused_uploads(uploads: Path, used: Iterable[str | Path],
         if not uploads.is_dir():
             return []
         candidates = [p for p in uploads.rglob("*")
-                      if p.is_file() and JOURNAL_FOLDER not in p.relative_to(uploads).parts]
+                      if p.is_file() and p.relative_to(uploads).parts[0] not in APP_RECORDS]
     deleted = []
     for path in candidates:
         if os.path.realpath(path) in keep or not path.is_file():

@@ -20,6 +20,9 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 TOKEN_COOKIE = "cg_token"
 SESSION_COOKIE = "cg_session"
+# The session's question history is kept on the server (web/history.py); a cookie that
+# outlives the browser finds it again after a browser restart. Each page visit renews it.
+SESSION_MAX_AGE = 30 * 24 * 3600
 WORKSPACE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
@@ -123,9 +126,9 @@ class AccessGuard:
             session = secrets.token_hex(16)
         request.state.session = f"{workspace}/{session}"
         response = await call_next(request)
-        if new_session:
-            response.set_cookie(SESSION_COOKIE, session, httponly=True, samesite="strict",
-                                secure=request.url.scheme == "https")
+        if new_session or not request.url.path.startswith("/api/"):
+            response.set_cookie(SESSION_COOKIE, session, max_age=SESSION_MAX_AGE, httponly=True,
+                                samesite="strict", secure=request.url.scheme == "https")
         return response
 
 

@@ -15,7 +15,7 @@ import queue
 import secrets
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime, timezone
 from pathlib import Path
@@ -27,6 +27,7 @@ from clausegraph.models import Answer
 from clausegraph.api import ClauseGraph, IngestOutcome
 from clausegraph.config import Settings
 from clausegraph.errors import ClauseGraphError, NotFoundError
+from clausegraph.web.history import HistoryEntry, HistoryStore
 from clausegraph.web.jobs import JobJournal, delete_unused_uploads
 from clausegraph.web.messages import for_web_user
 from clausegraph.web.pool import AskPool
@@ -69,15 +70,6 @@ class IngestJob(BaseModel):
                              "job and ingested its files again")
 
 
-class HistoryEntry(BaseModel):
-    id: str
-    question: str
-    asked_at: str
-    documents: list[str] | None = None
-    seconds: float
-    answer: Answer
-
-
 class CompareRow(BaseModel):
     """One document's answer to the compared question."""
 
@@ -97,7 +89,8 @@ class Comparison(BaseModel):
 
 
 class Workspace:
-    """One index with its graph, its write lock and its ingest worker."""
+    """One index with its graph, its write lock and its ingest worker, and the records
+    kept beside its uploads: the job journal and the question history."""
 
     def __init__(self, name: str, graph: ClauseGraph, uploads: Path, location: str) -> None:
         self.name = name
@@ -110,6 +103,7 @@ class Workspace:
         # differs from the version they opened (web/pool.py)
         self.version = 0
         self.journal = JobJournal(uploads, JOBS_KEPT)
+        self.history = HistoryStore(uploads, HISTORY_PER_SESSION, SESSIONS_KEPT)
         self._jobs: queue.Queue[tuple[IngestJob, list[tuple[int, Path]]]] = queue.Queue()
         self._pending: dict[str, list[Path]] = {}  # unfinished jobs' stored files
         self._worker = threading.Thread(target=self._work, name=f"ingest-{name}", daemon=True)
@@ -264,7 +258,6 @@ class GraphService:
         self._workspaces: dict[str, Workspace] = {}
         self._lock = threading.Lock()
         self._jobs: OrderedDict[str, IngestJob] = OrderedDict()
-        self._history: OrderedDict[str, deque[HistoryEntry]] = OrderedDict()
         for name in [DEFAULT_WORKSPACE, *(workspaces or [])]:
             self.workspace(name)
 
@@ -422,23 +415,18 @@ class GraphService:
             ))
         return Comparison(question=question, rows=rows)
 
-    def remember(self, session: str, question: str, documents: list[str] | None,
-                 answer: Answer, seconds: float) -> HistoryEntry:
+    def remember(self, workspace: str, session: str, question: str,
+                 documents: list[str] | None, answer: Answer, seconds: float) -> HistoryEntry:
         entry = HistoryEntry(id=secrets.token_hex(6), question=question, asked_at=_now(),
                              documents=documents, seconds=round(seconds, 3), answer=answer)
-        with self._lock:
-            history = self._history.setdefault(session, deque(maxlen=HISTORY_PER_SESSION))
-            self._history.move_to_end(session)
-            history.appendleft(entry)
-            while len(self._history) > SESSIONS_KEPT:
-                self._history.popitem(last=False)
+        self.workspace(workspace).history.add(session, entry)
         return entry
 
-    def history(self, session: str) -> list[HistoryEntry]:
-        return list(self._history.get(session, ()))
+    def history(self, workspace: str, session: str) -> list[HistoryEntry]:
+        return self.workspace(workspace).history.entries(session)
 
-    def history_entry(self, session: str, entry_id: str) -> HistoryEntry | None:
-        return next((e for e in self.history(session) if e.id == entry_id), None)
+    def history_entry(self, workspace: str, session: str, entry_id: str) -> HistoryEntry | None:
+        return self.workspace(workspace).history.entry(session, entry_id)
 
 
 class DirectAnswer(BaseModel):

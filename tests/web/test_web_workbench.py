@@ -16,7 +16,7 @@ import pymupdf
 import pytest
 
 from clausegraph.web.app import create_app
-from tests.web.web_support import CHROMIUM, ServerThread, launched_chromium
+from tests.web.web_support import CHROMIUM, ServerThread, launched_chromium, uploaded_files
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists(),
@@ -324,6 +324,35 @@ def test_an_upload_shows_a_lost_connection_and_finishes_after_a_restart(
     assert not [e for e in page.errors if "Failed to fetch" not in e
                 and "ERR_CONNECTION_REFUSED" not in e]
     # the uploads folder keeps the new document's original and nothing else
-    leftovers = [p.name for p in (index / ".uploads").rglob("*")
-                 if p.is_file() and ".jobs" not in p.parts]
+    leftovers = [p.name for p in uploaded_files(index / ".uploads")]
     assert leftovers == [upload.name], leftovers
+
+
+# -- stored answers across a restart --------------------------------------------------------
+
+
+def test_an_answer_is_shown_again_after_the_server_restarts(browser, web_index, tmp_path, size):
+    index = tmp_path / "index"
+    shutil.copytree(web_index, index)
+    page = _page(browser, size)
+    first = ServerThread(create_app(index, warm=False)).__enter__()
+    port = first.port
+    try:
+        page.goto(first.url + "/")
+        _ask(page, QUESTION)
+        answer_url, answer = page.url, page.inner_text("#answer-card .direct")
+    finally:
+        first.__exit__(None, None, None)
+    with ServerThread(create_app(index, warm=False), port=port) as second:
+        page.reload()  # the answer's own address, now served by a new process
+        page.wait_for_selector("#group-exception")
+        expect(page.locator("#answer-card .direct")).to_have_text(answer)
+        expect(page.locator("#status")).to_contain_text("not asked again")
+        assert page.url == answer_url and page.input_value("#question") == QUESTION
+        _shot(page, f"9-restarted-{size}")
+        page.goto(second.url + "/history")
+        expect(page.locator("#history tbody tr")).to_have_count(1)
+        page.locator(".history-question").click()
+        expect(page.locator("#answer-card .direct")).to_have_text(answer)
+        assert len(page.streams) == 1  # asked once, before the restart
+    assert page.errors == []

@@ -19,6 +19,7 @@ from clausegraph.web.jobs import JobJournal
 from clausegraph.web.messages import for_web_user
 from clausegraph.web.uploads import store_upload
 from tests.conftest import dataset_pdf
+from tests.web.web_support import uploaded_files
 
 QUESTION = "What are the payment terms for product invoices?"
 
@@ -156,10 +157,10 @@ def test_an_upload_interrupted_by_a_stop_is_finished_after_the_restart(web_index
     assert first["doc_id"] in {d["doc_id"] for d in documents}
     assert not orphan.exists() and not orphan.parent.exists()
     assert not (stored.parent / ".half.pdf.part").exists()
-    # what is left in the uploads folder: the journal and the indexed documents' originals
+    # what is left in the uploads folder: the app's records and the indexed documents' originals
     manifest = json.loads((index / "clausegraph-index.json").read_text())
     sources = {str(Path(e["source_path"]).resolve()) for e in manifest["documents"].values()}
-    left = {str(p.resolve()) for p in uploads.rglob("*") if p.is_file() and ".jobs" not in p.parts}
+    left = {str(p.resolve()) for p in uploaded_files(uploads)}
     assert left <= sources
     # a copy of a document already indexed from elsewhere ("unchanged") is not kept either
     assert stored.exists() == (str(stored.resolve()) in sources)
@@ -175,4 +176,4 @@ def test_a_failed_upload_leaves_no_file(web_index, tmp_path):
         finished = _wait_done(client, job["job_id"])
     assert finished["files"][0]["status"] == "failed"
     uploads = index / ".uploads"
-    assert not [p for p in uploads.rglob("*") if p.is_file() and ".jobs" not in p.parts]
+    assert not uploaded_files(uploads)

@@ -1,6 +1,9 @@
 """Constants and helpers shared by the web tests."""
 
 from contextlib import contextmanager
+from pathlib import Path
+
+from clausegraph.web.jobs import APP_RECORDS
 
 TOKEN = "test-token-0123456789abcdef"
 TEAM_TOKEN = "team-token-0123456789abcdef"
@@ -30,6 +33,13 @@ def launched_chromium(sync_api):
             yield browser
         finally:
             browser.close()
+
+
+def uploaded_files(uploads: Path) -> list[Path]:
+    """The files under ``uploads`` but the app's own records (job journal, question
+    history, saved sets)."""
+    return [p for p in uploads.rglob("*")
+            if p.is_file() and p.relative_to(uploads).parts[0] not in APP_RECORDS]
 
 
 class ServerThread:

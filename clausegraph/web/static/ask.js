@@ -173,8 +173,9 @@ async function showStored(id, question) {
     view = await CG.api("/api/v1/history/" + encodeURIComponent(id) + "/view");
   } catch (error) {
     if (error.status !== 404) { CG.setStatus(error.message, true); return; }
-    CG.setStatus("This answer is no longer stored: answers are kept for this browser " +
-                 "session while the server runs. Ask the question again to get a new one.", true);
+    CG.setStatus("This answer is no longer stored: the server keeps the newest answers of " +
+                 "each browser, and this one is older or from another browser. Ask the " +
+                 "question again to get a new one.", true);
     return;
   }
   document.getElementById("question").value = view.answer.question;
