@@ -34,6 +34,7 @@ from clausegraph.web.service import (
     direct_answer,
     timed,
 )
+from clausegraph.web.sets import DocumentSet
 from clausegraph.web.uploads import UploadRejected, check_upload, display_name, store_upload
 
 log = logging.getLogger("clausegraph.web")
@@ -450,6 +451,36 @@ def review_export(request: Request, doc_id: str, format: ReviewFormat = "csv") -
     key = result.documents[0].key
     return Response(data, media_type=REVIEW_MEDIA_TYPES[format], headers={
         "Content-Disposition": f'attachment; filename="review-{key}.{format}"'})
+
+
+# -- saved document sets -----------------------------------------------------------------
+
+
+class SetDocuments(BaseModel):
+    documents: list[str] = Field(description="the set's doc ids (as GET /documents lists)")
+
+
+class SetDeleted(BaseModel):
+    deleted: str
+
+
+@router.get("/document-sets", response_model=list[DocumentSet])
+def document_sets(request: Request) -> list[DocumentSet]:
+    """The workspace's saved sets by name, each with the documents still in the index."""
+    return service_of(request).document_sets(workspace_of(request))
+
+
+# ``:path``: a name is a label and may hold "/" (sent percent-encoded)
+@router.put("/document-sets/{name:path}", response_model=DocumentSet)
+def save_document_set(request: Request, name: str, body: SetDocuments) -> DocumentSet:
+    """Save (or replace: names match up to case) the set ``name`` of these documents."""
+    return service_of(request).save_document_set(workspace_of(request), name, body.documents)
+
+
+@router.delete("/document-sets/{name:path}", response_model=SetDeleted)
+def delete_document_set(request: Request, name: str) -> SetDeleted:
+    service_of(request).delete_document_set(workspace_of(request), name)
+    return SetDeleted(deleted=name)
 
 
 # -- history and reports -----------------------------------------------------------------

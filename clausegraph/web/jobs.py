@@ -8,7 +8,8 @@ comes back ``unchanged``), so the page polling ``/jobs/{id}`` sees the job finis
 kept in the uploads folder is the original of an indexed document or belongs to a job not
 yet finished; anything else (a failed file, a copy of a document already indexed from
 elsewhere, a half-written ``.part``) is deleted after its job and swept at start; the
-app's own records beside them (this journal, the question history) are never swept.
+app's own records beside them (this journal, the question history, the saved document
+sets) are never swept.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from clausegraph.web.history import HISTORY_FOLDER
+from clausegraph.web.sets import SETS_FILE
 
 log = logging.getLogger("clausegraph.web")
 JOURNAL_FOLDER = ".jobs"
 # the app's own records in the uploads folder: never an uploaded file to sweep
-APP_RECORDS = frozenset({JOURNAL_FOLDER, HISTORY_FOLDER})
+APP_RECORDS = frozenset({JOURNAL_FOLDER, HISTORY_FOLDER, SETS_FILE})
 
 
 class JobJournal:

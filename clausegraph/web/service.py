@@ -1,4 +1,5 @@
-"""The warm state behind the web app: one ClauseGraph per workspace, ingest jobs, history.
+"""The warm state behind the web app: one ClauseGraph per workspace, ingest jobs, history
+and saved document sets.
 
 One process keeps the embedding model and every loaded index in memory, so a question
 costs retrieval only. Ingest runs on one background thread per workspace; the index
@@ -31,6 +32,7 @@ from clausegraph.web.history import HistoryEntry, HistoryStore
 from clausegraph.web.jobs import JobJournal, delete_unused_uploads
 from clausegraph.web.messages import for_web_user
 from clausegraph.web.pool import AskPool
+from clausegraph.web.sets import DocumentSet, DocumentSets
 from clausegraph.web.uploads import UploadLimits, display_name
 
 DEFAULT_WORKSPACE = "default"
@@ -90,7 +92,7 @@ class Comparison(BaseModel):
 
 class Workspace:
     """One index with its graph, its write lock and its ingest worker, and the records
-    kept beside its uploads: the job journal and the question history."""
+    kept beside its uploads: the job journal, the question history, the saved sets."""
 
     def __init__(self, name: str, graph: ClauseGraph, uploads: Path, location: str) -> None:
         self.name = name
@@ -104,6 +106,7 @@ class Workspace:
         self.version = 0
         self.journal = JobJournal(uploads, JOBS_KEPT)
         self.history = HistoryStore(uploads, HISTORY_PER_SESSION, SESSIONS_KEPT)
+        self.sets = DocumentSets(uploads)
         self._jobs: queue.Queue[tuple[IngestJob, list[tuple[int, Path]]]] = queue.Queue()
         self._pending: dict[str, list[Path]] = {}  # unfinished jobs' stored files
         self._worker = threading.Thread(target=self._work, name=f"ingest-{name}", daemon=True)
@@ -238,7 +241,8 @@ def _now() -> str:
 
 
 class GraphService:
-    """Workspaces by name, ingest jobs, and each browser session's question history."""
+    """Workspaces by name, ingest jobs, each browser session's question history, and the
+    saved document sets."""
 
     def __init__(
         self,
@@ -427,6 +431,21 @@ class GraphService:
 
     def history_entry(self, workspace: str, session: str, entry_id: str) -> HistoryEntry | None:
         return self.workspace(workspace).history.entry(session, entry_id)
+
+    # -- saved document sets ---------------------------------------------------------------
+
+    def _doc_ids(self, workspace: str) -> set[str]:
+        ws = self.workspace(workspace)
+        return set(ws.graph.store.entries()) if ws.has_index() else set()
+
+    def document_sets(self, workspace: str) -> list[DocumentSet]:
+        return self.workspace(workspace).sets.list(self._doc_ids(workspace))
+
+    def save_document_set(self, workspace: str, name: str, documents: list[str]) -> DocumentSet:
+        return self.workspace(workspace).sets.save(name, documents, self._doc_ids(workspace))
+
+    def delete_document_set(self, workspace: str, name: str) -> None:
+        self.workspace(workspace).sets.delete(name)
 
 
 class DirectAnswer(BaseModel):
