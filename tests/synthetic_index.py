@@ -57,8 +57,10 @@ def artifacts_for(name: str) -> DocumentArtifacts:
         start += len(text) + 1
     first, second, last = clauses[0].clause_id, clauses[1].clause_id, clauses[-1].clause_id
     edges = [
+        # the term the first clause opens with ("Waiting Period means ..."), as relate reads it
         Edge(type=RelationType.DEFINES, source=first, target=second, confidence=0.9,
-             rule_id="test", evidence="means", evidence_span=(0, 5)),
+             rule_id="test", evidence="means", evidence_span=(0, 5),
+             term=texts[0].split(" means")[0]),
         Edge(type=RelationType.OVERRIDES, source=last, target=second, confidence=0.8,
              rule_id="test", evidence="Notwithstanding", evidence_span=(0, 5)),
         Edge(type=RelationType.SAME_SECTION, source=second, target=last, confidence=1.0,

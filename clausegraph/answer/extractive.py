@@ -37,7 +37,11 @@ GROUPS = ("definition", "base_rule", "exception")
 # (confidence is a heuristic share of the question's words: a few hundredths are noise).
 EQUAL_ANSWER_MARGIN = 0.05
 GROUP_TITLES = {"definition": "Definitions", "base_rule": "Base rules", "exception": "Exceptions"}
-_EXCEPTION_HEADING = re.compile(r"\b(exclu\w*|exception\w*|limitation\w*|not covered)\b", re.I)
+# Section wordings that make their clauses exceptions, in any letter case ("WHAT IS NOT
+# COVERED", "What we don't pay for", "General Exclusions", "Limitation of Liability").
+_EXCEPTION_HEADING = re.compile(
+    r"\b(?:exclu\w*|exception\w*|limitation\w*|not\s+covered)\b|(?:\bnot|n['’]t)\s+(?:pay|cover)\b",
+    re.I)
 # A list heading that ends by refusing what follows ("...; We will not cover:"): its items
 # are exclusions, whatever the section is called.
 _REFUSES_ITEMS = re.compile(
@@ -67,33 +71,53 @@ def _refuses_items(parent: Clause | None) -> bool:
 def assign_groups(
     results: list[RetrievedClause], edges: list[Edge], index: IndexReader | None = None
 ) -> dict[str, str]:
-    """Role of each retrieved clause, from its kind, its section and the edges among them
-    (and, given the ``index``, the list it is an item of: "We will not cover: a. ...")."""
+    """Role of each retrieved clause (``clause_role``), from the edges drawn from it: those
+    in ``edges`` and its ``via`` and, given the ``index``, all of its document's."""
     terms = terms_for(index) if index is not None else None
-    ids = {r.clause_id for r in results}
-    defines_others = {e.source for e in edges if e.type is RelationType.DEFINES and e.target in ids}
-    overrides_others = {
-        e.source for e in edges if e.type is RelationType.OVERRIDES and e.target in ids
-    }
-    groups = {}
+    roles = {}
     for result in results:
         clause = result.clause
-        reached_as = result.via[-1] if result.via else None
-        if clause.kind == "definition" or clause.clause_id in defines_others or (
-            reached_as and reached_as.type is RelationType.DEFINES
-            and reached_as.source == clause.clause_id
-        ) or _DEFINITION_HEADING.search(_section_text(clause)):
-            groups[clause.clause_id] = "definition"
-        elif clause.clause_id in overrides_others or (
-            reached_as and reached_as.type is RelationType.OVERRIDES
-            and reached_as.source == clause.clause_id
-        ) or _EXCEPTION_HEADING.search(_section_text(clause)) or (
-            terms is not None and _refuses_items(terms.parent(clause))
-        ):
-            groups[clause.clause_id] = "exception"
-        else:
-            groups[clause.clause_id] = "base_rule"
-    return groups
+        # the edges retrieval walked from it are graph edges too (the same in every answer)
+        out = [edge for edge in (*edges, *result.via) if edge.source == clause.clause_id]
+        if index is not None:
+            out += [edge for _, edge in _edges_by_source(index, clause.doc_id).get(
+                clause.clause_id, ())]
+        parent = terms.parent(clause) if terms is not None else None
+        roles[clause.clause_id] = clause_role(clause, out, parent)
+    return roles
+
+
+def clause_role(clause: Clause, out_edges: list[Edge], parent: Clause | None = None) -> str:
+    """A clause's role (definition, base rule or exception) from its own wording, the
+    wording of its section headings and list lead-in (``parent``), and the edges the
+    relation rules drew from it (``out_edges``, themselves read from its wording).
+
+    Never from which other clauses a question retrieved, nor from letter case or layout:
+    the same clause plays the same role in every answer, and the same wording under the
+    same heading plays it in every document."""
+    section = _section_text(clause)
+    if clause.kind == "definition" or _DEFINITION_HEADING.search(section) or any(
+            edge.type is RelationType.DEFINES and _opens_with(clause.text, edge.term)
+            for edge in out_edges):
+        return "definition"
+    if any(edge.type is RelationType.OVERRIDES for edge in out_edges) or refuses_cover(clause.text) or \
+            _EXCEPTION_HEADING.search(section) or _refuses_items(parent):
+        return "exception"
+    return "base_rule"
+
+
+# list numbering and an opening quote before a clause's first word ("2.9 “Term” has ...")
+_LEADING_MARKS = re.compile(
+    r"^\s*(?:[(\[]?(?:\d+(?:\.\d+)*|[A-Za-z]{1,4})[.)\]]+\s+|\d+(?:\.\d+)+\s+)*[\"“‘']?")
+
+
+def _opens_with(text: str, term: str | None) -> bool:
+    """Whether ``text`` opens with ``term``: a clause that defines a term in passing
+    (THIS AGREEMENT (the "Agreement") ...) is not a definition; one that opens with it
+    ("Affiliate" means ...) is."""
+    if not term:
+        return False
+    return text[_LEADING_MARKS.match(text).end():].lower().startswith(term.lower())
 
 
 _EDGES_BY_SOURCE: weakref.WeakKeyDictionary[IndexReader, dict[str, dict]] = \

@@ -223,6 +223,9 @@ class Parser:
         self.labels.note_contents_entry(label, self.text[start:end])
         # A bullet's text is its content, however title-cased it looks.
         heading, body_offset = (None, 0) if label.family == "bullet" else split_heading(rest)
+        if heading is None and label.family != "bullet" and end == self.lines[index].end:
+            heading = self._heading_over_items(label, rest, index)
+            body_offset = len(rest) if heading is not None else 0
         node.heading = heading
         body_start = skip_space(self.text, rest_start + body_offset, end)
         body = self.text[body_start:end]
@@ -239,6 +242,26 @@ class Parser:
         self._set_definition_kind(node, body)
         if child is not None:
             self._open_label(child, index, body_start, end)
+
+    def _heading_over_items(self, label: Label, rest: str, index: int) -> str | None:
+        """A short phrase alone on a label's line, with the label's first item on the next
+        line ("4. What is not covered" / "4.1 ...", "IV. Exclusions" / "(a) ..."), is the
+        label's heading in any letter case: the numbering says so, not the capitals."""
+        s = rest.strip()
+        if not s or len(s) > 70 or len(s.split()) > 8 or s[-1] in ".;,:" or ": " in s \
+                or not s[0].isupper() or sum(ch.isalpha() for ch in s) < 3:
+            return None
+        following = index + 1
+        if following >= len(self.lines) or self.toc[following]:
+            return None
+        child = self.labels.match(self.lines.line_text(following), following)
+        if child is None or child.family == "bullet":
+            return None
+        if label.family == "decimal" and child.family == "decimal":
+            first = child.tup[:len(label.tup)] == label.tup and len(child.tup) > len(label.tup)
+        else:
+            first = child.style != label.style and child.value == 1
+        return clean_heading(s) if first else None
 
     def _run_in_child(self, body: str, index: int, after_heading: bool) -> Label | None:
         """A child label right after a heading ("B. Heading   (a) ...") or a number ("1.1 (a)")."""

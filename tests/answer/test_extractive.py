@@ -41,7 +41,7 @@ def test_the_chain_names_the_edges_between_evidence_clauses(answer_and_index) ->
     answer, _ = answer_and_index
     sentences = {link.sentence() for link in answer.chain}
     assert "3 OVERRIDES 2" in sentences
-    assert "1 DEFINES 2" in sentences
+    assert '1 DEFINES "Waiting Period" used in 2' in sentences
 
 
 def test_quotes_are_verbatim_and_cite_exact_document_spans(answer_and_index) -> None:
