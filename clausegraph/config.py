@@ -133,6 +133,10 @@ class RetrievalConfig(StrictModel):
     alpha: float = Field(0.7, ge=0.0, description="weight of similarity in the rerank")
     beta: float = Field(0.1, ge=0.0, description="weight of graph centrality")
     gamma: float = Field(0.2, ge=0.0, description="weight of path support")
+    type_weight: float = Field(
+        default_factory=lambda: _shipped_type_weight(), ge=0.0,
+        description="weight of the clause's CUAD type affinity with the question (fitted on "
+        "CUAD train by scripts/fit_type_lift.py; 0 turns the lift off)")
     path_decay: float = Field(0.5, gt=0.0, le=1.0, description="path support factor per hop")
     min_edge_confidence: float = Field(0.5, ge=0.0, le=1.0)
     complete_k: int = Field(
@@ -237,3 +241,10 @@ class Settings(StrictModel):
 # The main job's embedded defaults: the bundled sample contracts and a question about them.
 DATASET_DIR = DOCS_DIR / "dataset"
 SAMPLE_QUESTION = "Can a party terminate the agreement for breach, and what exceptions apply?"
+
+
+def _shipped_type_weight() -> float:
+    """The type lift's weight as fitted on CUAD train (classify/data/question_types.json)."""
+    from clausegraph.classify.questions import shipped_parameters
+
+    return float(shipped_parameters()["type_weight"])

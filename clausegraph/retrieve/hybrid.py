@@ -8,6 +8,10 @@ score = alpha * sim + beta * centrality + gamma * path_support      (seed 004, 4
   product of edge confidences, times ``path_decay`` for every hop after the first. In the
   score it is floored at the clause's own ``sim`` (a clause supports itself), so a path can
   lift a clause up to the relevance of the seed it comes from but never above that seed.
+
+Plus ``type_weight`` times the clause's type affinity with the question: a question that
+asks about a CUAD clause type ("Can the licence be assigned?": Anti-Assignment) lifts the
+clauses the clause-type model gives that type (``clausegraph.classify.questions``).
 """
 
 from __future__ import annotations
@@ -18,6 +22,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from clausegraph.classify.categories import CUAD_CATEGORIES
+from clausegraph.classify.questions import (QuestionTypeModel, descriptions, shipped_model,
+                                            type_affinity)
 from clausegraph.config import RetrievalConfig
 from clausegraph.embed import Embedder
 from clausegraph.models import Clause, Edge, RelationType, RetrievedClause
@@ -67,6 +74,8 @@ class Retriever:
         # An answer searches the same question once overall and once inside each of its
         # best documents, and the web app repeats questions: embed each once (per index).
         self.query_vector = lru_cache(maxsize=256)(self._encode_query)
+        self._question_model: QuestionTypeModel | None = None
+        self._type_column = {name: i for i, name in enumerate(CUAD_CATEGORIES)}
 
     @property
     def last_scope(self) -> DocumentScope | None:
@@ -76,6 +85,13 @@ class Retriever:
     @last_scope.setter
     def last_scope(self, scope: DocumentScope | None) -> None:
         self._thread.scope = scope
+
+    def question_types(self, query_vector: np.ndarray) -> np.ndarray:
+        """The CUAD clause types the question asks about ((41,), zeros for none); the
+        category descriptions are embedded by this retriever's encoder on first use."""
+        if self._question_model is None:
+            self._question_model = shipped_model(self.embedder.encode(descriptions()))
+        return self._question_model.predict_proba(query_vector)[0]
 
     def _encode_query(self, query: str) -> np.ndarray:
         """The query's embedding (see ``query_vector``)."""
@@ -100,7 +116,8 @@ class Retriever:
         seeds = sorted(pool.values(), key=lambda c: -c.sim)[: config.seed_k]
         self._add_graph_support(pool, seeds, config)
         self._score_new(pool, tokens, query_vector, config)
-        return self._rank(pool, seeds, config)
+        asked = self.question_types(query_vector) if config.type_weight else None
+        return self._rank(pool, seeds, config, asked)
 
     def query_tokens(self, query: str) -> list[str]:
         """The query's BM25 tokens that occur in the index."""
@@ -266,7 +283,8 @@ class Retriever:
             candidate.sim = min(self._fuse(candidate, config), 1.0)
 
     def _rank(
-        self, pool: dict[str, _Candidate], seeds: list[_Candidate], config: RetrievalConfig
+        self, pool: dict[str, _Candidate], seeds: list[_Candidate], config: RetrievalConfig,
+        asked: np.ndarray | None = None,
     ) -> list[RetrievedClause]:
         seed_rank = {s.clause_id: i + 1 for i, s in enumerate(seeds)}
         clauses = {c.clause_id: c for c in self.index.clauses.clauses(list(pool))}
@@ -280,6 +298,9 @@ class Retriever:
             # it (without this floor, neighbours of the best hit outranked it).
             floor = max(support, candidate.sim)
             score = config.alpha * candidate.sim + config.beta * centrality + config.gamma * floor
+            if asked is not None and asked.any():
+                score += config.type_weight * type_affinity(asked, clause.clause_types,
+                                                            self._type_column)
             scored.append((score, clause, candidate, centrality, support))
         scored.sort(key=lambda item: (-item[0], item[1].order))
         # only the kept clauses become result models (a validated model each)

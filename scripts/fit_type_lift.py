@@ -1,0 +1,173 @@
+"""Fit the question-type lift of retrieval on CUAD train (issue 25, item 2).
+
+Retrieval adds ``type_weight`` times a clause's type affinity with the question
+(``clausegraph.classify.questions``): the question's probability over CUAD's 41 categories
+(a softmax at ``temperature`` of its cosine with each category's description; nothing below
+``min_similarity``) times the clause's own type probabilities. This script chooses
+``temperature`` and ``type_weight`` on the train contracts:
+
+- every train contract is asked one question per category it has a clause of, worded from
+  the category's name ("What does this agreement provide on Anti-Assignment?"; not the
+  description the question is compared with, and not the dev questions), retrieval scoped to
+  the contract with the lift off; a retrieved clause is right when CUAD's labels give it the
+  category (the clause-type model's own label rule);
+- the clauses' type probabilities are out-of-fold: the clause-type model (the shipped design)
+  is fitted on half the train contracts and predicts the other half, and the other way
+  round, so no contract is typed by a model that saw its labels;
+- every (temperature, weight) of the grid reranks the retrieved clauses; the pair with the
+  best mean of hit@1 and hit@5 is written to ``clausegraph/classify/data/question_types.json``
+  with the figures of the whole grid.
+
+``min_similarity`` is not fitted here (every train question is about a CUAD category): it is
+the gate that keeps questions about anything else unlifted, set between the cosines of the
+policy benchmark's questions and CUAD-style questions (docs/clause_types.md, "Question types").
+
+    python scripts/fit_type_lift.py --train-index IDX_TRAIN \\
+        --save clausegraph/classify/data/question_types.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from train_clause_types import (  # noqa: E402
+    _embedding_text,
+    document_labels,
+    load_labels,
+    stored_documents,
+    text_path,
+)
+
+from clausegraph import ClauseGraph  # noqa: E402
+from clausegraph.classify import CUAD_CATEGORIES, ClauseTypeModel, load_clause_type_model  # noqa: E402
+from clausegraph.classify.questions import QuestionTypeModel, descriptions  # noqa: E402
+from clausegraph.config import RetrievalConfig  # noqa: E402
+from clausegraph.eval.data import shared_data_dir  # noqa: E402
+
+TEMPERATURES = (5.0, 10.0, 20.0, 40.0)
+WEIGHTS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5)
+MIN_SIMILARITY = 0.45
+POOL = 30  # clauses retrieved per question, reranked by each grid point
+
+
+def question_for(category: str) -> str:
+    return f"What does this agreement provide on {category}?"
+
+
+def read_train(index_dir: str, data: Path):
+    records = load_labels(data)
+    ids, texts, vectors, labels, documents = [], [], [], [], []
+    for document, clauses, stored in stored_documents(index_dir, False):
+        record = records.get(document.doc_id)
+        if record is None or record["split"] != "train":
+            continue
+        gold_text = text_path(data, record).read_text(encoding="utf-8")
+        labels += document_labels(document.text, clauses, record, gold_text)
+        ids += [c.clause_id for c in clauses]
+        texts += [_embedding_text(c) for c in clauses]
+        vectors.append(stored)
+        documents += [document.doc_id] * len(clauses)
+    return ids, texts, np.vstack(vectors), np.array(labels), documents
+
+
+def out_of_fold_types(texts, vectors, labels, documents, params: dict) -> np.ndarray:
+    """Each clause's type probabilities from a model fitted on the other half of train."""
+    order = sorted(set(documents))
+    rng = np.random.default_rng(25)
+    rng.shuffle(order)
+    half = set(order[: len(order) // 2])
+    fold = np.array([d in half for d in documents])
+    probabilities = np.zeros(labels.shape, dtype=np.float32)
+    texts = np.array(texts, dtype=object)
+    for held in (True, False):
+        fit = fold != held
+        started = time.perf_counter()
+        model = ClauseTypeModel(**params).fit(list(texts[fit]), vectors[fit], labels[fit])
+        probabilities[~fit] = model.predict_proba(list(texts[~fit]), vectors[~fit])
+        print(f"fold fitted on {fit.sum()} clauses in {time.perf_counter() - started:.0f} s",
+              file=sys.stderr)
+    return probabilities
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--train-index", required=True)
+    parser.add_argument("--data", type=Path, default=shared_data_dir())
+    parser.add_argument("--limit-docs", type=int, help="only the first N train contracts")
+    parser.add_argument("--save", type=Path)
+    args = parser.parse_args()
+    data = args.data
+    ids, texts, vectors, labels, documents = read_train(args.train_index, data)
+    row = {clause_id: i for i, clause_id in enumerate(ids)}
+    params = load_clause_type_model().params()
+    types = out_of_fold_types(texts, vectors, labels, documents, params)
+
+    graph = ClauseGraph.open(args.train_index)
+    retriever = graph.retriever
+    anchors = retriever.embedder.encode(descriptions())
+    config = RetrievalConfig(type_weight=0.0, top_k=POOL)
+    asks = []  # (base scores, rows, category column, question vector)
+    doc_ids = sorted(set(documents))[: args.limit_docs]
+    started = time.perf_counter()
+    for doc_id in doc_ids:
+        rows_of_doc = [i for i, d in enumerate(documents) if d == doc_id]
+        for j, category in enumerate(CUAD_CATEGORIES):
+            if not labels[rows_of_doc, j].any():
+                continue
+            question = question_for(category)
+            results = retriever.retrieve(question, config, doc_ids=[doc_id])
+            rows = [row[r.clause_id] for r in results]
+            asks.append((np.array([r.score for r in results]), rows, j,
+                         retriever.query_vector(question)))
+    print(f"{len(asks)} questions on {len(doc_ids)} contracts retrieved in "
+          f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
+
+    grid = []
+    for temperature in TEMPERATURES:
+        model = QuestionTypeModel(temperature, MIN_SIMILARITY).fit(anchors)
+        asked = model.predict_proba(np.vstack([a[3] for a in asks]))
+        for weight in WEIGHTS:
+            hit1 = hit5 = 0
+            for (scores, rows, j, _), question in zip(asks, asked):
+                affinity = types[rows] @ question
+                order = np.argsort(-(scores + weight * affinity), kind="stable")
+                right = labels[np.array(rows)[order], j] == 1
+                hit1 += bool(right[:1].any())
+                hit5 += bool(right[:5].any())
+            grid.append({"temperature": temperature, "type_weight": weight,
+                         "hit_at_1": round(100 * hit1 / len(asks), 1),
+                         "hit_at_5": round(100 * hit5 / len(asks), 1)})
+            print(f"T={temperature:>4} w={weight:<5} hit@1 {grid[-1]['hit_at_1']:5.1f}  "
+                  f"hit@5 {grid[-1]['hit_at_5']:5.1f}", file=sys.stderr)
+    best = max(grid, key=lambda g: (g["hit_at_1"] + g["hit_at_5"], -g["type_weight"]))
+    gated = float((model.similarities(np.vstack([a[3] for a in asks])).max(axis=1)
+                   >= MIN_SIMILARITY).mean())
+    result = {
+        "temperature": best["temperature"], "min_similarity": MIN_SIMILARITY,
+        "type_weight": best["type_weight"],
+        "fitted_on": {"contracts": len(doc_ids), "questions": len(asks),
+                      "share_of_questions_above_min_similarity": round(gated, 3),
+                      "wording": question_for("<category>"),
+                      "clause_types": "out-of-fold (2 folds by contract)"},
+        "grid": grid,
+        "command": "python scripts/fit_type_lift.py --train-index IDX_TRAIN "
+                   "--save clausegraph/classify/data/question_types.json",
+    }
+    print(json.dumps({k: v for k, v in result.items() if k != "grid"}, indent=1))
+    if args.save:
+        args.save.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
