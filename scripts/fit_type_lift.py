@@ -49,35 +49,48 @@ from train_clause_types import (  # noqa: E402
 )
 
 from clausegraph import ClauseGraph  # noqa: E402
-from clausegraph.classify import CUAD_CATEGORIES, ClauseTypeModel, load_clause_type_model  # noqa: E402
+from clausegraph.classify import (  # noqa: E402
+    CUAD_CATEGORIES,
+    STORED_TYPE_FLOOR,
+    ClauseTypeModel,
+    load_clause_type_model,
+)
 from clausegraph.classify.questions import QuestionTypeModel, descriptions  # noqa: E402
 from clausegraph.config import RetrievalConfig  # noqa: E402
 from clausegraph.eval.data import shared_data_dir  # noqa: E402
 
-TEMPERATURES = (5.0, 10.0, 20.0, 40.0)
-WEIGHTS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5)
+TEMPERATURES = (10.0, 20.0, 40.0, 80.0)
+WEIGHTS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0)
 MIN_SIMILARITY = 0.45
-POOL = 30  # clauses retrieved per question, reranked by each grid point
+POOL = 30  # clauses retrieved per question, reranked at each grid point
 
 
 def question_for(category: str) -> str:
     return f"What does this agreement provide on {category}?"
 
 
-def read_train(index_dir: str, data: Path):
+def read_split(index_dir: str, data: Path, split: str = "train"):
+    """Clause ids, embedded texts, stored vectors, CUAD labels (n, 41), documents, and the
+    stored types (n, 41) of an index's contracts of ``split``."""
     records = load_labels(data)
-    ids, texts, vectors, labels, documents = [], [], [], [], []
+    ids, texts, vectors, labels, documents, stored_types = [], [], [], [], [], []
+    column = {name: j for j, name in enumerate(CUAD_CATEGORIES)}
     for document, clauses, stored in stored_documents(index_dir, False):
         record = records.get(document.doc_id)
-        if record is None or record["split"] != "train":
+        if record is None or record["split"] != split:
             continue
+        for clause in clauses:
+            row = np.zeros(len(CUAD_CATEGORIES), dtype=np.float32)
+            for kind in clause.clause_types:
+                row[column[kind.label]] = kind.probability
+            stored_types.append(row)
         gold_text = text_path(data, record).read_text(encoding="utf-8")
         labels += document_labels(document.text, clauses, record, gold_text)
         ids += [c.clause_id for c in clauses]
         texts += [_embedding_text(c) for c in clauses]
         vectors.append(stored)
         documents += [document.doc_id] * len(clauses)
-    return ids, texts, np.vstack(vectors), np.array(labels), documents
+    return ids, texts, np.vstack(vectors), np.array(labels), documents, np.array(stored_types)
 
 
 def out_of_fold_types(texts, vectors, labels, documents, params: dict) -> np.ndarray:
@@ -96,42 +109,35 @@ def out_of_fold_types(texts, vectors, labels, documents, params: dict) -> np.nda
         probabilities[~fit] = model.predict_proba(list(texts[~fit]), vectors[~fit])
         print(f"fold fitted on {fit.sum()} clauses in {time.perf_counter() - started:.0f} s",
               file=sys.stderr)
+    # retrieval sees only the types a clause stores (classify.STORED_TYPE_FLOOR and up)
+    probabilities[probabilities < STORED_TYPE_FLOOR] = 0.0
     return probabilities
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--train-index", required=True)
-    parser.add_argument("--data", type=Path, default=shared_data_dir())
-    parser.add_argument("--limit-docs", type=int, help="only the first N train contracts")
-    parser.add_argument("--save", type=Path)
-    args = parser.parse_args()
-    data = args.data
-    ids, texts, vectors, labels, documents = read_train(args.train_index, data)
+def collect_asks(index_dir: str, documents: list[str], labels: np.ndarray,
+                 ids: list[str], wording) -> list[tuple]:
+    """Per (contract, category it has a clause of): the retrieved clauses' scores with the
+    lift off, their rows, the category's column and the question's vector."""
     row = {clause_id: i for i, clause_id in enumerate(ids)}
-    params = load_clause_type_model().params()
-    types = out_of_fold_types(texts, vectors, labels, documents, params)
-
-    graph = ClauseGraph.open(args.train_index)
-    retriever = graph.retriever
-    anchors = retriever.embedder.encode(descriptions())
+    retriever = ClauseGraph.open(index_dir).retriever
     config = RetrievalConfig(type_weight=0.0, top_k=POOL)
-    asks = []  # (base scores, rows, category column, question vector)
-    doc_ids = sorted(set(documents))[: args.limit_docs]
-    started = time.perf_counter()
-    for doc_id in doc_ids:
+    asks = []
+    for doc_id in sorted(set(documents)):
         rows_of_doc = [i for i, d in enumerate(documents) if d == doc_id]
         for j, category in enumerate(CUAD_CATEGORIES):
             if not labels[rows_of_doc, j].any():
                 continue
-            question = question_for(category)
+            question = wording(category)
             results = retriever.retrieve(question, config, doc_ids=[doc_id])
-            rows = [row[r.clause_id] for r in results]
-            asks.append((np.array([r.score for r in results]), rows, j,
+            asks.append((np.array([r.score for r in results]),
+                         [row[r.clause_id] for r in results], j,
                          retriever.query_vector(question)))
-    print(f"{len(asks)} questions on {len(doc_ids)} contracts retrieved in "
-          f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return asks
 
+
+def score_grid(asks: list[tuple], types: np.ndarray, labels: np.ndarray,
+               anchors: np.ndarray, label: str) -> list[dict]:
+    """hit@1 / hit@5 of the reranked clauses at every (temperature, weight)."""
     grid = []
     for temperature in TEMPERATURES:
         model = QuestionTypeModel(temperature, MIN_SIMILARITY).fit(anchors)
@@ -147,23 +153,58 @@ def main() -> int:
             grid.append({"temperature": temperature, "type_weight": weight,
                          "hit_at_1": round(100 * hit1 / len(asks), 1),
                          "hit_at_5": round(100 * hit5 / len(asks), 1)})
-            print(f"T={temperature:>4} w={weight:<5} hit@1 {grid[-1]['hit_at_1']:5.1f}  "
-                  f"hit@5 {grid[-1]['hit_at_5']:5.1f}", file=sys.stderr)
+            print(f"{label} T={temperature:>4} w={weight:<5} hit@1 {grid[-1]['hit_at_1']:5.1f}"
+                  f"  hit@5 {grid[-1]['hit_at_5']:5.1f}", file=sys.stderr)
+    return grid
+
+
+def dev_questions(path: Path) -> dict[str, str]:
+    """The analyst questions of the CUAD dev benchmark, by category (reported, not fitted)."""
+    import yaml
+
+    items = yaml.safe_load(path.read_text(encoding="utf-8"))["categories"]
+    return {item["category"]: item["question"] for item in items}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--train-index", required=True)
+    parser.add_argument("--dev-index", help="also report the grid on the CUAD dev index with "
+                        "the benchmark's analyst questions and the types the index stores "
+                        "(a report: nothing is chosen on it)")
+    parser.add_argument("--data", type=Path, default=shared_data_dir())
+    parser.add_argument("--save", type=Path)
+    args = parser.parse_args()
+    ids, texts, vectors, labels, documents, _ = read_split(args.train_index, args.data)
+    types = out_of_fold_types(texts, vectors, labels, documents,
+                              load_clause_type_model().params())
+    anchors = ClauseGraph.open(args.train_index).embedder.encode(descriptions())
+    started = time.perf_counter()
+    asks = collect_asks(args.train_index, documents, labels, ids, question_for)
+    print(f"{len(asks)} train questions retrieved in {time.perf_counter() - started:.0f} s",
+          file=sys.stderr)
+    grid = score_grid(asks, types, labels, anchors, "train")
     best = max(grid, key=lambda g: (g["hit_at_1"] + g["hit_at_5"], -g["type_weight"]))
-    gated = float((model.similarities(np.vstack([a[3] for a in asks])).max(axis=1)
-                   >= MIN_SIMILARITY).mean())
+    similarity = np.vstack([a[3] for a in asks]) @ np.asarray(anchors).T
     result = {
         "temperature": best["temperature"], "min_similarity": MIN_SIMILARITY,
         "type_weight": best["type_weight"],
-        "fitted_on": {"contracts": len(doc_ids), "questions": len(asks),
-                      "share_of_questions_above_min_similarity": round(gated, 3),
+        "fitted_on": {"contracts": len(set(documents)), "questions": len(asks),
+                      "share_of_questions_above_min_similarity": round(float(
+                          (similarity.max(axis=1) >= MIN_SIMILARITY).mean()), 3),
                       "wording": question_for("<category>"),
-                      "clause_types": "out-of-fold (2 folds by contract)"},
-        "grid": grid,
-        "command": "python scripts/fit_type_lift.py --train-index IDX_TRAIN "
+                      "clause_types": "out-of-fold (2 folds by contract), stored floor applied"},
+        "train_grid": grid,
+        "command": "python scripts/fit_type_lift.py --train-index IDX_TRAIN --dev-index IDX_DEV "
                    "--save clausegraph/classify/data/question_types.json",
     }
-    print(json.dumps({k: v for k, v in result.items() if k != "grid"}, indent=1))
+    if args.dev_index:
+        wordings = dev_questions(ROOT / "benchmarks" / "cuad_dev" / "questions.yaml")
+        ids, _, _, labels, documents, stored = read_split(args.dev_index, args.data, "dev")
+        dev_asks = collect_asks(args.dev_index, documents, labels, ids, wordings.__getitem__)
+        result["dev_grid"] = score_grid(dev_asks, stored, labels, anchors, "dev")
+        result["dev_questions"] = len(dev_asks)
+    print(json.dumps({k: v for k, v in result.items() if not k.endswith("grid")}, indent=1))
     if args.save:
         args.save.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     return 0

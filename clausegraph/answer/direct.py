@@ -313,16 +313,9 @@ class DocumentTerms:
         """The text of the short clause that heads ``clause``'s list ("ii. Specified
         disease/procedure waiting period" over "a) ... excluded until 24 months"), or ""."""
         parent = self.parent(clause)
-        if parent is not None and len(parent.text) <= _LIST_HEADING_CHARS:
-            return parent.text
-        # a list's heading the segmenter read as its label's heading ("2) Specified disease
-        # waiting period" over "a. ..."): the last part of the item's section path
-        path = clause.section_path[-1] if clause.section_path else ""
-        label, _, heading = path.partition(" ")
-        if clause.number and heading and clause.number.startswith(label) and \
-                clause.number != label and len(path) <= _LIST_HEADING_CHARS:
-            return path
-        return ""
+        if parent is None or len(parent.text) > _LIST_HEADING_CHARS:
+            return ""
+        return parent.text
 
     def parent(self, clause: Clause) -> Clause | None:
         """The clause ``clause`` is an item of (None at the top of the document)."""
@@ -330,14 +323,9 @@ class DocumentTerms:
 
     def list_items(self, clause: Clause) -> list[Clause]:
         """The items of the list a short clause heads (empty for any other clause)."""
-        if not clause.number:
+        if not clause.number or len(clause.text) > _LIST_HEADING_CHARS:
             return []
-        items = self._family(clause.doc_id)[1].get(clause.clause_id, [])
-        if len(clause.text) > _LIST_HEADING_CHARS:
-            if not (items and self.list_heading(clause)):
-                return []
-            items = [clause, *items]  # the list's head is its first item too
-        return items[:_LIST_ITEMS]
+        return self._family(clause.doc_id)[1].get(clause.clause_id, [])[:_LIST_ITEMS]
 
     def _family(self, doc_id: str) -> tuple[dict[str, Clause], dict[str, list[Clause]]]:
         """Each clause's parent: the nearest clause before it numbered as the last part of
@@ -347,16 +335,9 @@ class DocumentTerms:
             parents: dict[str, Clause] = {}
             children: dict[str, list[Clause]] = {}
             latest: dict[str, Clause] = {}  # number -> the last clause so numbered
-            # a list whose heading the segmenter merged into its first item ("2) Specified
-            # disease waiting period / a. ..."): path -> that first item, the list's head
-            heads: dict[tuple[str, ...], Clause] = {}
             for clause in sorted(self.index.clauses.document_clauses(doc_id),
                                  key=lambda c: c.order):
                 parent = latest.get(clause.section_path[-1]) if clause.section_path else None
-                if parent is None and clause.section_path and " " in clause.section_path[-1]:
-                    head = heads.setdefault(tuple(clause.section_path), clause)
-                    if head is not clause:
-                        children.setdefault(head.clause_id, []).append(clause)
                 if parent is not None:
                     parents[clause.clause_id] = parent
                     children.setdefault(parent.clause_id, []).append(clause)

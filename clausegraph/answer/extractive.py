@@ -13,8 +13,9 @@ import re
 import weakref
 from functools import lru_cache
 
-from clausegraph.answer.direct import (NOT_FOUND, DocumentTerms, direct_answer, is_ancestor,
-                                       refuses_cover, terms_for, token_set, word_overlap_rules)
+from clausegraph.answer.direct import (NOT_FOUND, REFUSES_COVER_RULE, DocumentTerms,
+                                       direct_answer, is_ancestor, refuses_cover, split_sentences, terms_for, token_set,
+                                       word_overlap_rules)
 from clausegraph.answer.verdict import attach_verdicts
 from clausegraph.models import (
     Answer,
@@ -100,24 +101,31 @@ def clause_role(clause: Clause, out_edges: list[Edge], parent: Clause | None = N
             edge.type is RelationType.DEFINES and _opens_with(clause.text, edge.term)
             for edge in out_edges):
         return "definition"
-    if any(edge.type is RelationType.OVERRIDES for edge in out_edges) or refuses_cover(clause.text) or \
-            _EXCEPTION_HEADING.search(section) or _refuses_items(parent):
+    if _EXCEPTION_HEADING.search(section) or _refuses_items(parent) or \
+            refuses_cover(_first_sentence(clause.text)) or any(
+                edge.type is RelationType.OVERRIDES and edge.rule_id != REFUSES_COVER_RULE
+                for edge in out_edges):
         return "exception"
     return "base_rule"
 
 
-# list numbering and an opening quote before a clause's first word ("2.9 “Term” has ...")
-_LEADING_MARKS = re.compile(
-    r"^\s*(?:[(\[]?(?:\d+(?:\.\d+)*|[A-Za-z]{1,4})[.)\]]+\s+|\d+(?:\.\d+)+\s+)*[\"“‘']?")
+def _first_sentence(text: str) -> str:
+    """What a clause says first: a grant that ends with a limit ("We will pay for air
+    ambulance ... We will not pay for the return journey") is a rule, one that opens by
+    refusing ("Cosmetic surgery is not covered ...") an exception. The Overrides edges the
+    refusal rule draws from a refusal anywhere in a clause (``REFUSES_COVER_RULE``) do not
+    decide either; those of an exclusions section do."""
+    spans = split_sentences(text)
+    return text[: spans[0][1]] if spans else text
 
 
 def _opens_with(text: str, term: str | None) -> bool:
-    """Whether ``text`` opens with ``term``: a clause that defines a term in passing
-    (THIS AGREEMENT (the "Agreement") ...) is not a definition; one that opens with it
-    ("Affiliate" means ...) is."""
-    if not term:
-        return False
-    return text[_LEADING_MARKS.match(text).end():].lower().startswith(term.lower())
+    """Whether ``text`` opens by defining ``term`` ("Affiliate" means ..., "2.9 Term: ..."):
+    a clause that defines a term in passing (THIS AGREEMENT (the "Agreement") ...) or only
+    opens with it ("Newly born child shall be covered ...") is not a definition."""
+    match = _LEAD_TERM.match(text)
+    return bool(term) and match is not None and \
+        match.group("term").strip().lower() == term.strip().lower()
 
 
 _EDGES_BY_SOURCE: weakref.WeakKeyDictionary[IndexReader, dict[str, dict]] = \

@@ -116,8 +116,7 @@ class Retriever:
         seeds = sorted(pool.values(), key=lambda c: -c.sim)[: config.seed_k]
         self._add_graph_support(pool, seeds, config)
         self._score_new(pool, tokens, query_vector, config)
-        asked = self.question_types(query_vector) if config.type_weight else None
-        return self._rank(pool, seeds, config, asked)
+        return self._rank(pool, seeds, config, query_vector)
 
     def query_tokens(self, query: str) -> list[str]:
         """The query's BM25 tokens that occur in the index."""
@@ -284,10 +283,16 @@ class Retriever:
 
     def _rank(
         self, pool: dict[str, _Candidate], seeds: list[_Candidate], config: RetrievalConfig,
-        asked: np.ndarray | None = None,
+        query_vector: np.ndarray | None = None,
     ) -> list[RetrievedClause]:
         seed_rank = {s.clause_id: i + 1 for i, s in enumerate(seeds)}
         clauses = {c.clause_id: c for c in self.index.clauses.clauses(list(pool))}
+        # the type lift, when it is on and the candidates are typed (an index from before
+        # clause types, or of another encoder, has none: nothing to lift)
+        asked = None
+        if config.type_weight and query_vector is not None and \
+                any(c.clause_types for c in clauses.values()):
+            asked = self.question_types(query_vector)
         scored = []
         for candidate in pool.values():
             clause = clauses[candidate.clause_id]

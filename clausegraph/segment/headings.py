@@ -23,7 +23,7 @@ _MULTI_SPACE_RE = re.compile(r"(?P<head>\S.{0,110}?)(?:\s{3,}|\t+)(?=\S)")
 _RUN_IN_RE = re.compile(r"(?P<head>[A-Z“\"][^\n]{0,110}?)(?:\.|:-|:)(?:\s+|$)")
 _CAPS_PREFIX_RE = re.compile(r"(?P<head>[A-Z][A-Z0-9 ,&’'\-/]{3,90}?)\s+(?=[A-Z][a-z])")
 _LIST_AFTER_HEAD_RE = re.compile(r"(?P<head>[A-Z][^\n()]{1,60}?)\s+(?=\((?:a|i|A|1)\)\s)")
-_VERB_RE = re.compile(r"\b(?:shall|will|may|must|means|is|are)\b")
+VERB_RE = re.compile(r"\b(?:shall|will|may|must|means|is|are)\b")
 
 
 def is_caps(text: str) -> bool:
@@ -73,7 +73,7 @@ def split_heading(rest: str) -> tuple[str | None, int]:
     match = _RUN_IN_RE.match(rest)
     if match and heading_like(match.group("head"), 12) and not QUOTED_DEF_RE.match(rest):
         head = match.group("head")
-        if not _VERB_RE.search(head):
+        if not VERB_RE.search(head):
             return clean_heading(head), match.end()
     match = _CAPS_PREFIX_RE.match(rest)
     if match and is_caps(match.group("head")) and len(match.group("head").split()) <= 10:

@@ -19,6 +19,7 @@ from clausegraph.models import Document
 from clausegraph.segment.contents import contents_lines, open_contents
 from clausegraph.segment.definitions import QUOTED_DEF_RE, definition_term, mentions_definitions
 from clausegraph.segment.headings import (
+    VERB_RE,
     clean_heading,
     is_caps,
     label_shape,
@@ -38,6 +39,10 @@ from clausegraph.segment.tables import caption_like, close_table, open_table, ta
 
 # Nodes whose first line after the label is their text, whatever it looks like.
 _OPEN_FAMILIES = ("root", "heading", "para", "toc")
+
+
+# Headings worded as questions ("What is not covered", "How do I claim") have a verb.
+_QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "how", "when", "where", "why"})
 
 
 class Parser:
@@ -251,6 +256,8 @@ class Parser:
         if not s or len(s) > 70 or len(s.split()) > 8 or s[-1] in ".;,:" or ": " in s \
                 or not s[0].isupper() or sum(ch.isalpha() for ch in s) < 3:
             return None
+        if VERB_RE.search(s) and s.split()[0].lower() not in _QUESTION_WORDS:
+            return None  # "We shall not cover OPD treatment" states; "What is covered" heads
         following = index + 1
         if following >= len(self.lines) or self.toc[following]:
             return None

@@ -93,18 +93,17 @@ def _holding(clauses, text: str):
     return next(c for c in clauses if text in c.text)
 
 
-def test_each_list_item_finds_the_heading_right_above_it(reader):
+def test_each_list_item_carries_the_heading_right_above_it(reader):
+    """Several lists number a heading "2)": an item carries the nearest one above it in its
+    section path (what retrieval embeds with it), in any letter case of the heading."""
     clauses = _clauses(reader, "exclusions.txt")
-    terms = DocumentTerms(reader)
     item = _holding(clauses, "a. Expenses related to the treatment of the listed")
-    # several lists number a heading "2)": the item's is the nearest one above it
-    assert "2) Specified disease/procedure waiting period" in terms.list_heading(item)
-    heading = _holding(clauses, "2) Specified disease")
-    items = terms.list_items(heading)
-    assert item in items
-    assert not any("Cancellation" in c.text or "misrepresentation" in c.text for c in items)
+    assert item.section_path[-1].endswith("2) Specified disease/procedure waiting period "
+                                          "(Code - Excl02)"), item.section_path
+    later = _holding(clauses, "b. The Company may cancel the policy")
+    assert "Cancellation of the policy by either party" in later.section_path[-1]
     notice = _holding(clauses, "a. Notice of a claim")
-    assert "1) Notice of claim" in terms.list_heading(notice)
+    assert notice.section_path[-1].endswith("1) Notice of claim")
 
 
 def test_the_item_holding_the_asked_period_outranks_one_that_only_repeats_the_words(reader):
