@@ -557,8 +557,11 @@ class ClauseGraph:
                         strategy=name)
         from clausegraph.answer.extractive import build_answer
 
+        # the CUAD clause types the question asks about: the answer gate reads how far the
+        # document's clauses are of them (the question's vector is cached by the search)
+        types = self.retriever.question_types(self.retriever.query_vector(asked))
         answer = build_answer(self.index, question, results, settings, asked=asked,
-                              by_document=by_document)
+                              by_document=by_document, question_types=types)
         answer.strategy_notes = dict(found.notes)
         provider = None if llm == "none" else (llm if llm is not None else self.llm)
         if provider is None or not answer.evidence:

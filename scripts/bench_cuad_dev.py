@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,6 +43,7 @@ from clausegraph.eval.cuad import (  # noqa: E402
     load_cuad_questions,
 )
 from clausegraph.eval.cuad_bench import (  # noqa: E402
+    Ask,
     AskOutcome,
     Summary,
     load_review,
@@ -117,7 +119,11 @@ def doc_ids(graph: ClauseGraph, contracts: list[CuadContract],
 
 def run_asks(graph: ClauseGraph, contracts: list[CuadContract], questions: list[CuadQuestion],
              peers: list[CuadContract], log: Path | None, resume: bool,
-             only_indexed: bool = False) -> list[AskOutcome]:
+             only_indexed: bool = False,
+             on_answer: Callable[[Ask, Any, AskOutcome], None] | None = None,
+             ) -> list[AskOutcome]:
+    """Ask and judge every ask; ``on_answer(ask, answer, outcome)`` sees each answer made
+    (not those reused from ``log``)."""
     from clausegraph.eval.cuad_bench import judge_answer
 
     ids = doc_ids(graph, contracts, only_indexed)
@@ -146,6 +152,8 @@ def run_asks(graph: ClauseGraph, contracts: list[CuadContract], questions: list[
                                          graph.index.clauses.document_clauses(doc_id)]}
             outcome = judge_answer(ask, answer, doc_id, seconds, clause_texts[doc_id])
             outcomes.append(outcome)
+            if on_answer is not None:
+                on_answer(ask, answer, outcome)
             if handle:
                 handle.write(outcome.model_dump_json() + "\n")
                 handle.flush()

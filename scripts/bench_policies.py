@@ -14,15 +14,18 @@ overall:
   the answerable questions wrongly answered "not found";
 - seconds per question.
 
-Nothing is fitted here. A gate or threshold fitted on these questions later must be fitted
-per fold on the other documents and scored on the held-out one: ``leave_one_out_folds``
-yields those folds, and ``--leave-one-out`` reports the per-document figures as held-out
-folds (identical to the plain ones while nothing is fitted).
+The answer gate (clausegraph/answer/gate.py) is fitted on these questions, so the plain run
+(the shipped gate) is in sample. ``--leave-one-out`` scores each document with a gate fitted
+without it: every question is first asked with the gate off (its features and whether the
+answer is right: ``gate_rows``), then per fold (``leave_one_out_folds``) a gate is fitted on
+the other documents' rows, plus the CUAD dev rows of ``--gate-rows`` when given (written by
+scripts/fit_answer_gate.py), and the held-out document's questions are asked with it.
 
     python scripts/bench_policies.py --index-dir /tmp/policybench/index
     python scripts/bench_policies.py --out docs/policies_bench_baseline.json \\
         --details /tmp/policybench/details.json
     python scripts/bench_policies.py --documents policy.pdf,US_SBC_CMS_sample_PPO.pdf --verbose
+    python scripts/bench_policies.py --leave-one-out --gate-rows /tmp/answer_gate/rows.jsonl
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 from bench_answers import judge, open_index, share, summarise
 
 from clausegraph import ClauseGraph
+from clausegraph.answer.gate import fit_gate, using_gate
 from clausegraph.config import Settings
 from clausegraph.eval.data import shared_data_dir
 
@@ -101,6 +105,35 @@ def ask_all(graphs: dict[str, ClauseGraph], documents: dict[str, dict], items: l
     return rows
 
 
+def gate_rows(graphs: dict[str, ClauseGraph], documents: dict[str, dict],
+              items: list[dict]) -> list[dict[str, Any]]:
+    """Each question asked with the answer gate off: the features the gate reads of its
+    would-be answer (None: no sentence to answer with) and its label, 1 when that answer is
+    right (an answerable question whose direct answer states the fact), 0 otherwise (an
+    unanswerable question is always wrong to answer). No policy text is kept."""
+    rows = []
+    with using_gate(None):
+        for item in items:
+            answer = graphs[documents[item["document"]]["folder"]].ask(
+                item["question"], documents=[item["document"]])
+            judged = judge(answer, item, whole_words=True)
+            rows.append({
+                "source": "policy", "group": item["document"], "id": item["id"],
+                "label": int(not judged["not_found"] and judged["direct_ok"]),
+                "answerable": not judged["not_found"],
+                "features": answer.direct.gate_features if answer.direct else None,
+                "outcome": {k: v for k, v in judged.items()
+                            if k not in ("question", "direct_answer", "top")},
+            })
+    return rows
+
+
+def read_gate_rows(path: Path, source: str | None = None) -> list[dict[str, Any]]:
+    """Rows written by scripts/fit_answer_gate.py (JSON lines), of one ``source`` or all."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [r for r in rows if source is None or r["source"] == source]
+
+
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     base = summarise(rows)
     answerable = [r for r in rows if not r["not_found"]]
@@ -156,7 +189,10 @@ def main() -> None:
                         help="ask only the documents already in the indexes (e.g. while one "
                         "is still being built); the others are listed as skipped")
     parser.add_argument("--leave-one-out", action="store_true",
-                        help="report each document as a held-out fold (nothing is fitted yet)")
+                        help="score each document with an answer gate fitted without it")
+    parser.add_argument("--gate-rows", type=Path,
+                        help="with --leave-one-out: the CUAD dev rows of this file "
+                        "(scripts/fit_answer_gate.py --rows) join every fold's training")
     parser.add_argument("--out", type=Path,
                         help="write the figures and per-question outcomes (no policy text) as JSON")
     parser.add_argument("--details", type=Path,
@@ -184,11 +220,15 @@ def main() -> None:
     started = time.perf_counter()
     if args.leave_one_out:
         rows = []
+        collected = {r["id"]: r for r in gate_rows(graphs, documents, items)}
+        extra = read_gate_rows(args.gate_rows, "cuad") if args.gate_rows else []
         for held_out, train, test in leave_one_out_folds(items):
-            # a fitted gate would be fitted on `train` here; today nothing is fitted
-            print(f"[fold] {held_out}: fit on {len(train)} questions, score {len(test)}",
+            gate = fit_gate([collected[i["id"]] for i in train] + extra)
+            print(f"[fold] {held_out}: gate fitted on {len(train)} questions + {len(extra)} "
+                  f"CUAD asks (threshold {gate.threshold_:.3f}), score {len(test)}",
                   file=sys.stderr)
-            rows += ask_all(graphs, documents, test, args.verbose)
+            with using_gate(gate):
+                rows += ask_all(graphs, documents, test, args.verbose)
     else:
         rows = ask_all(graphs, documents, items, args.verbose)
     result = report(rows, documents)

@@ -16,31 +16,45 @@ How the sentence is chosen (no model, only the retrieved clauses and the index):
   plus a bonus when it holds a value of the kind the question asks for (a duration for
   "how long", an amount or percentage for "limit", a place for "which law"), plus a small
   prior for the clause's retrieval rank;
-* "found" needs both the document to use the question's words (``MIN_DOCUMENT_COVERAGE``
-  of their weight) and the best sentence to hold enough of them (``MIN_SENTENCE_SCORE``).
-  Both thresholds were chosen on the labelled set in ``benchmarks/real_pdfs/`` (see
-  docs/real_documents.md).
+* "found" is decided by the answer gate (:mod:`clausegraph.answer.gate`): a logistic
+  regression over what the best sentence and its document say (the share of the question's
+  weight the document uses at all, the sentence's score and words, whether it holds a
+  value of the asked kind, the question's kind, the retrieval cosine of the clauses, how
+  far the document's clauses are of the CUAD clause type asked about) gives
+  P(the answer is right), and below its fitted threshold the answer is "not found". The
+  gate is fitted on the 22 policies of benchmarks/policies and the CUAD dev asks
+  (scripts/fit_answer_gate.py, docs/answer_gate.md). The old hand thresholds
+  (``MIN_DOCUMENT_COVERAGE``, ``MIN_SENTENCE_SCORE``, ``MIN_CONFIDENCE``, chosen on
+  ``benchmarks/real_pdfs/``) are one of its features, no longer the decision.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+
+from clausegraph.answer.gate import active_gate, answer_features
+from clausegraph.classify.categories import CUAD_CATEGORIES
+from clausegraph.classify.questions import type_affinity
 from clausegraph.models import AnswerLine, Clause, DirectAnswer, RelationType, Span
 from clausegraph.store.base import IndexReader
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import Value, extract_values
 
 NOT_FOUND = "Not found in the indexed documents"
+_TYPE_COLUMN = {name: i for i, name in enumerate(CUAD_CATEGORIES)}
 CANDIDATE_CLAUSES = 5
+# The old not-found thresholds (docs/real_documents.md), now one feature of the answer gate
+# (clausegraph/answer/gate.py: ``constants_pass``), not the decision.
 MIN_DOCUMENT_COVERAGE = 0.7
 MIN_SENTENCE_SCORE = 0.45
-# and both together: min(sentence score, 1) x document coverage (see docs/real_documents.md)
+# and both together: min(sentence score, 1) x document coverage
 MIN_CONFIDENCE = 0.5
 MAX_SENTENCE_CHARS = 320
 # how far around a bracketed numeral a value written twice may reach ("one hundred and
@@ -409,11 +423,16 @@ def direct_answer(
     ranked: Sequence[Clause],
     exceptions: Sequence[Clause] = (),
     overrides: frozenset[tuple[str, str]] = frozenset(),
+    similarity: Mapping[str, float] | None = None,
+    question_types: np.ndarray | None = None,
 ) -> DirectAnswer:
     """The direct answer from one document's ranked clauses (best first).
 
     ``exceptions`` are the retrieved clauses of the document's exception group;
-    ``overrides`` the (source, target) clause ids of its Overrides edges."""
+    ``overrides`` the (source, target) clause ids of its Overrides edges; ``similarity``
+    each retrieved clause's cosine with the question and ``question_types`` the CUAD clause
+    types it asks about ((41,) probabilities, classify/questions.py): features of the
+    answer gate."""
     kind = question_kind(question)
     tokens = content_tokens(question)
     if not ranked:
@@ -439,12 +458,18 @@ def direct_answer(
     best = max(candidates, key=lambda s: s.score, default=None)
     nearest = [_line(index, c, _lead_span(c)) for c in ranked[:3]]
     confidence = round(min(best.score if best else 0.0, 1.0) * doc_coverage, 3)
-    if best is None or doc_coverage < MIN_DOCUMENT_COVERAGE or \
-            best.score < MIN_SENTENCE_SCORE or confidence < MIN_CONFIDENCE:
+    features = None if best is None else _gate_features(
+        best, ranked, doc_coverage, confidence, kind, len(tokens), similarity,
+        None if question_types is None else _type_match(index, doc_id, question_types))
+    gate = active_gate()
+    answers, probability = (best is not None, None) if gate is None or features is None \
+        else gate.answers(features)
+    if not answers:
         return DirectAnswer(found=False, text=None, document=document, doc_id=doc_id,
                             file=file, nearest=nearest, confidence=confidence, kind=kind,
                             document_coverage=round(doc_coverage, 3),
-                            sentence_score=round(best.score if best else 0.0, 3))
+                            sentence_score=round(best.score if best else 0.0, 3),
+                            right_probability=_rounded(probability), gate_features=features)
     # "X may terminate ...; provided, however, that ...": the rule answers, its proviso
     # is the first exception
     rule, inline_proviso = _split_proviso(best.clause.text, best.span)
@@ -491,7 +516,45 @@ def direct_answer(
         doc_id=doc_id, file=file, lines=lines, exceptions=excepts, nearest=[],
         confidence=confidence, kind=kind,
         document_coverage=round(doc_coverage, 3), sentence_score=round(best.score, 3),
+        right_probability=_rounded(probability), gate_features=features,
     )
+
+
+def _gate_features(
+    best: _Scored, ranked: Sequence[Clause], doc_coverage: float, confidence: float,
+    kind: str | None, question_words: int, similarity: Mapping[str, float] | None,
+    type_match: float | None,
+) -> dict[str, float | None]:
+    """What the answer gate reads of the answer ``best`` would give (gate.answer_features)."""
+    top = ranked[:CANDIDATE_CLAUSES]
+    rank = next(i for i, clause in enumerate(top) if clause is best.clause)
+    cosines = [similarity[c.clause_id] for c in top if c.clause_id in similarity] \
+        if similarity else []
+    return answer_features(
+        document_coverage=doc_coverage, sentence_score=best.score,
+        sentence_words=best.words, sentence_coverage=best.coverage, confidence=confidence,
+        constants_pass=doc_coverage >= MIN_DOCUMENT_COVERAGE and
+        best.score >= MIN_SENTENCE_SCORE and confidence >= MIN_CONFIDENCE,
+        holds_value=best.has_value, asks_value=_asks_value(kind), kind=kind,
+        question_words=question_words, best_rank=rank,
+        dense_top=max(cosines) if cosines else None,
+        dense_best=similarity.get(best.clause.clause_id) if similarity else None,
+        type_match=type_match,
+    )
+
+
+def _type_match(index: IndexReader, doc_id: str, question_types: np.ndarray) -> float:
+    """How far the document's most fitting clause is of the CUAD clause types the question
+    asks about: the largest type affinity (classify/questions.py) of its clauses' stored
+    types; -1 when the question is like no CUAD category (it asks about no type)."""
+    if not question_types.any():
+        return -1.0
+    return max((type_affinity(question_types, clause.clause_types, _TYPE_COLUMN)
+                for clause in index.clauses.document_clauses(doc_id)), default=0.0)
+
+
+def _rounded(probability: float | None) -> float | None:
+    return None if probability is None else round(probability, 3)
 
 
 def restates(text: str, lines: Sequence[AnswerLine]) -> bool:

@@ -13,8 +13,11 @@ import re
 import weakref
 from functools import lru_cache
 
+import numpy as np
+
 from clausegraph.answer.direct import (NOT_FOUND, REFUSES_COVER_RULE, DocumentTerms,
-                                       direct_answer, is_ancestor, refuses_cover, split_sentences, terms_for, token_set,
+                                       direct_answer, is_ancestor, refuses_cover,
+                                       split_sentences, terms_for, token_set,
                                        word_overlap_rules)
 from clausegraph.answer.verdict import attach_verdicts
 from clausegraph.models import (
@@ -220,12 +223,14 @@ def build_answer(
     retrieval_settings: dict,
     asked: str | None = None,
     by_document: dict[str, list[RetrievedClause]] | None = None,
+    question_types: np.ndarray | None = None,
 ) -> Answer:
     """Group, chain and quote the retrieved clauses into the offline extractive answer.
 
     ``by_document``: a document's own evidence (a search inside it), when the question
     named no document; its direct answer is then taken from that, not from the few
-    clauses of it in ``results``."""
+    clauses of it in ``results``. ``question_types``: the CUAD clause types the question
+    asks about (classify/questions.py), read by the answer gate."""
     edges = chain_edges(index, results)
     groups = assign_groups(results, edges, index)
     # Evidence stays in rank order (retrieved clauses best first, then the definitions and
@@ -245,7 +250,8 @@ def build_answer(
         chain=chain,
         retrieval=retrieval_settings,
     )
-    _attach_direct(answer, index, results, asked or question, by_document or {})
+    _attach_direct(answer, index, results, asked or question, by_document or {},
+                   question_types)
     _add_cited(answer, index, by_document or {})
     explain(answer, index)
     attach_verdicts(answer, asked or question)
@@ -359,7 +365,7 @@ def chain_to(roots: list[str], links: list[ChainLink]) -> list[ChainLink]:
 
 def _attach_direct(
     answer: Answer, index: IndexReader, results: list[RetrievedClause], asked: str,
-    by_document: dict[str, list[RetrievedClause]],
+    by_document: dict[str, list[RetrievedClause]], question_types: np.ndarray | None = None,
 ) -> None:
     """One direct answer per document of the evidence; the best-answering document leads.
 
@@ -369,7 +375,8 @@ def _attach_direct(
     trusted = float(answer.retrieval.get("min_edge_confidence", 0.5))
     for doc_id in doc_order:
         own = by_document.get(doc_id) or [r for r in results if r.clause.doc_id == doc_id]
-        answer.per_document.append(_document_answer(index, terms, asked, own, trusted))
+        answer.per_document.append(_document_answer(index, terms, asked, own, trusted,
+                                                    question_types))
     # the document that answers best leads (ties: the best-ranked document)
     lead = max((d for d in answer.per_document if d.found), key=lambda d: d.confidence,
                default=None)
@@ -408,7 +415,7 @@ def _add_cited(
 
 def _document_answer(
     index: IndexReader, terms: DocumentTerms, asked: str, results: list[RetrievedClause],
-    trusted: float = 0.5,
+    trusted: float = 0.5, question_types: np.ndarray | None = None,
 ) -> DirectAnswer:
     """The direct answer of one document from its evidence (ranked clauses, then the
     definitions and exceptions that govern them). An Overrides edge makes its source an
@@ -422,7 +429,9 @@ def _document_answer(
     overrides = frozenset((e.source, e.target) for e in edges
                           if e.type is RelationType.OVERRIDES and e.confidence >= trusted
                           and not _exclusion_beside_exclusion(index, e))
-    return direct_answer(index, terms, asked, ranked, exceptions, overrides)
+    similarity = {r.clause_id: r.dense for r in results if r.origin != "governing"}
+    return direct_answer(index, terms, asked, ranked, exceptions, overrides, similarity,
+                         question_types)
 
 
 def _exclusion_beside_exclusion(index: IndexReader, edge: Edge) -> bool:

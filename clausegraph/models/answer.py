@@ -136,6 +136,12 @@ class DirectAnswer(BaseModel):
     document_coverage: float = Field(0.0, description="share of the question's weight in "
                                      "words the document uses at all")
     sentence_score: float = Field(0.0, description="score of the best sentence")
+    right_probability: float | None = Field(
+        None, description="the answer gate's P(the direct answer is right); below its "
+        "threshold the answer is not found (None: no sentence to judge, or the gate off)")
+    gate_features: dict[str, float | None] | None = Field(
+        None, exclude=True, description="what the answer gate read (clausegraph/answer/gate.py); "
+        "not serialised")
     verdict: Verdict | None = Field(None, description="the short answer read from the lines")
 
     def citations(self) -> list[str]:

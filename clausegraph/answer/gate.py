@@ -1,0 +1,308 @@
+"""The not-found gate of the direct answer: P(the direct answer is right), from what
+:func:`clausegraph.answer.direct.direct_answer` already has when it would answer (issues 25
+and 26).
+
+Shaped like a scikit-learn estimator (``fit``, ``predict_proba``, ``predict``, ``save``,
+``load``), as :mod:`clausegraph.classify.model`: a logistic regression over 21
+standardised features, fitted here with NumPy alone (Newton steps on the L2-penalised log
+loss: 21 features need nothing more), its decision threshold fitted too. The shipped
+weights are ``clausegraph/answer/data/answer_gate.json``, written by
+``scripts/fit_answer_gate.py`` (fitted on the 22 policies of benchmarks/policies and the
+CUAD dev asks together; what it scores out of sample: docs/answer_gate.md).
+
+The features (:data:`FEATURES`), all read off the best sentence the direct answer would quote:
+
+* ``document_coverage``: share of the question's word weight the document uses at all (a
+  question about something the document never mentions scores low);
+* ``sentence_score``, ``sentence_words``, ``sentence_coverage``: the best sentence's score
+  (words, value bonus, rank prior), the share of the question's weight its own words hold,
+  and the share with its heading context and the value's stand-in words;
+* ``confidence``: min(sentence score, 1) x document coverage, the old combined figure;
+* ``constants_pass``: 1 when the old hand thresholds (``MIN_DOCUMENT_COVERAGE``,
+  ``MIN_SENTENCE_SCORE``, ``MIN_CONFIDENCE``) would all have answered: the old rule is one
+  feature among the others, not the decision;
+* ``holds_value`` / ``asks_value``: whether the question asks for a value (a period, an
+  amount, a law, ...) and whether the sentence holds one of that kind; ``kind_*``: the
+  question's kind, one-hot (no kind is the reference);
+* ``question_words``: log(1 + number of content words): a long question's words are rarely
+  all in one sentence;
+* ``best_rank``: the retrieval rank (0..4) of the clause that holds the sentence;
+* ``dense_top`` / ``dense_best``: the retrieval cosine (question vs clause vector) of the
+  best retrieved clause and of the answering one: how close the document comes to the
+  question in meaning, beside its words;
+* ``asks_type`` / ``type_match``: whether the question is like one of CUAD's 41 clause
+  categories (classify/questions.py) and, if so, how far the document's most fitting
+  clause is of that type (its stored clause-type probability, classify/model.py, fitted on
+  CUAD *train*): a contract asked about a clause it lacks has no clause of that type,
+  though it may use the question's words. 0 when the question asks about no type.
+
+Unknown features (a caller that passes no retrieval scores or question types) read as the
+training mean.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+FORMAT = "clausegraph-answer-gate"
+FORMAT_VERSION = 1
+SHIPPED = Path(__file__).parent / "data" / "answer_gate.json"
+KINDS = ("law", "definition", "duration", "amount", "count", "coverage", "incorporation")
+FEATURES = (
+    "document_coverage", "sentence_score", "sentence_words", "sentence_coverage",
+    "confidence", "constants_pass", "holds_value", "asks_value",
+    *(f"kind_{kind}" for kind in KINDS),
+    "question_words", "best_rank", "dense_top", "dense_best", "asks_type", "type_match",
+)
+
+
+def answer_features(
+    *, document_coverage: float, sentence_score: float, sentence_words: float,
+    sentence_coverage: float, confidence: float, constants_pass: bool, holds_value: bool,
+    asks_value: bool, kind: str | None, question_words: int, best_rank: int,
+    dense_top: float | None = None, dense_best: float | None = None,
+    type_match: float | None = None,
+) -> dict[str, float | None]:
+    """The gate's features of one would-be answer (None: unknown, read as the mean)."""
+    row = {
+        "document_coverage": document_coverage,
+        # a very high score says no more than a high one
+        "sentence_score": min(sentence_score, 1.5),
+        "sentence_words": sentence_words, "sentence_coverage": min(sentence_coverage, 1.5),
+        "confidence": confidence, "constants_pass": float(constants_pass),
+        "holds_value": float(holds_value), "asks_value": float(asks_value),
+        **{f"kind_{k}": float(kind == k) for k in KINDS},
+        "question_words": math.log1p(question_words), "best_rank": float(best_rank),
+        "dense_top": dense_top, "dense_best": dense_best,
+        # -1: the question asks about no CUAD type; None: unknown
+        "asks_type": None if type_match is None else float(type_match >= 0),
+        "type_match": None if type_match is None else max(type_match, 0.0),
+    }
+    return {name: None if value is None else round(float(value), 4)
+            for name, value in row.items()}
+
+
+def _number(value: float | None) -> float:
+    return math.nan if value is None else float(value)
+
+
+class AnswerGate:
+    """P(the direct answer is right) from :data:`FEATURES`; ``predict`` says answer (1) or
+    not found (0) at the fitted ``threshold_``."""
+
+    def __init__(self, C: float = 1.0, features: Sequence[str] = FEATURES,
+                 max_iter: int = 50) -> None:
+        self.C, self.max_iter = C, max_iter
+        self.features = list(features)
+        self.mean_: np.ndarray | None = None
+        self.scale_: np.ndarray | None = None
+        self.coef_: np.ndarray | None = None
+        self.intercept_: float = 0.0
+        self.threshold_: float = 0.5
+        self.classes_ = np.array([0, 1])
+        self.header: dict[str, Any] = {}
+
+    # -- features -------------------------------------------------------------------------
+
+    def matrix(self, rows: Sequence[Mapping[str, float | None]]) -> np.ndarray:
+        """Rows of feature dicts as an (n, features) array in this gate's order (a missing
+        or None feature is NaN)."""
+        return np.array([[_number(row.get(name)) for name in self.features]
+                         for row in rows], dtype=np.float64).reshape(len(rows), -1)
+
+    def _standardised(self, X: np.ndarray) -> np.ndarray:
+        X = np.asarray(X, dtype=np.float64)
+        X = np.where(np.isnan(X), self.mean_, X)  # unknown: the training mean
+        return (X - self.mean_) / self.scale_
+
+    # -- estimator ------------------------------------------------------------------------
+
+    def fit(self, X: np.ndarray, y: np.ndarray,
+            sample_weight: np.ndarray | None = None) -> AnswerGate:
+        """Fit on features ``X`` (n, features) and 0/1 ``y`` (1: the direct answer is right):
+        L2-penalised logistic regression (scikit-learn's objective, ``||w||^2 / 2C`` plus
+        the weighted log loss; the intercept is not penalised), by Newton's method."""
+        X = np.asarray(X, dtype=np.float64)
+        y = np.asarray(y, dtype=np.float64)
+        w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, np.float64)
+        if X.ndim != 2 or X.shape != (len(y), len(self.features)):
+            raise ValueError(f"X must be (n, {len(self.features)}), not {X.shape}")
+        known = ~np.isnan(X)
+        self.mean_ = np.array([np.average(X[known[:, j], j], weights=w[known[:, j]])
+                               if known[:, j].any() else 0.0 for j in range(X.shape[1])])
+        filled = np.where(known, X, self.mean_)
+        std = np.sqrt(np.average((filled - self.mean_) ** 2, axis=0, weights=w))
+        self.scale_ = np.where(std > 1e-9, std, 1.0)
+        Z = np.hstack([self._standardised(X), np.ones((len(y), 1))])
+        beta = np.zeros(Z.shape[1])
+        penalty = np.full(Z.shape[1], 1.0 / self.C)
+        penalty[-1] = 0.0
+        for _ in range(self.max_iter):
+            p = 1.0 / (1.0 + np.exp(-np.clip(Z @ beta, -30, 30)))
+            gradient = Z.T @ (w * (p - y)) + penalty * beta
+            hessian = (Z * (w * p * (1 - p))[:, None]).T @ Z + np.diag(penalty + 1e-9)
+            step = np.linalg.solve(hessian, gradient)
+            beta -= step
+            if np.max(np.abs(step)) < 1e-8:
+                break
+        self.coef_, self.intercept_ = beta[:-1], float(beta[-1])
+        return self
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray:
+        if self.coef_ is None:
+            raise ValueError("the answer gate is not fitted")
+        return self._standardised(X) @ self.coef_ + self.intercept_
+
+    def predict_proba(self, X: np.ndarray) -> np.ndarray:
+        """(n, 2): P(wrong), P(right), as scikit-learn's binary classifiers."""
+        right = 1.0 / (1.0 + np.exp(-np.clip(self.decision_function(X), -30, 30)))
+        return np.column_stack([1.0 - right, right])
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """1 (answer) where P(right) >= ``threshold_``, else 0 (not found)."""
+        return (self.predict_proba(X)[:, 1] >= self.threshold_).astype(int)
+
+    def fit_threshold(self, X: np.ndarray, y: np.ndarray,
+                      sample_weight: np.ndarray | None = None) -> float:
+        """The threshold on P(right) that makes the most weighted decisions right (answer a
+        right answer, not-found a wrong one), of the midpoints between the fitted
+        probabilities; stored as ``threshold_`` and returned."""
+        y = np.asarray(y, dtype=np.float64)
+        w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, np.float64)
+        p = self.predict_proba(X)[:, 1]
+        order = np.argsort(p)
+        p, y, w = p[order], y[order], w[order]
+        # cutting before position i: 0..i-1 said not found, i.. answered
+        wrong_below = np.concatenate([[0.0], np.cumsum(w * (1 - y))])
+        right_above = np.concatenate([np.cumsum((w * y)[::-1])[::-1], [0.0]])
+        scores = wrong_below + right_above
+        cuts = np.concatenate([[0.0], (p[:-1] + p[1:]) / 2, [1.0]])
+        valid = np.concatenate([[True], p[:-1] < p[1:], [True]])
+        best = int(np.argmax(np.where(valid, scores, -np.inf)))
+        self.threshold_ = float(cuts[best])
+        return self.threshold_
+
+    def right_probability(self, features: Mapping[str, float | None]) -> float:
+        """P(right) of one would-be answer's :func:`answer_features`."""
+        return float(self.predict_proba(self.matrix([features]))[0, 1])
+
+    def answers(self, features: Mapping[str, float | None]) -> tuple[bool, float]:
+        """(answer or not found, P(right)) of one would-be answer."""
+        probability = self.right_probability(features)
+        return probability >= self.threshold_, probability
+
+    # -- persistence ----------------------------------------------------------------------
+
+    def to_dict(self, **facts: Any) -> dict[str, Any]:
+        if self.coef_ is None:
+            raise ValueError("the answer gate is not fitted")
+        return {"format": FORMAT, "version": FORMAT_VERSION,
+                "params": {"C": self.C, "max_iter": self.max_iter},
+                "features": self.features, "threshold": round(self.threshold_, 6),
+                "intercept": self.intercept_,
+                "coef": dict(zip(self.features, map(float, self.coef_), strict=True)),
+                "mean": dict(zip(self.features, map(float, self.mean_), strict=True)),
+                "scale": dict(zip(self.features, map(float, self.scale_), strict=True)),
+                **facts}
+
+    def save(self, path: str | Path, **facts: Any) -> None:
+        """One small JSON file: weights (per feature, on standardised features), the
+        standardisation, the threshold, and any ``facts`` (how it was fitted)."""
+        Path(path).write_text(json.dumps(self.to_dict(**facts), indent=1) + "\n",
+                              encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> AnswerGate:
+        """A saved gate; ``ValueError`` naming the file when it is not one."""
+        try:
+            header = json.loads(Path(path).read_text(encoding="utf-8"))
+            features = header["features"]
+            gate = cls(features=features, **header["params"])
+            gate.coef_ = np.array([header["coef"][f] for f in features], dtype=np.float64)
+            gate.mean_ = np.array([header["mean"][f] for f in features], dtype=np.float64)
+            gate.scale_ = np.array([header["scale"][f] for f in features], dtype=np.float64)
+            gate.intercept_ = float(header["intercept"])
+            gate.threshold_ = float(header["threshold"])
+        except (OSError, KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{path}: not an answer gate ({exc})") from exc
+        if header.get("format") != FORMAT or header.get("version") != FORMAT_VERSION:
+            raise ValueError(f"{path}: not an answer gate of format {FORMAT} v{FORMAT_VERSION}")
+        gate.header = header
+        return gate
+
+
+def fit_gate(rows: Sequence[Mapping[str, Any]], C: float = 1.0,
+             features: Sequence[str] = FEATURES, fit_unsure: bool = True,
+             unsure_gain: float = 1.0) -> AnswerGate:
+    """A gate and its threshold fitted on collected rows (scripts/fit_answer_gate.py): each
+    with its ``features`` (None: no sentence to answer with, never answered: left out),
+    ``label`` (1: the would-be answer is right), ``answerable`` (the document holds the
+    answer) and ``source`` (policy, cuad).
+
+    The regression fits ``label``, each source weighing the same in total (the policies'
+    few hundred questions count as much as the CUAD asks); ``fit_unsure=False`` leaves out
+    the rows whose document answers but whose sentence is wrong. The threshold is the one
+    that makes the most not-found decisions right, per source (as a share of its rows) and
+    then averaged: an answerable question answered, an unanswerable one said not found, as
+    the benchmarks' not-found figures count them (CUAD's not-found precision counts every
+    not-found on a positive as wrong, bench_policies counts "answerable said not found");
+    an answerable question whose answer is wrong counts ``unsure_gain`` (0..1) of a right
+    one when answered (0: only what the direct-answer figures count)."""
+    usable = [r for r in rows if r.get("features")]
+    sources = sorted({r["source"] for r in usable})
+    gate = AnswerGate(C=C, features=features)
+    X = gate.matrix([r["features"] for r in usable])
+    y = np.array([int(r["label"]) for r in usable])
+    answerable = np.array([bool(r["answerable"]) for r in usable])
+    source = np.array([r["source"] for r in usable])
+    fit_weight = np.zeros(len(usable))
+    threshold_weight = np.zeros(len(usable))
+    for name in sources:
+        own = source == name
+        kept = own & (fit_unsure | ~answerable | (y == 1))
+        fit_weight[kept] = len(usable) / (len(sources) * kept.sum())
+        threshold_weight[own] = 1.0 / (len(sources) * own.sum())
+    threshold_weight[answerable & (y == 0)] *= unsure_gain
+    kept = fit_weight > 0
+    gate.fit(X[kept], y[kept], fit_weight[kept])
+    gate.fit_threshold(X, answerable.astype(int), threshold_weight)
+    return gate
+
+
+@lru_cache(maxsize=1)
+def shipped_gate() -> AnswerGate:
+    """The gate shipped with the package (loaded once)."""
+    return AnswerGate.load(SHIPPED)
+
+
+_OFF = "off"
+_ACTIVE: ContextVar[AnswerGate | str | None] = ContextVar("answer_gate", default=None)
+
+
+def active_gate() -> AnswerGate | None:
+    """The gate direct answers use here: the shipped one, unless :func:`using_gate` says
+    otherwise (None: no gate, every answer that has a sentence is given)."""
+    gate = _ACTIVE.get()
+    if gate == _OFF:
+        return None
+    return gate if isinstance(gate, AnswerGate) else shipped_gate()
+
+
+@contextmanager
+def using_gate(gate: AnswerGate | None) -> Iterator[None]:
+    """Answer with ``gate`` inside the block (None: the gate off, as when collecting the
+    features and outcomes a gate is fitted on)."""
+    token = _ACTIVE.set(_OFF if gate is None else gate)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
