@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from clausegraph import ClauseGraph  # noqa: E402
-from clausegraph.answer.extractive import assign_groups  # noqa: E402
+from clausegraph.answer.extractive import assign_groups, chain_edges  # noqa: E402
 from clausegraph.models import RetrievedClause  # noqa: E402
 
 _NUMBERING = re.compile(r"^\s*(?:[(\[]?(?:\d+(?:\.\d+)*|[A-Za-z]{1,4})[.)\]]+\s+)+")
@@ -51,9 +51,12 @@ def roles_of(graph: ClauseGraph):
     index = graph.index
     for doc_id in index.clauses.document_ids():
         clauses = index.clauses.document_clauses(doc_id)
-        together = assign_groups([_retrieved(c) for c in clauses], [], index)
+        # as an answer calls it: with the edges among the retrieved clauses
+        everything = [_retrieved(c) for c in clauses]
+        together = assign_groups(everything, chain_edges(index, everything), index)
         for clause in clauses:
-            alone = assign_groups([_retrieved(clause)], [], index)[clause.clause_id]
+            alone = [_retrieved(clause)]
+            alone = assign_groups(alone, chain_edges(index, alone), index)[clause.clause_id]
             yield doc_id, clause, alone, together[clause.clause_id]
 
 

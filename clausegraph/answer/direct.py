@@ -425,6 +425,7 @@ def direct_answer(
     overrides: frozenset[tuple[str, str]] = frozenset(),
     similarity: Mapping[str, float] | None = None,
     question_types: np.ndarray | None = None,
+    type_prior: float = 0.0,
 ) -> DirectAnswer:
     """The direct answer from one document's ranked clauses (best first).
 
@@ -455,7 +456,7 @@ def direct_answer(
                                        clause.clause_id in excluded,
                                        terms.list_heading(clause), asked_words(question))
     ]
-    best = max(candidates, key=lambda s: s.score, default=None)
+    best = max(candidates, key=_type_preference(question_types, type_prior), default=None)
     nearest = [_line(index, c, _lead_span(c)) for c in ranked[:3]]
     confidence = round(min(best.score if best else 0.0, 1.0) * doc_coverage, 3)
     features = None if best is None else _gate_features(
@@ -541,6 +542,24 @@ def _gate_features(
         dense_best=similarity.get(best.clause.clause_id) if similarity else None,
         type_match=type_match,
     )
+
+
+def _type_preference(question_types: np.ndarray | None, type_prior: float):
+    """The key the quoted sentence is chosen by: its score plus ``type_prior`` times its
+    clause's type affinity with the question (``RetrievalConfig.answer_type_prior``), so a
+    clause of the asked CUAD type is quoted over one that only shares words with the
+    question. Only the choice changes: confidence and the gate read the score itself."""
+    if question_types is None or not type_prior or not question_types.any():
+        return lambda scored: scored.score
+    affinity: dict[str, float] = {}
+
+    def key(scored: _Scored) -> float:
+        clause = scored.clause
+        if clause.clause_id not in affinity:
+            affinity[clause.clause_id] = type_affinity(question_types, clause.clause_types,
+                                                       _TYPE_COLUMN)
+        return scored.score + type_prior * affinity[clause.clause_id]
+    return key
 
 
 def _type_match(index: IndexReader, doc_id: str, question_types: np.ndarray) -> float:

@@ -375,8 +375,9 @@ def _attach_direct(
     trusted = float(answer.retrieval.get("min_edge_confidence", 0.5))
     for doc_id in doc_order:
         own = by_document.get(doc_id) or [r for r in results if r.clause.doc_id == doc_id]
-        answer.per_document.append(_document_answer(index, terms, asked, own, trusted,
-                                                    question_types))
+        answer.per_document.append(_document_answer(
+            index, terms, asked, own, trusted, question_types,
+            float(answer.retrieval.get("answer_type_prior", 0.0))))
     # the document that answers best leads (ties: the best-ranked document)
     lead = max((d for d in answer.per_document if d.found), key=lambda d: d.confidence,
                default=None)
@@ -415,7 +416,7 @@ def _add_cited(
 
 def _document_answer(
     index: IndexReader, terms: DocumentTerms, asked: str, results: list[RetrievedClause],
-    trusted: float = 0.5, question_types: np.ndarray | None = None,
+    trusted: float = 0.5, question_types: np.ndarray | None = None, type_prior: float = 0.0,
 ) -> DirectAnswer:
     """The direct answer of one document from its evidence (ranked clauses, then the
     definitions and exceptions that govern them). An Overrides edge makes its source an
@@ -431,7 +432,7 @@ def _document_answer(
                           and not _exclusion_beside_exclusion(index, e))
     similarity = {r.clause_id: r.dense for r in results if r.origin != "governing"}
     return direct_answer(index, terms, asked, ranked, exceptions, overrides, similarity,
-                         question_types)
+                         question_types, type_prior)
 
 
 def _exclusion_beside_exclusion(index: IndexReader, edge: Edge) -> bool:
