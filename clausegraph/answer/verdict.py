@@ -48,6 +48,8 @@ _WAIT = re.compile(r"\b(waiting|wait|until|till|after|expiry|completion|continuo
                    re.I)
 _FORBIDS = re.compile(
     r"\b(shall|will|may|must|can)\s+not\b|\bcannot\b|\b(neither|no)\s+(party|person|one)\b|"
+    # "Neither this Agreement nor any interest hereunder shall be assignable ..."
+    r"\bneither\b[^.;]{1,80}?\bnor\b[^.;]{1,80}?\b(shall|will|may|can)\b|"
     r"\bnot\s+be\s+(entitled|permitted|allowed|assignable)\b|\bprohibit\w*\b|\bnot\s+"
     r"(assign|transfer|terminate)\w*\b", re.I)
 _ALLOWS = re.compile(r"\b(may|can|is entitled to|shall be entitled to|has the right to|"

@@ -74,6 +74,8 @@ def test_how_long_gives_the_duration_in_any_number_style(stated):
     "Neither party may assign this Agreement without the other party's prior written consent.",
     "This Agreement shall not be assigned by either party, unless the other party agrees in "
     "writing.",
+    "Neither this Agreement nor any interest hereunder shall be assignable by a Party without "
+    "the prior written consent of the other Party.",
 ])
 def test_a_prohibition_with_a_condition_is_conditional(wording):
     result = verdict("Can the agreement be assigned?", _direct(wording))
