@@ -29,7 +29,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_real_pdfs import DATA, LABELS, open_index  # noqa: E402
+from bench_real_pdfs import DATA, FOLDERS, LABELS, open_index  # noqa: E402
 
 from clausegraph import ClauseGraph  # noqa: E402
 from clausegraph.answer.extractive import definition_terms, uses_term  # noqa: E402
@@ -106,7 +106,8 @@ def main() -> None:
     args = parser.parse_args()
     results = {}
     for name in args.sets.split(","):
-        graph = open_index(name, args.data, args.index_dir, fresh=False)
+        # the set's own folder (insurance-policies, cuad-sample/pdf), not all of the data
+        graph = open_index(name, args.data / FOLDERS[name], args.index_dir, fresh=False)
         labels = yaml.safe_load((LABELS / f"{name}.yaml").read_text(encoding="utf-8"))
         rows = [audit_answer(graph, item["question"],
                              graph.ask(item["question"], documents=[item["document"]]))
