@@ -670,8 +670,14 @@ class ClauseGraph:
         from clausegraph.review import ClauseReviewer
 
         self.check_embedding_model(self.index.info())
+        ranker = None
+        if self.settings.review.span_confidence == "learned":
+            from clausegraph.review.ranker import shipped_ranker
+
+            ranker = shipped_ranker().rank
         return ClauseReviewer(load_clause_type_model(), CUAD_CATEGORIES, self.settings.review,
-                              _embedding_text, self.embedder.encode, model_name=model_id())
+                              _embedding_text, self.embedder.encode, model_name=model_id(),
+                              ranker=ranker)
 
     def index_record(self) -> dict[str, Any]:
         """What a report records of the index: its facts (format, generation, embedding

@@ -154,6 +154,13 @@ class RetrievalConfig(StrictModel):
     answer_type_prior: float = Field(
         1.6, ge=0.0, description="answers: weight of a clause's CUAD type affinity with the "
         "question when the direct answer chooses the sentence it quotes")
+    # 'hand' kept on the 22 policies (docs/cuad_dev.md, "Answer-sentence scorer"): 'learned'
+    # lifts CUAD dev hit@1 71.4 -> 74.0, but with the gate refitted on its answers the
+    # policies lose (out of sample: direct right 54.8 -> 52.0, not-found right 63.8 -> 53.6)
+    answer_sentences: Literal["learned", "hand"] = Field(
+        "hand", description="answers: how the direct answer chooses the sentence it quotes: "
+        "'learned', the answer-sentence scorer fitted on CUAD train (answer/sentences.py); "
+        "'hand', the hand score plus answer_type_prior times the clause's type affinity")
     focus_pool: int = Field(
         24, ge=1, description="answers: clauses retrieved before the sentence-match reorder "
         "keeps the best top_k",
@@ -180,9 +187,11 @@ class ReviewConfig(StrictModel):
     """Contract review against CUAD's 41 categories (``clausegraph review``, docs/review.md:
     each default is the choice measured there on the CUAD dev contracts)."""
 
+    # 0.35: the best found accuracy against CUAD's labels on the 105 dev contracts with the
+    # span ranker's confidences (0.898; 0.30 0.897, 0.40 0.896), docs/review.md, session 10
     found_threshold: float = Field(
-        0.05, ge=0.0, le=1.0, description="a category is found when its best clause's "
-        "probability reaches this")
+        0.35, ge=0.0, le=1.0, description="a category is found when its best span's "
+        "confidence reaches this")
     max_clauses: int = Field(20, ge=1, description="clauses listed per category, best first")
     min_candidate: float = Field(
         0.0, ge=0.0, le=1.0, description="clauses below this probability are not listed "
@@ -199,6 +208,11 @@ class ReviewConfig(StrictModel):
     sentence_share: float = Field(
         0.8, ge=0.0, le=1.0, description="sentences next to the best one are reported "
         "with it while their score is at least this share of the best")
+    span_confidence: Literal["learned", "rule"] = Field(
+        "learned", description="how a reported span's confidence is set: 'learned', the "
+        "span ranker fitted on CUAD train (every sentence of a listed clause and the whole "
+        "clause are candidates); 'rule', the clause's probability times the span's share of "
+        "its best sentence's score (the narrowed span and extra_sentences only)")
 
 
 class StrategySettings(StrictModel):

@@ -39,7 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
-from clausegraph.answer.gate import active_gate, answer_features
+from clausegraph.answer import sentences
+from clausegraph.answer.gate import KINDS, active_gate, answer_features
 from clausegraph.classify.categories import CUAD_CATEGORIES
 from clausegraph.classify.questions import type_affinity
 from clausegraph.models import AnswerLine, Clause, DirectAnswer, RelationType, Span
@@ -214,6 +215,9 @@ class _Scored:
     span: Span  # offsets in clause.text
     has_value: bool = False  # holds a value of the asked kind
     words: float = 0.0  # share of the question's weight held by the words themselves
+    # what the answer-sentence scorer reads of it (answer/sentences.py), and its P(answers)
+    features: dict[str, float] | None = None
+    learned: float | None = None
 
 
 def question_kind(question: str) -> str | None:
@@ -426,6 +430,7 @@ def direct_answer(
     similarity: Mapping[str, float] | None = None,
     question_types: np.ndarray | None = None,
     type_prior: float = 0.0,
+    learned_choice: bool = False,
 ) -> DirectAnswer:
     """The direct answer from one document's ranked clauses (best first).
 
@@ -433,7 +438,10 @@ def direct_answer(
     ``overrides`` the (source, target) clause ids of its Overrides edges; ``similarity``
     each retrieved clause's cosine with the question and ``question_types`` the CUAD clause
     types it asks about ((41,) probabilities, classify/questions.py): features of the
-    answer gate."""
+    answer gate. The quoted sentence is the one the answer-sentence scorer (learned on CUAD
+    train, answer/sentences.py) rates most likely to answer when ``learned_choice`` and the
+    question asks about a CUAD type, else the best by hand score plus ``type_prior`` times
+    its clause's type affinity."""
     kind = question_kind(question)
     tokens = content_tokens(question)
     if not ranked:
@@ -456,7 +464,7 @@ def direct_answer(
                                        clause.clause_id in excluded,
                                        terms.list_heading(clause), asked_words(question))
     ]
-    best = max(candidates, key=_type_preference(question_types, type_prior), default=None)
+    best = _choose(candidates, question, doc_id, question_types, type_prior, learned_choice)
     nearest = [_line(index, c, _lead_span(c)) for c in ranked[:3]]
     confidence = round(min(best.score if best else 0.0, 1.0) * doc_coverage, 3)
     features = None if best is None else _gate_features(
@@ -542,6 +550,39 @@ def _gate_features(
         dense_best=similarity.get(best.clause.clause_id) if similarity else None,
         type_match=type_match,
     )
+
+
+def _choose(candidates: list[_Scored], question: str, doc_id: str,
+            question_types: np.ndarray | None, type_prior: float,
+            learned: bool) -> _Scored | None:
+    """The sentence the direct answer quotes (see :func:`direct_answer`)."""
+    rows = sentences.collector()
+    if not learned and rows is None:
+        return max(candidates, key=_type_preference(question_types, type_prior), default=None)
+    asks_type = question_types is not None and bool(question_types.any())
+    affinity: dict[str, float] = {}
+    for scored in candidates:
+        clause = scored.clause
+        if clause.clause_id not in affinity:
+            affinity[clause.clause_id] = type_affinity(
+                question_types, clause.clause_types, _TYPE_COLUMN) if asks_type else 0.0
+        scored.features = {**(scored.features or {}), "asks_type": float(asks_type),
+                           "type_affinity": affinity[clause.clause_id]}
+    if rows is not None:  # a training script collects what the scorer is fitted on
+        rows.append({"question": question, "doc_id": doc_id, "candidates": [
+            {"clause_id": c.clause.clause_id, "span": list(c.span),
+             "text": c.clause.text[c.span[0]:c.span[1]], "features": c.features}
+            for c in candidates]})
+    # fitted on questions that ask about a CUAD type (CUAD's own descriptions): a question
+    # like none of them (most policy questions) is outside what it learned from
+    if not learned or not asks_type:
+        return max(candidates, key=_type_preference(question_types, type_prior), default=None)
+    scorer = sentences.active_scorer()
+    if candidates:
+        probabilities = scorer.predict_proba(scorer.matrix([c.features for c in candidates]))
+        for scored, probability in zip(candidates, probabilities[:, 1], strict=True):
+            scored.learned = float(probability)
+    return max(candidates, key=lambda c: c.learned, default=None)
 
 
 def _type_preference(question_types: np.ndarray | None, type_prior: float):
@@ -711,10 +752,17 @@ def _score_sentences(
                 score *= _EXCLUSION_DISCOUNT
             # "In such cases, ... within 45 days" is the special case of the rule before it
             # ("... within thirty days"): the rule answers, the special case is its exception
-            if _SPECIAL_CASE.match(clause.text, window[0], window[1]):
+            special_case = _SPECIAL_CASE.match(clause.text, window[0], window[1]) is not None
+            if special_case:
                 score *= _SPECIAL_CASE_DISCOUNT
             if best is None or score > best.score:
-                best = _Scored(score, coverage, clause, window, has_value, words)
+                best = _Scored(score, coverage, clause, window, has_value, words, features={
+                    "hand_score": score, "coverage": coverage, "words": words,
+                    "has_value": float(has_value), "asks_value": float(asks_value),
+                    "log_tokens": math.log1p(len(tokens)), "rank": float(rank),
+                    "title": title_bonus / _TITLE_BONUS, "exclusion": float(exclusion),
+                    "special_case": float(special_case), "pair": float(discount < 1.0),
+                    **{f"kind_{k}": float(kind == k) for k in KINDS}})
         scored.append(best)
     return scored
 

@@ -377,7 +377,8 @@ def _attach_direct(
         own = by_document.get(doc_id) or [r for r in results if r.clause.doc_id == doc_id]
         answer.per_document.append(_document_answer(
             index, terms, asked, own, trusted, question_types,
-            float(answer.retrieval.get("answer_type_prior", 0.0))))
+            float(answer.retrieval.get("answer_type_prior", 0.0)),
+            answer.retrieval.get("answer_sentences") == "learned"))
     # the document that answers best leads (ties: the best-ranked document)
     lead = max((d for d in answer.per_document if d.found), key=lambda d: d.confidence,
                default=None)
@@ -417,6 +418,7 @@ def _add_cited(
 def _document_answer(
     index: IndexReader, terms: DocumentTerms, asked: str, results: list[RetrievedClause],
     trusted: float = 0.5, question_types: np.ndarray | None = None, type_prior: float = 0.0,
+    learned_choice: bool = False,
 ) -> DirectAnswer:
     """The direct answer of one document from its evidence (ranked clauses, then the
     definitions and exceptions that govern them). An Overrides edge makes its source an
@@ -432,7 +434,7 @@ def _document_answer(
                           and not _exclusion_beside_exclusion(index, e))
     similarity = {r.clause_id: r.dense for r in results if r.origin != "governing"}
     return direct_answer(index, terms, asked, ranked, exceptions, overrides, similarity,
-                         question_types, type_prior)
+                         question_types, type_prior, learned_choice)
 
 
 def _exclusion_beside_exclusion(index: IndexReader, edge: Edge) -> bool:

@@ -42,7 +42,6 @@ training mean.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -52,6 +51,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from clausegraph.learn import FeatureLogistic
 
 FORMAT = "clausegraph-answer-gate"
 FORMAT_VERSION = 1
@@ -91,81 +92,25 @@ def answer_features(
             for name, value in row.items()}
 
 
-def _number(value: float | None) -> float:
-    return math.nan if value is None else float(value)
+class AnswerGate(FeatureLogistic):
+    """P(the direct answer is right) from :data:`FEATURES` (a
+    :class:`~clausegraph.learn.FeatureLogistic`); ``predict`` says answer (1) or not found
+    (0) at the fitted ``threshold_``."""
 
-
-class AnswerGate:
-    """P(the direct answer is right) from :data:`FEATURES`; ``predict`` says answer (1) or
-    not found (0) at the fitted ``threshold_``."""
+    FORMAT = FORMAT
+    FORMAT_VERSION = FORMAT_VERSION
+    WHAT = "an answer gate"
 
     def __init__(self, C: float = 1.0, features: Sequence[str] = FEATURES,
                  max_iter: int = 50) -> None:
-        self.C, self.max_iter = C, max_iter
-        self.features = list(features)
-        self.mean_: np.ndarray | None = None
-        self.scale_: np.ndarray | None = None
-        self.coef_: np.ndarray | None = None
-        self.intercept_: float = 0.0
+        super().__init__(C=C, features=features, max_iter=max_iter)
         self.threshold_: float = 0.5
-        self.classes_ = np.array([0, 1])
-        self.header: dict[str, Any] = {}
 
-    # -- features -------------------------------------------------------------------------
+    def _extra_state(self) -> dict[str, Any]:
+        return {"threshold": round(self.threshold_, 6)}
 
-    def matrix(self, rows: Sequence[Mapping[str, float | None]]) -> np.ndarray:
-        """Rows of feature dicts as an (n, features) array in this gate's order (a missing
-        or None feature is NaN)."""
-        return np.array([[_number(row.get(name)) for name in self.features]
-                         for row in rows], dtype=np.float64).reshape(len(rows), -1)
-
-    def _standardised(self, X: np.ndarray) -> np.ndarray:
-        X = np.asarray(X, dtype=np.float64)
-        X = np.where(np.isnan(X), self.mean_, X)  # unknown: the training mean
-        return (X - self.mean_) / self.scale_
-
-    # -- estimator ------------------------------------------------------------------------
-
-    def fit(self, X: np.ndarray, y: np.ndarray,
-            sample_weight: np.ndarray | None = None) -> AnswerGate:
-        """Fit on features ``X`` (n, features) and 0/1 ``y`` (1: the direct answer is right):
-        L2-penalised logistic regression (scikit-learn's objective, ``||w||^2 / 2C`` plus
-        the weighted log loss; the intercept is not penalised), by Newton's method."""
-        X = np.asarray(X, dtype=np.float64)
-        y = np.asarray(y, dtype=np.float64)
-        w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, np.float64)
-        if X.ndim != 2 or X.shape != (len(y), len(self.features)):
-            raise ValueError(f"X must be (n, {len(self.features)}), not {X.shape}")
-        known = ~np.isnan(X)
-        self.mean_ = np.array([np.average(X[known[:, j], j], weights=w[known[:, j]])
-                               if known[:, j].any() else 0.0 for j in range(X.shape[1])])
-        filled = np.where(known, X, self.mean_)
-        std = np.sqrt(np.average((filled - self.mean_) ** 2, axis=0, weights=w))
-        self.scale_ = np.where(std > 1e-9, std, 1.0)
-        Z = np.hstack([self._standardised(X), np.ones((len(y), 1))])
-        beta = np.zeros(Z.shape[1])
-        penalty = np.full(Z.shape[1], 1.0 / self.C)
-        penalty[-1] = 0.0
-        for _ in range(self.max_iter):
-            p = 1.0 / (1.0 + np.exp(-np.clip(Z @ beta, -30, 30)))
-            gradient = Z.T @ (w * (p - y)) + penalty * beta
-            hessian = (Z * (w * p * (1 - p))[:, None]).T @ Z + np.diag(penalty + 1e-9)
-            step = np.linalg.solve(hessian, gradient)
-            beta -= step
-            if np.max(np.abs(step)) < 1e-8:
-                break
-        self.coef_, self.intercept_ = beta[:-1], float(beta[-1])
-        return self
-
-    def decision_function(self, X: np.ndarray) -> np.ndarray:
-        if self.coef_ is None:
-            raise ValueError("the answer gate is not fitted")
-        return self._standardised(X) @ self.coef_ + self.intercept_
-
-    def predict_proba(self, X: np.ndarray) -> np.ndarray:
-        """(n, 2): P(wrong), P(right), as scikit-learn's binary classifiers."""
-        right = 1.0 / (1.0 + np.exp(-np.clip(self.decision_function(X), -30, 30)))
-        return np.column_stack([1.0 - right, right])
+    def _load_extra_state(self, header: Mapping[str, Any]) -> None:
+        self.threshold_ = float(header["threshold"])
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """1 (answer) where P(right) >= ``threshold_``, else 0 (not found)."""
@@ -199,45 +144,6 @@ class AnswerGate:
         """(answer or not found, P(right)) of one would-be answer."""
         probability = self.right_probability(features)
         return probability >= self.threshold_, probability
-
-    # -- persistence ----------------------------------------------------------------------
-
-    def to_dict(self, **facts: Any) -> dict[str, Any]:
-        if self.coef_ is None:
-            raise ValueError("the answer gate is not fitted")
-        return {"format": FORMAT, "version": FORMAT_VERSION,
-                "params": {"C": self.C, "max_iter": self.max_iter},
-                "features": self.features, "threshold": round(self.threshold_, 6),
-                "intercept": self.intercept_,
-                "coef": dict(zip(self.features, map(float, self.coef_), strict=True)),
-                "mean": dict(zip(self.features, map(float, self.mean_), strict=True)),
-                "scale": dict(zip(self.features, map(float, self.scale_), strict=True)),
-                **facts}
-
-    def save(self, path: str | Path, **facts: Any) -> None:
-        """One small JSON file: weights (per feature, on standardised features), the
-        standardisation, the threshold, and any ``facts`` (how it was fitted)."""
-        Path(path).write_text(json.dumps(self.to_dict(**facts), indent=1) + "\n",
-                              encoding="utf-8")
-
-    @classmethod
-    def load(cls, path: str | Path) -> AnswerGate:
-        """A saved gate; ``ValueError`` naming the file when it is not one."""
-        try:
-            header = json.loads(Path(path).read_text(encoding="utf-8"))
-            features = header["features"]
-            gate = cls(features=features, **header["params"])
-            gate.coef_ = np.array([header["coef"][f] for f in features], dtype=np.float64)
-            gate.mean_ = np.array([header["mean"][f] for f in features], dtype=np.float64)
-            gate.scale_ = np.array([header["scale"][f] for f in features], dtype=np.float64)
-            gate.intercept_ = float(header["intercept"])
-            gate.threshold_ = float(header["threshold"])
-        except (OSError, KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"{path}: not an answer gate ({exc})") from exc
-        if header.get("format") != FORMAT or header.get("version") != FORMAT_VERSION:
-            raise ValueError(f"{path}: not an answer gate of format {FORMAT} v{FORMAT_VERSION}")
-        gate.header = header
-        return gate
 
 
 def fit_gate(rows: Sequence[Mapping[str, Any]], C: float = 1.0,

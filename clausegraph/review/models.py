@@ -21,8 +21,10 @@ class ReviewClause(BaseModel):
     page: int | None = Field(None, description="page of the reported text's start (PDFs)")
     span: Span = Field(description="document offsets of the reported text")
     text: str
-    confidence: float = Field(ge=0.0, le=1.0, description="the clause's probability of "
-                              "holding this category")
+    confidence: float = Field(ge=0.0, le=1.0, description="how likely this text is what "
+                              "CUAD highlights for the category: the span ranker's "
+                              "probability (review.span_confidence='learned'), or the "
+                              "clause's probability times the span's share ('rule')")
 
 
 class ReviewItem(BaseModel):
@@ -30,7 +32,7 @@ class ReviewItem(BaseModel):
 
     category: str
     found: bool
-    confidence: float = Field(ge=0.0, le=1.0, description="the best clause's probability")
+    confidence: float = Field(ge=0.0, le=1.0, description="the best listed span's confidence")
     answer: str | None = Field(
         None, description="CUAD's normalised answer where it has one: an ISO date, the "
         "governing law's jurisdiction, a duration ('1 year', '90 days'), 'Yes'/'No'")

@@ -12,7 +12,12 @@ import numpy as np
 from clausegraph.config import ReviewConfig
 from clausegraph.models import Clause
 from clausegraph.review.models import DocumentReview
-from clausegraph.review.select import Narrower, SentenceScorer, review_items
+from clausegraph.review.select import (
+    Narrower,
+    SentenceScorer,
+    SpanConfidence,
+    review_items,
+)
 
 
 class ClauseReviewer:
@@ -27,13 +32,16 @@ class ClauseReviewer:
     def __init__(self, model: Any, categories: Sequence[str], config: ReviewConfig,
                  clause_text: Callable[[Clause], str],
                  encode: Callable[[list[str]], np.ndarray] | None = None,
-                 model_name: str = "") -> None:
+                 model_name: str = "", ranker: SpanConfidence | None = None) -> None:
         self.model = model
         self.model_name = model_name
         self.categories = list(categories)
         self.config = config
         self.clause_text = clause_text
         self.encode = encode
+        # the span ranker (``ranker.SpanRanker.rank``), used when config.span_confidence
+        # is 'learned'
+        self.ranker = ranker
 
     def sentence_scorer(self, vectors: dict[str, np.ndarray]) -> SentenceScorer | None:
         """Scores sentences with the model: each sentence embedded on its own
@@ -50,7 +58,7 @@ class ClauseReviewer:
 
     def with_config(self, config: ReviewConfig) -> ClauseReviewer:
         return ClauseReviewer(self.model, self.categories, config, self.clause_text,
-                              self.encode, self.model_name)
+                              self.encode, self.model_name, self.ranker)
 
     def probabilities(self, clauses: Sequence[Clause], vectors: np.ndarray) -> np.ndarray:
         """Each clause's probability of each category, from its stored vector."""
@@ -74,8 +82,9 @@ class ClauseReviewer:
         for config in configs or [self.config]:
             scorer = self.with_config(config).sentence_scorer(by_id)
             cache = caches.setdefault(config.sentence_vectors, {})
+            ranker = self.ranker if config.span_confidence == "learned" else None
             items = review_items(document, clauses, probabilities, self.categories, config,
-                                 Narrower(config, scorer, cache))
+                                 Narrower(config, scorer, cache), ranker)
             reviews.append(DocumentReview(
                 doc_id=doc_id, key=document.key, file=Path(document.source_path).name,
                 title=document.title, items=items))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -64,7 +65,7 @@ class Narrower:
             return [_title_span(clause.text, title)]
         spans = self._sentences(clause, category)
         if shape == "date":
-            return _date_span(clause.text, spans[0]) or spans
+            return _date_span(clause.text, spans[0], DATE_ANCHORS.get(name)) or spans
         return spans
 
     def extra_sentences(self, clause: Clause, category: int, name: str,
@@ -80,7 +81,7 @@ class Narrower:
         if (self.config.extra_sentences == 0 or SPAN_SHAPES.get(name, "sentence") != "sentence"
                 or self.scorer is None or self.config.granularity == "clause"):
             return []
-        sentences, scores = self._sentence_scores(clause)
+        sentences, scores = self.sentence_scores(clause)
         if len(sentences) < 2:
             return []
         column = scores[:, category]
@@ -94,7 +95,7 @@ class Narrower:
         whole = [(0, len(clause.text))]
         if self.scorer is None or self.config.granularity == "clause":
             return whole
-        sentences, scores = self._sentence_scores(clause)
+        sentences, scores = self.sentence_scores(clause)
         if len(sentences) < 2:
             return whole
         column = scores[:, category]
@@ -107,10 +108,14 @@ class Narrower:
             last += 1
         return [(sentences[first][0], sentences[last][1])]
 
-    def _sentence_scores(self, clause: Clause) -> tuple[list[Span], np.ndarray]:
+    def sentence_scores(self, clause: Clause) -> tuple[list[Span], np.ndarray]:
+        """The clause's sentences and their scores (n_sentences, n_categories); no columns
+        when there is no scorer or the clause is one sentence."""
         cached = self._scores.get(clause.clause_id)
         if cached is None:
             sentences = split_clause(clause.text)
+            if self.scorer is None or self.config.granularity == "clause":
+                return sentences, np.zeros((len(sentences), 0))
             scores = (self.scorer([clause.text[s:e] for s, e in sentences],
                                   [clause] * len(sentences))
                       if len(sentences) > 1 else np.zeros((len(sentences), 0)))
@@ -148,14 +153,26 @@ def _title_span(text: str, title: str) -> Span:
     return 0, len(text)
 
 
-def _date_span(text: str, within: Span) -> list[Span] | None:
-    """The first date inside ``within`` (else anywhere in the clause), or None."""
+# An Effective Date sentence often states two dates ("entered into on October 1, 2019 and
+# made effective as of November 1, 2019"): the one nearest a word of taking effect is it.
+_TAKES_EFFECT = re.compile(r"\b(?:effective|commenc\w*|takes? effect)\b", re.IGNORECASE)
+DATE_ANCHORS = {"Effective Date": _TAKES_EFFECT}
+
+
+def _date_span(text: str, within: Span, anchor: re.Pattern[str] | None = None) -> list[Span] | None:
+    """The first date inside ``within`` (else anywhere in the clause), or, with an
+    ``anchor`` pattern found there, the date nearest to it; None when there is no date."""
     from clausegraph.text.values import extract_values
 
     for start, end in (within, (0, len(text))):
-        for value in extract_values(text[start:end]):
-            if value.kind == "date":
-                return [(start + value.start, start + value.end)]
+        dates = [v for v in extract_values(text[start:end]) if v.kind == "date"]
+        if not dates:
+            continue
+        chosen = dates[0]
+        cues = [m.start() - start for m in anchor.finditer(text, start, end)] if anchor else []
+        if cues and len(dates) > 1:
+            chosen = min(dates, key=lambda v: min(abs(v.start - c) for c in cues))
+        return [(start + chosen.start, start + chosen.end)]
     return None
 
 
@@ -174,6 +191,91 @@ def candidates(probabilities: np.ndarray, category: int, config: ReviewConfig) -
     return [int(i) for i in order if column[i] >= config.min_candidate or i == order[0]]
 
 
+# What a candidate span is: the clause narrowed as SPAN_SHAPES says ("narrowed"), another
+# sentence of the clause, the whole clause, the date or title CUAD highlights.
+SPAN_KINDS = ("narrowed", "sentence", "clause")
+
+
+@dataclass(frozen=True)
+class SpanCandidate:
+    """A span of a clause that may be what CUAD highlights for a category, with what the span
+    ranker (``ranker.py``) reads of it. Scores are the clause-type model's probabilities."""
+
+    category: int
+    row: int = field(metadata={"doc": "the clause's row in the document's clauses"})
+    span: Span = field(metadata={"doc": "offsets into the clause's text"})
+    kind: str
+    clause_probability: float
+    clause_rank: int = field(metadata={"doc": "0: the category's most probable clause"})
+    document_best: float = field(metadata={"doc": "the category's best clause probability"})
+    sentence_score: float = field(metadata={"doc": "the span's best sentence's score"})
+    best_sentence_score: float = field(metadata={"doc": "the clause's best sentence's score"})
+    sentences: int
+    words: int
+    clause_words: int
+    rule_confidence: float = field(metadata={"doc": "the hand rule's confidence: the "
+                                             "clause's probability times the span's share"})
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def clause_candidates(clause: Clause, row: int, rank: int, category: int, name: str,
+                      probabilities: np.ndarray, narrower: Narrower, title: str,
+                      every_sentence: bool) -> list[SpanCandidate]:
+    """The spans of one listed clause for one category: the narrowed span and the extra
+    spans the hand rule reports; with ``every_sentence``, also each other sentence of the
+    clause and the whole clause (for the span ranker to weigh)."""
+    probability = float(probabilities[row, category])
+    sentences, scores = narrower.sentence_scores(clause)
+    column = scores[:, category] if scores.size else np.full(len(sentences), probability)
+    best = float(column.max()) if len(column) else probability
+
+    def candidate(span: Span, kind: str, share: float = 1.0) -> SpanCandidate:
+        inside = [k for k, (s, e) in enumerate(sentences) if s < span[1] and e > span[0]]
+        score = max((float(column[k]) for k in inside), default=best)
+        return SpanCandidate(
+            category=category, row=row, span=span, kind=kind, clause_probability=probability,
+            clause_rank=rank, document_best=float(probabilities[:, category].max()),
+            sentence_score=score, best_sentence_score=best, sentences=len(sentences),
+            words=_words(clause.text[span[0]:span[1]]), clause_words=_words(clause.text),
+            rule_confidence=probability * share)
+
+    spans = narrower.spans(clause, category, name, title)
+    shown = (spans[0][0], spans[-1][1])
+    found = [candidate(shown, "narrowed")]
+    found += [candidate(extra, "sentence", share)
+              for extra, share in narrower.extra_sentences(clause, category, name, shown)]
+    if every_sentence:
+        seen = {c.span for c in found}
+        found += [candidate(span, "sentence", float(column[k]) / (best or 1.0))
+                  for k, span in enumerate(sentences) if span not in seen and len(sentences) > 1]
+        whole = (0, len(clause.text))
+        if whole not in seen and len(sentences) > 1:
+            found.append(candidate(whole, "clause"))
+    return found
+
+
+def span_candidates(document: Document, clauses: Sequence[Clause], probabilities: np.ndarray,
+                    categories: Sequence[str], config: ReviewConfig,
+                    narrower: Narrower | None = None,
+                    every_sentence: bool = False) -> list[list[SpanCandidate]]:
+    """Per category (in ``categories`` order), the candidate spans of its listed clauses."""
+    narrower = narrower or Narrower(config, None)
+    picked = {j: candidates(probabilities, j, config) if len(clauses) else []
+              for j in range(len(categories))}
+    narrower.prepare([clauses[i] for rows in picked.values() for i in rows])
+    return [[c for rank, i in enumerate(picked[j])
+             for c in clause_candidates(clauses[i], i, rank, j, name, probabilities, narrower,
+                                        document.title, every_sentence)]
+            for j, name in enumerate(categories)]
+
+
+# ``rank(candidates, category)`` -> a confidence per candidate (the learned span ranker).
+SpanConfidence = Callable[[list[SpanCandidate], str], np.ndarray]
+
+
 def review_items(
     document: Document,
     clauses: Sequence[Clause],
@@ -181,36 +283,39 @@ def review_items(
     categories: Sequence[str],
     config: ReviewConfig,
     narrower: Narrower | None = None,
+    ranker: SpanConfidence | None = None,
 ) -> list[ReviewItem]:
     """One item per category (in ``categories`` order) from ``probabilities``, an array
-    (len(clauses), len(categories)) of each clause's probability of each category."""
+    (len(clauses), len(categories)) of each clause's probability of each category.
+
+    Each candidate span's confidence is the ``ranker``'s when given (every sentence of a
+    listed clause is then a candidate), else the clause's probability times the span's
+    share of the best sentence's score; a text listed twice keeps its higher confidence."""
     if probabilities.shape != (len(clauses), len(categories)):
         raise ValueError(f"{document.key}: {probabilities.shape[0]}x{probabilities.shape[1]} "
                          f"probabilities for {len(clauses)} clauses and "
                          f"{len(categories)} categories")
-    narrower = narrower or Narrower(config, None)
-    picked = {j: candidates(probabilities, j, config) if len(clauses) else []
-              for j in range(len(categories))}
-    narrower.prepare([clauses[i] for rows in picked.values() for i in rows])
+    per_category = span_candidates(document, clauses, probabilities, categories, config,
+                                   narrower, every_sentence=ranker is not None)
     items: list[ReviewItem] = []
     known: dict[str, str | None] = {}
-    for j, category in enumerate(categories):
-        listed = []
-        for i in picked[j]:
-            probability = float(probabilities[i, j])
-            spans = narrower.spans(clauses[i], j, category, document.title)
-            listed.append(_reported(document, clauses[i], probability, spans))
-            shown = (spans[0][0], spans[-1][1])
-            listed += [_reported(document, clauses[i], probability * share, [extra])
-                       for extra, share in narrower.extra_sentences(clauses[i], j, category,
-                                                                    shown)]
-        listed.sort(key=lambda c: -c.confidence)
-        confidence = listed[0].confidence if listed else 0.0
+    for category, found_spans in zip(categories, per_category, strict=True):
+        confidences = (ranker(found_spans, category) if ranker is not None and found_spans
+                       else [c.rule_confidence for c in found_spans])
+        listed: dict[str, ReviewClause] = {}
+        for candidate, confidence in zip(found_spans, confidences, strict=True):
+            reported = _reported(document, clauses[candidate.row], float(confidence),
+                                 [candidate.span])
+            # CUAD's evaluate.py keys predictions by text: one confidence per text
+            if reported.text not in listed or listed[reported.text].confidence < reported.confidence:
+                listed[reported.text] = reported
+        ordered = sorted(listed.values(), key=lambda c: -c.confidence)
+        confidence = ordered[0].confidence if ordered else 0.0
         found = confidence >= config.found_threshold
-        answer = normalised_answer(category, found, [c.text for c in listed if found], known)
+        answer = normalised_answer(category, found, [c.text for c in ordered if found], known)
         known[category] = answer
         items.append(ReviewItem(category=category, found=found, confidence=confidence,
-                                answer=answer, clauses=listed))
+                                answer=answer, clauses=ordered))
     return items
 
 

@@ -146,3 +146,29 @@ def test_a_date_category_reports_the_date_itself(tmp_path: Path) -> None:
     (item,) = review_items(document, clauses, probabilities, ["Agreement Date"], ReviewConfig())
     assert item.clauses[0].text == "5th day of March, 2019"
     assert item.answer == "2019-03-05"
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("This Agreement is entered into on October 1, 2019 and is made effective as of "
+     "November 1, 2019 (the \"Effective Date\").", "November 1, 2019"),
+    ("This Agreement shall commence on 3 March 2001 and is dated 1 February 2001.",
+     "3 March 2001"),
+    ("Dated 2/1/2001; this Agreement takes effect on 3/3/2001.", "3/3/2001"),
+    ("This Agreement is dated as of June 5, 2010.", "June 5, 2010"),  # one date: that one
+])
+def test_an_effective_date_is_the_date_nearest_taking_effect(tmp_path: Path, sentence: str,
+                                                            expected: str) -> None:
+    path = tmp_path / "effective.txt"
+    path.write_text(f"SERVICES AGREEMENT\n\n{sentence}\n", encoding="utf-8")
+    document = load_document(path)
+    clauses = segment(document)
+    row = _clause_row(clauses, "2")
+    probabilities = np.full((len(clauses), 2), 0.01)
+    probabilities[row, :] = 0.8
+    effective, agreement = review_items(document, clauses, probabilities,
+                                        ["Effective Date", "Agreement Date"], ReviewConfig())
+    assert effective.clauses[0].text == expected
+    # the Agreement Date keeps the first date stated
+    first = sentence[min(sentence.find(d) for d in ("October", "3 March", "2/1", "June")
+                         if d in sentence):]
+    assert first.startswith(agreement.clauses[0].text)

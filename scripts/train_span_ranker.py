@@ -1,0 +1,280 @@
+#!/usr/bin/env python
+"""Fit the review's span ranker on CUAD train and score the review on dev with CUAD's metric.
+
+    pip install -e '.[train]'
+    python scripts/train_span_ranker.py --train-index IDX_TRAIN --dev-index IDX_DEV \\
+        --cache spans --save clausegraph/review/data/span_ranker.npz
+
+The ranker (``clausegraph/review/ranker.py``) gives each candidate span of a review (every
+sentence of each clause listed for a category, the narrowed span, the whole clause) its
+probability of matching one of CUAD's highlighted spans (word-set Jaccard >= 0.5, as CUAD's
+evaluate.py). Its inputs are the clause-type model's probabilities, so on train they must
+come from models that did not see the contract: the train contracts are split into
+``--folds`` groups, a clause-type model is fitted on the others (the shipped design and
+settings) and scores each group's clauses and sentences. Dev candidates are scored with the
+shipped clause-type model, as ``clausegraph review`` scores them.
+
+``--compare`` fits each design of ``DESIGNS`` (learner, feature set, parameters) on train
+and reports CUAD's AUPR and precision at 80% / 90% recall over the dev candidates, so the
+design is a dev choice and the weights a train fit. The candidates of both splits are kept in
+``--cache`` (the cross-fitting takes minutes; refits then take seconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from train_clause_types import (  # noqa: E402
+    document_labels,
+    load_labels,
+    stored_documents,
+    text_path,
+)
+
+from clausegraph.api import _embedding_text  # noqa: E402
+from clausegraph.classify import CUAD_CATEGORIES, ClauseTypeModel, load_clause_type_model  # noqa: E402
+from clausegraph.config import ReviewConfig  # noqa: E402
+from clausegraph.eval.cuad import Prediction, score_spans, spans_match  # noqa: E402
+from clausegraph.eval.data import shared_data_dir  # noqa: E402
+from clausegraph.learn import FeatureLogistic  # noqa: E402
+from clausegraph.review.ranker import (  # noqa: E402
+    BASE_FEATURES,
+    FEATURES,
+    SHIPPED,
+    SpanRanker,
+    span_features,
+)
+from clausegraph.review.select import Narrower, span_candidates  # noqa: E402
+
+CLAUSE_ONLY = ("clause_logit", "document_best_logit", "clause_gap", "clause_rank")
+# name -> (learner, feature names, parameters)
+DESIGNS: dict[str, tuple[str, tuple[str, ...], dict]] = {
+    "logistic-clause-only": ("logistic", CLAUSE_ONLY, {"C": 1.0}),
+    "logistic-base": ("logistic", BASE_FEATURES, {"C": 1.0}),
+    "logistic-base+category": ("logistic", FEATURES, {"C": 1.0}),
+    "trees-base+category": ("trees", FEATURES, {}),
+    "trees-base+category-200": ("trees", FEATURES, {"max_iter": 200}),
+    "trees-base+category-7-leaves": ("trees", FEATURES, {"max_leaf_nodes": 7}),
+    "trees-base+category-l2-0": ("trees", FEATURES, {"l2_regularization": 0.0}),
+}
+SHIPPED_DESIGN = "trees-base+category"
+
+
+def median_words(records: dict[str, dict]) -> dict[str, float]:
+    """Median words of CUAD's highlighted spans per category, over the train contracts."""
+    lengths: dict[str, list[int]] = defaultdict(list)
+    seen = set()
+    for record in records.values():
+        if record["split"] != "train" or id(record) in seen:
+            continue
+        seen.add(id(record))
+        for category, label in record["categories"].items():
+            lengths[category] += [len(text.split()) for text in label["texts"]]
+    return {c: float(statistics.median(v)) for c, v in lengths.items() if v}
+
+
+def candidate_rows(document, clauses, probabilities, scorer, record, medians, split):
+    """Feature rows, labels and the texts of every candidate span of one contract."""
+    config = ReviewConfig()
+    per_category = span_candidates(document, clauses, probabilities, CUAD_CATEGORIES, config,
+                                   Narrower(config, scorer), every_sentence=True)
+    rows, labels, keys, texts = [], [], [], []
+    for category, found in zip(CUAD_CATEGORIES, per_category, strict=True):
+        golds = record["categories"][category]["texts"]
+        rows += span_features(found, category, medians)
+        for candidate in found:
+            start, end = candidate.span
+            text = clauses[candidate.row].text[start:end]
+            labels.append(int(any(spans_match(g, text, category) for g in golds)))
+            keys.append(category)
+            texts.append(text)
+    return rows, labels, keys, texts
+
+
+def document_data(index: str, records: dict[str, dict], data: Path, split: str, staged: bool):
+    """(document, clauses, embedded texts, vectors, clause labels, record) of each contract."""
+    for document, clauses, vectors in stored_documents(index, staged):
+        record = records.get(document.doc_id)
+        if record is None or record["split"] != split:
+            continue
+        gold_text = text_path(data, record).read_text(encoding="utf-8")
+        labels = np.array(document_labels(document.text, clauses, record, gold_text))
+        yield document, clauses, [_embedding_text(c) for c in clauses], vectors, labels, record
+
+
+def sentence_scorer(model, by_id):
+    return lambda texts, owners: np.asarray(model.predict_proba(
+        texts, np.stack([by_id[c.clause_id] for c in owners])))
+
+
+def collect_train(args, records, data, medians) -> dict:
+    docs = list(document_data(args.train_index, records, data, "train", args.staged))
+    print(f"train: {len(docs)} contracts", file=sys.stderr)
+    folds = [docs[k::args.folds] for k in range(args.folds)]
+    out: dict = defaultdict(list)
+    for k, held in enumerate(folds):
+        started = time.perf_counter()
+        fit_on = [d for j, fold in enumerate(folds) if j != k for d in fold]
+        model = ClauseTypeModel(learner="logistic", features="both", C=4.0).fit(
+            [t for d in fit_on for t in d[2]], np.vstack([d[3] for d in fit_on]),
+            np.vstack([d[4] for d in fit_on]))
+        for document, clauses, texts, vectors, _, record in held:
+            probabilities = np.asarray(model.predict_proba(texts, vectors))
+            by_id = {c.clause_id: v for c, v in zip(clauses, vectors)}
+            add(out, document.doc_id, record, *candidate_rows(
+                document, clauses, probabilities, sentence_scorer(model, by_id), record,
+                medians, "train"))
+        print(f"fold {k + 1}/{args.folds}: {len(held)} contracts, "
+              f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return out
+
+
+def collect_dev(args, records, data, medians) -> dict:
+    model = load_clause_type_model()
+    out: dict = defaultdict(list)
+    for document, clauses, texts, vectors, _, record in document_data(
+            args.dev_index, records, data, "dev", args.staged):
+        probabilities = np.asarray(model.predict_proba(texts, vectors))
+        by_id = {c.clause_id: v for c, v in zip(clauses, vectors)}
+        add(out, document.doc_id, record, *candidate_rows(
+            document, clauses, probabilities, sentence_scorer(model, by_id), record, medians,
+            "dev"))
+    print(f"dev: {len(set(out['doc']))} contracts", file=sys.stderr)
+    return out
+
+
+def add(out, doc_id, record, rows, labels, keys, texts) -> None:
+    out["rows"] += rows
+    out["labels"] += labels
+    out["category"] += keys
+    out["text"] += texts
+    out["doc"] += [doc_id] * len(rows)
+    golds = out.setdefault("gold", {})
+    for category in CUAD_CATEGORIES:
+        golds[f"{doc_id}\t{category}"] = record["categories"][category]["texts"]
+
+
+def to_arrays(collected: dict) -> dict:
+    """Arrays to fit and score on; the span texts (needed to score dev with CUAD's metric)
+    as one JSON string, since a NumPy string array is as wide as its longest text."""
+    matrix = SpanRanker(features=FEATURES).matrix(collected["rows"])
+    return {"X": matrix, "y": np.array(collected["labels"], dtype=np.int8),
+            "category": np.array(collected["category"]), "text": json.dumps(collected["text"]),
+            "doc": np.array(collected["doc"]), "gold": json.dumps(collected["gold"])}
+
+
+def cuad_scores(split: dict, confidence: np.ndarray) -> dict:
+    """CUAD's AUPR and precision at 80/90% recall of the candidates at ``confidence``."""
+    predictions: dict = defaultdict(dict)
+    texts = json.loads(str(split["text"]))
+    for doc, category, text, c in zip(split["doc"], split["category"], texts, confidence):
+        key = (str(doc), str(category))
+        predictions[key][str(text)] = max(float(c), predictions[key].get(str(text), 0.0))
+    gold = {tuple(k.split("\t")): v for k, v in json.loads(str(split["gold"])).items()}
+    scores = score_spans(gold, {k: [Prediction(text=t, confidence=c) for t, c in v.items()]
+                                for k, v in predictions.items()})
+    return {"aupr": round(scores.aupr, 4), "p_at_80r": round(scores.precision_at_80_recall, 4),
+            "p_at_90r": round(scores.precision_at_90_recall, 4),
+            "recall_ceiling": round(max(p.recall or 0 for p in scores.curve), 4)}
+
+
+def columns(names, features=FEATURES):
+    return [list(features).index(n) for n in names]
+
+
+def fit(train: dict, design: str) -> SpanRanker | FeatureLogistic:
+    learner, names, params = DESIGNS[design]
+    model = (SpanRanker(features=names, **params) if learner == "trees"
+             else FeatureLogistic(features=names, **params))
+    return model.fit(train["X"][:, columns(names)], train["y"])
+
+
+def dev_scores(model, dev: dict) -> dict:
+    return cuad_scores(dev, model.predict_proba(dev["X"][:, columns(model.features)])[:, 1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=None, help="../shared/data")
+    parser.add_argument("--train-index", help="an index of the CUAD train contract texts")
+    parser.add_argument("--dev-index", help="an index of the CUAD dev PDFs")
+    parser.add_argument("--cache", type=Path, help="keep / reuse the candidates here (.npz)")
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--staged", action="store_true",
+                        help="read the documents an ingest still running has stored so far")
+    parser.add_argument("--compare", action="store_true", help="fit and score every design")
+    parser.add_argument("--designs", nargs="+", default=list(DESIGNS), choices=list(DESIGNS))
+    parser.add_argument("--design", default=SHIPPED_DESIGN, choices=[
+        d for d, (learner, _, _) in DESIGNS.items() if learner == "trees"],
+        help="what --save writes")
+    parser.add_argument("--save", type=Path, help=f"write the weights (shipped: {SHIPPED})")
+    parser.add_argument("--report", type=Path, help="write the dev figures as JSON")
+    args = parser.parse_args(argv)
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1)
+    data = args.data or shared_data_dir()
+    records = load_labels(data)
+    medians = median_words(records)
+    splits = {}
+    for name, collect in (("train", collect_train), ("dev", collect_dev)):
+        cached = args.cache and args.cache.with_suffix(f".{name}.npz")
+        if cached and cached.is_file():
+            with np.load(cached, allow_pickle=False) as stored:
+                splits[name] = {k: stored[k] for k in stored.files}
+            continue
+        if (name == "train" and not args.train_index) or (name == "dev" and not args.dev_index):
+            continue
+        splits[name] = to_arrays(collect(args, records, data, medians))
+        if cached:
+            np.savez_compressed(cached, **splits[name])
+    train, dev = splits.get("train"), splits.get("dev")
+    if train is None:
+        raise SystemExit("no train candidates: give --train-index (or a --cache holding them)")
+    print(f"train candidates {len(train['y'])} ({int(train['y'].sum())} positive)",
+          file=sys.stderr)
+    report: dict = {"train_candidates": int(len(train["y"])),
+                    "train_positives": int(train["y"].sum()), "designs": []}
+    if dev is not None:
+        rule = dev["X"][:, columns(["clause_logit"])][:, 0]
+        kind = dev["X"][:, columns(["kind_narrowed"])][:, 0]
+        # the hand rule: the narrowed span at its clause's probability, nothing else listed
+        rule_confidence = np.where(kind == 1, 1 / (1 + np.exp(-rule)), -1.0)
+        report["rule"] = cuad_scores(dev, rule_confidence)
+        print(f"dev, hand rule: {report['rule']}", file=sys.stderr)
+    if args.compare and dev is not None:
+        for name in args.designs:
+            started = time.perf_counter()
+            scores = dev_scores(fit(train, name), dev)
+            report["designs"].append({"design": name, **scores,
+                                      "fit_seconds": round(time.perf_counter() - started)})
+            print(f"{name}: {scores}", file=sys.stderr)
+    if args.save:
+        ranker = fit(train, args.design)
+        ranker.median_words_ = medians
+        facts = {"design": args.design, "trained_on": {
+            "split": "train", "contracts": int(len(set(train["doc"]))),
+            "candidates": int(len(train["y"])), "positives": int(train["y"].sum()),
+            "folds": args.folds}}
+        if dev is not None:
+            facts["dev"] = report["saved"] = dev_scores(ranker, dev)
+        ranker.save(args.save, **facts)
+        print(f"wrote {args.save}: {facts}", file=sys.stderr)
+    if args.report:
+        args.report.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,125 @@
+"""The review's span ranker: candidate spans of listed clauses, their features, and the
+confidences the review reports with the shipped weights (fitted on CUAD train by
+scripts/train_span_ranker.py) on a real segmentation of a short contract."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from clausegraph.config import ReviewConfig
+from clausegraph.ingest import load_document
+from clausegraph.review import Narrower, review_items
+from clausegraph.review.ranker import FEATURES, SpanRanker, shipped_ranker, span_features
+from clausegraph.review.select import span_candidates, split_clause
+from clausegraph.segment import segment
+
+CATEGORIES = ["Governing Law", "Renewal Term", "Audit Rights"]
+CONTRACT = """SUPPLY AGREEMENT
+
+1. Term. This Agreement begins on the Effective Date and continues for three (3) years. \
+Thereafter it renews automatically for successive one (1) year periods unless either party \
+gives notice of non-renewal at least ninety (90) days before the end of the then-current term. \
+Prices are fixed for the first year.
+
+2. Audit. Supplier shall keep complete and accurate books and records of all shipments. \
+Buyer may audit those records once per calendar year on thirty (30) days written notice.
+
+3. Governing Law. This Agreement shall be governed by the laws of the State of New York, \
+without regard to its conflict of laws principles.
+"""
+
+
+@pytest.fixture(scope="module")
+def contract(tmp_path_factory: pytest.TempPathFactory):
+    path = Path(tmp_path_factory.mktemp("ranker")) / "supply.txt"
+    path.write_text(CONTRACT, encoding="utf-8")
+    document = load_document(path)
+    return document, segment(document)
+
+
+def _row(clauses, words: str) -> int:
+    return next(i for i, c in enumerate(clauses) if words in c.text)
+
+
+def _probabilities(clauses) -> np.ndarray:
+    probabilities = np.full((len(clauses), len(CATEGORIES)), 0.01)
+    probabilities[_row(clauses, "renews automatically"), 1] = 0.85
+    probabilities[_row(clauses, "governed by"), 0] = 0.9
+    probabilities[_row(clauses, "audit those"), 2] = 0.6
+    return probabilities
+
+
+def _scorer(texts: list[str], owners: list) -> np.ndarray:
+    """Sentences about renewing score high for Renewal Term, others low."""
+    scores = np.full((len(texts), len(CATEGORIES)), 0.05)
+    scores[:, 1] = [0.9 if "renews" in t else 0.1 for t in texts]
+    scores[:, 2] = [0.7 if "audit" in t else 0.2 for t in texts]
+    return scores
+
+
+def test_every_sentence_and_the_whole_clause_are_candidates(contract) -> None:
+    document, clauses = contract
+    config = ReviewConfig(max_clauses=1)
+    narrowed_only, = span_candidates(document, clauses, _probabilities(clauses), CATEGORIES,
+                                     config, Narrower(config, _scorer))[1:2]
+    assert [c.kind for c in narrowed_only] == ["narrowed"]
+    every, = span_candidates(document, clauses, _probabilities(clauses), CATEGORIES, config,
+                             Narrower(config, _scorer), every_sentence=True)[1:2]
+    term = clauses[_row(clauses, "renews automatically")]
+    texts = {term.text[c.span[0]:c.span[1]]: c for c in every}
+    others = len(split_clause(term.text)) - 1  # every sentence but the narrowed one
+    assert others >= 2
+    assert sorted(c.kind for c in every) == ["clause", "narrowed"] + ["sentence"] * others
+    narrowed = next(c for c in every if c.kind == "narrowed")
+    assert term.text[narrowed.span[0]:narrowed.span[1]].startswith("Thereafter it renews")
+    assert any(t.startswith("Prices are fixed") for t in texts)
+    # the sentence about renewing is the clause's best; the others score less
+    assert narrowed.sentence_score == narrowed.best_sentence_score == pytest.approx(0.9)
+    assert all(c.sentence_score <= 0.9 for c in every)
+    rows = span_features(every, "Renewal Term", {"Renewal Term": 27.0})
+    by_kind = {c.kind: row for c, row in zip(every, rows) if c.kind != "sentence"}
+    assert by_kind["narrowed"]["is_best_sentence"] == 1.0
+    assert by_kind["clause"]["clause_share"] == 1.0
+    assert by_kind["narrowed"]["category_Renewal Term"] == 1.0
+    assert set(rows[0]) == set(FEATURES)
+
+
+def test_the_learned_review_lists_spans_once_at_the_rankers_confidence(contract) -> None:
+    document, clauses = contract
+    config = ReviewConfig(max_clauses=2)
+    ranker = shipped_ranker()
+    items = review_items(document, clauses, _probabilities(clauses), CATEGORIES, config,
+                         Narrower(config, _scorer), ranker.rank)
+    renewal = items[1]
+    texts = [c.text for c in renewal.clauses]
+    assert len(texts) == len(set(texts))  # one confidence per text, as CUAD's metric keys it
+    confidences = [c.confidence for c in renewal.clauses]
+    assert confidences == sorted(confidences, reverse=True)
+    assert renewal.confidence == confidences[0]
+    # the renewing sentence of the most probable clause beats a sentence of a clause the
+    # model gives 0.01 and the unrelated sentence of its own clause
+    renewing = next(c for c in renewal.clauses if c.text.startswith("Thereafter it renews"))
+    prices = next(c for c in renewal.clauses if c.text.startswith("Prices are fixed"))
+    assert renewing.confidence > prices.confidence
+    other = [c for c in renewal.clauses if "renew" not in c.text and "Term" not in c.text]
+    assert other and all(renewing.confidence > c.confidence for c in other)
+    # a span's offsets still slice the document to its text
+    for reported in renewal.clauses:
+        assert document.text[reported.span[0]:reported.span[1]] == reported.text
+
+
+def test_the_shipped_weights_load_and_name_their_training_data() -> None:
+    ranker = shipped_ranker()
+    assert ranker.header["trained_on"]["split"] == "train"
+    assert set(ranker.features) <= set(FEATURES)
+    assert ranker.median_words_["Governing Law"] > ranker.median_words_["Document Name"]
+
+
+def test_a_file_that_is_not_a_ranker_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "ranker.npz"
+    path.write_bytes(b"not an npz")
+    with pytest.raises(ValueError, match="ranker.npz: not a span ranker"):
+        SpanRanker.load(path)
