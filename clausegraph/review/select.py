@@ -310,6 +310,8 @@ def review_items(
             if reported.text not in listed or listed[reported.text].confidence < reported.confidence:
                 listed[reported.text] = reported
         ordered = sorted(listed.values(), key=lambda c: -c.confidence)
+        ordered = ordered[:1] + [c for c in ordered[1:]
+                                 if c.confidence >= config.min_span_confidence]
         confidence = ordered[0].confidence if ordered else 0.0
         found = confidence >= config.found_threshold
         answer = normalised_answer(category, found, [c.text for c in ordered if found], known)

@@ -89,7 +89,7 @@ def test_every_sentence_and_the_whole_clause_are_candidates(contract) -> None:
 
 def test_the_learned_review_lists_spans_once_at_the_rankers_confidence(contract) -> None:
     document, clauses = contract
-    config = ReviewConfig(max_clauses=2)
+    config = ReviewConfig(max_clauses=2, min_span_confidence=0.0)
     ranker = shipped_ranker()
     items = review_items(document, clauses, _probabilities(clauses), CATEGORIES, config,
                          Narrower(config, _scorer), ranker.rank)
@@ -109,6 +109,15 @@ def test_the_learned_review_lists_spans_once_at_the_rankers_confidence(contract)
     # a span's offsets still slice the document to its text
     for reported in renewal.clauses:
         assert document.text[reported.span[0]:reported.span[1]] == reported.text
+    # with the default floor the spans under it are not listed; the best always is
+    floored = ReviewConfig(max_clauses=2)
+    kept = review_items(document, clauses, _probabilities(clauses), CATEGORIES, floored,
+                        Narrower(floored, _scorer), ranker.rank)
+    for item, every in zip(kept, items, strict=True):
+        assert item.clauses[0] == every.clauses[0]
+        assert all(c.confidence >= floored.min_span_confidence for c in item.clauses[1:])
+        assert [c for c in every.clauses if c.confidence >= floored.min_span_confidence
+                or c is every.clauses[0]] == item.clauses
 
 
 def test_the_shipped_weights_load_and_name_their_training_data() -> None:
