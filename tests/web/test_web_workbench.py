@@ -317,8 +317,9 @@ def test_an_upload_shows_a_lost_connection_and_finishes_after_a_restart(
     _shot(page, f"7-lost-{size}")
     with ServerThread(create_app(index, warm=False), port=port):
         expect(page.locator("#upload-status")).to_contain_text("Done", timeout=600_000)
-        titles = page.locator("#documents tbody .doc-title").all_inner_texts()
-        assert f"RESTART {size.upper()} TEST AGREEMENT" in titles
+        # the page says "Done." and then reloads the document list: wait for the list
+        expect(page.locator("#documents tbody .doc-title").filter(
+            has_text=f"RESTART {size.upper()} TEST AGREEMENT")).to_have_count(1, timeout=30_000)
         _shot(page, f"7-done-{size}")
     # failed fetches while the server was down are the browser's, not the page's errors
     assert not [e for e in page.errors if "Failed to fetch" not in e
