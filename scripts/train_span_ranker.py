@@ -83,7 +83,7 @@ def median_words(records: dict[str, dict]) -> dict[str, float]:
     return {c: float(statistics.median(v)) for c, v in lengths.items() if v}
 
 
-def candidate_rows(document, clauses, probabilities, scorer, record, medians, split):
+def candidate_rows(document, clauses, probabilities, scorer, record, medians):
     """Feature rows, labels and the texts of every candidate span of one contract."""
     config = ReviewConfig()
     per_category = span_candidates(document, clauses, probabilities, CUAD_CATEGORIES, config,
@@ -101,14 +101,18 @@ def candidate_rows(document, clauses, probabilities, scorer, record, medians, sp
     return rows, labels, keys, texts
 
 
-def document_data(index: str, records: dict[str, dict], data: Path, split: str, staged: bool):
-    """(document, clauses, embedded texts, vectors, clause labels, record) of each contract."""
+def document_data(index: str, records: dict[str, dict], data: Path, split: str, staged: bool,
+                  labelled: bool = True):
+    """(document, clauses, embedded texts, vectors, clause labels, record) of each contract;
+    the clause labels (what a fold's clause-type model is fitted on) only when ``labelled``."""
     for document, clauses, vectors in stored_documents(index, staged):
         record = records.get(document.doc_id)
         if record is None or record["split"] != split:
             continue
-        gold_text = text_path(data, record).read_text(encoding="utf-8")
-        labels = np.array(document_labels(document.text, clauses, record, gold_text))
+        labels = None
+        if labelled:
+            gold_text = text_path(data, record).read_text(encoding="utf-8")
+            labels = np.array(document_labels(document.text, clauses, record, gold_text))
         yield document, clauses, [_embedding_text(c) for c in clauses], vectors, labels, record
 
 
@@ -133,7 +137,7 @@ def collect_train(args, records, data, medians) -> dict:
             by_id = {c.clause_id: v for c, v in zip(clauses, vectors)}
             add(out, document.doc_id, record, *candidate_rows(
                 document, clauses, probabilities, sentence_scorer(model, by_id), record,
-                medians, "train"))
+                medians))
         print(f"fold {k + 1}/{args.folds}: {len(held)} contracts, "
               f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
     return out
@@ -143,12 +147,11 @@ def collect_dev(args, records, data, medians) -> dict:
     model = load_clause_type_model()
     out: dict = defaultdict(list)
     for document, clauses, texts, vectors, _, record in document_data(
-            args.dev_index, records, data, "dev", args.staged):
+            args.dev_index, records, data, "dev", args.staged, labelled=False):
         probabilities = np.asarray(model.predict_proba(texts, vectors))
         by_id = {c.clause_id: v for c, v in zip(clauses, vectors)}
         add(out, document.doc_id, record, *candidate_rows(
-            document, clauses, probabilities, sentence_scorer(model, by_id), record, medians,
-            "dev"))
+            document, clauses, probabilities, sentence_scorer(model, by_id), record, medians))
     print(f"dev: {len(set(out['doc']))} contracts", file=sys.stderr)
     return out
 

@@ -215,9 +215,13 @@ class _Scored:
     span: Span  # offsets in clause.text
     has_value: bool = False  # holds a value of the asked kind
     words: float = 0.0  # share of the question's weight held by the words themselves
-    # what the answer-sentence scorer reads of it (answer/sentences.py), and its P(answers)
-    features: dict[str, float] | None = None
-    learned: float | None = None
+    # the parts of the hand score the answer-sentence scorer also reads (answer/sentences.py)
+    rank: int = 0
+    tokens: int = 0
+    title: float = 0.0  # share of the question's weight the clause's heading holds
+    exclusion: bool = False
+    special_case: bool = False
+    pair: bool = False  # read with the sentence before it
 
 
 def question_kind(question: str) -> str | None:
@@ -464,7 +468,8 @@ def direct_answer(
                                        clause.clause_id in excluded,
                                        terms.list_heading(clause), asked_words(question))
     ]
-    best = _choose(candidates, question, doc_id, question_types, type_prior, learned_choice)
+    best = _choose(candidates, question, doc_id, kind, question_types, type_prior,
+                   learned_choice)
     nearest = [_line(index, c, _lead_span(c)) for c in ranked[:3]]
     confidence = round(min(best.score if best else 0.0, 1.0) * doc_coverage, 3)
     features = None if best is None else _gate_features(
@@ -552,37 +557,46 @@ def _gate_features(
     )
 
 
-def _choose(candidates: list[_Scored], question: str, doc_id: str,
+def _choose(candidates: list[_Scored], question: str, doc_id: str, kind: str | None,
             question_types: np.ndarray | None, type_prior: float,
             learned: bool) -> _Scored | None:
     """The sentence the direct answer quotes (see :func:`direct_answer`)."""
     rows = sentences.collector()
-    if not learned and rows is None:
-        return max(candidates, key=_type_preference(question_types, type_prior), default=None)
     asks_type = question_types is not None and bool(question_types.any())
+    # the scorer was fitted on questions that ask about a CUAD type (CUAD's own
+    # descriptions): a question like none of them (most policy questions) is outside it
+    if (not learned or not asks_type) and rows is None:
+        return max(candidates, key=_type_preference(question_types, type_prior), default=None)
     affinity: dict[str, float] = {}
     for scored in candidates:
-        clause = scored.clause
-        if clause.clause_id not in affinity:
-            affinity[clause.clause_id] = type_affinity(
-                question_types, clause.clause_types, _TYPE_COLUMN) if asks_type else 0.0
-        scored.features = {**(scored.features or {}), "asks_type": float(asks_type),
-                           "type_affinity": affinity[clause.clause_id]}
+        if scored.clause.clause_id not in affinity:
+            affinity[scored.clause.clause_id] = type_affinity(
+                question_types, scored.clause.clause_types, _TYPE_COLUMN) if asks_type else 0.0
+    features = [_sentence_features(c, kind, asks_type, affinity[c.clause.clause_id])
+                for c in candidates]
     if rows is not None:  # a training script collects what the scorer is fitted on
         rows.append({"question": question, "doc_id": doc_id, "candidates": [
             {"clause_id": c.clause.clause_id, "span": list(c.span),
-             "text": c.clause.text[c.span[0]:c.span[1]], "features": c.features}
-            for c in candidates]})
-    # fitted on questions that ask about a CUAD type (CUAD's own descriptions): a question
-    # like none of them (most policy questions) is outside what it learned from
-    if not learned or not asks_type:
+             "text": c.clause.text[c.span[0]:c.span[1]], "features": f}
+            for c, f in zip(candidates, features, strict=True)]})
+    if not learned or not asks_type or not candidates:
         return max(candidates, key=_type_preference(question_types, type_prior), default=None)
     scorer = sentences.active_scorer()
-    if candidates:
-        probabilities = scorer.predict_proba(scorer.matrix([c.features for c in candidates]))
-        for scored, probability in zip(candidates, probabilities[:, 1], strict=True):
-            scored.learned = float(probability)
-    return max(candidates, key=lambda c: c.learned, default=None)
+    probabilities = scorer.predict_proba(scorer.matrix(features))[:, 1]
+    return candidates[int(np.argmax(probabilities))]
+
+
+def _sentence_features(scored: _Scored, kind: str | None, asks_type: bool,
+                       affinity: float) -> dict[str, float]:
+    """What the answer-sentence scorer reads of one candidate (sentences.FEATURES)."""
+    return {
+        "hand_score": scored.score, "coverage": scored.coverage, "words": scored.words,
+        "has_value": float(scored.has_value), "asks_value": float(_asks_value(kind)),
+        "log_tokens": math.log1p(scored.tokens), "rank": float(scored.rank),
+        "title": scored.title, "exclusion": float(scored.exclusion),
+        "special_case": float(scored.special_case), "pair": float(scored.pair),
+        "type_affinity": affinity, "asks_type": float(asks_type),
+        **{f"kind_{k}": float(kind == k) for k in KINDS}}
 
 
 def _type_preference(question_types: np.ndarray | None, type_prior: float):
@@ -756,13 +770,9 @@ def _score_sentences(
             if special_case:
                 score *= _SPECIAL_CASE_DISCOUNT
             if best is None or score > best.score:
-                best = _Scored(score, coverage, clause, window, has_value, words, features={
-                    "hand_score": score, "coverage": coverage, "words": words,
-                    "has_value": float(has_value), "asks_value": float(asks_value),
-                    "log_tokens": math.log1p(len(tokens)), "rank": float(rank),
-                    "title": title_bonus / _TITLE_BONUS, "exclusion": float(exclusion),
-                    "special_case": float(special_case), "pair": float(discount < 1.0),
-                    **{f"kind_{k}": float(kind == k) for k in KINDS}})
+                best = _Scored(score, coverage, clause, window, has_value, words, rank,
+                               len(tokens), title_bonus / _TITLE_BONUS, exclusion,
+                               special_case, discount < 1.0)
         scored.append(best)
     return scored
 

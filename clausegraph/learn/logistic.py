@@ -10,18 +10,15 @@ the model learned. A subclass names its file ``FORMAT`` and its features; unknow
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
+from clausegraph.learn.features import feature_matrix
+
 Model = TypeVar("Model", bound="FeatureLogistic")
-
-
-def _number(value: float | None) -> float:
-    return math.nan if value is None else float(value)
 
 
 class FeatureLogistic:
@@ -48,8 +45,7 @@ class FeatureLogistic:
     def matrix(self, rows: Sequence[Mapping[str, float | None]]) -> np.ndarray:
         """Rows of feature dicts as an (n, features) array in this model's order (a missing
         or None feature is NaN)."""
-        return np.array([[_number(row.get(name)) for name in self.features]
-                         for row in rows], dtype=np.float64).reshape(len(rows), -1)
+        return feature_matrix(rows, self.features)
 
     def _standardised(self, X: np.ndarray) -> np.ndarray:
         X = np.asarray(X, dtype=np.float64)

@@ -10,19 +10,16 @@ the side each split learned for missing values. Saved as one ``.npz`` with a JSO
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
+from clausegraph.learn.features import feature_matrix
+
 Model = TypeVar("Model", bound="BoostedTrees")
 _NODE_FIELDS = ("feature", "threshold", "left", "right", "is_leaf", "missing_left", "value")
-
-
-def _number(value: float | None) -> float:
-    return math.nan if value is None else float(value)
 
 
 class BoostedTrees:
@@ -53,10 +50,9 @@ class BoostedTrees:
                 "l2_regularization": self.l2_regularization, "random_state": self.random_state}
 
     def matrix(self, rows: Sequence[Mapping[str, float | None]]) -> np.ndarray:
-        """Rows of feature dicts as an (n, features) array in this model's order (missing or
-        None: NaN)."""
-        return np.array([[_number(row.get(name)) for name in self.features]
-                         for row in rows], dtype=np.float64).reshape(len(rows), -1)
+        """Rows of feature dicts as an (n, features) array in this model's order (a missing
+        or None feature is NaN)."""
+        return feature_matrix(rows, self.features)
 
     # -- estimator ------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -202,19 +202,18 @@ class SpanCandidate:
     ranker (``ranker.py``) reads of it. Scores are the clause-type model's probabilities."""
 
     category: int
-    row: int = field(metadata={"doc": "the clause's row in the document's clauses"})
-    span: Span = field(metadata={"doc": "offsets into the clause's text"})
+    row: int  # the clause's row in the document's clauses
+    span: Span  # offsets into the clause's text
     kind: str
     clause_probability: float
-    clause_rank: int = field(metadata={"doc": "0: the category's most probable clause"})
-    document_best: float = field(metadata={"doc": "the category's best clause probability"})
-    sentence_score: float = field(metadata={"doc": "the span's best sentence's score"})
-    best_sentence_score: float = field(metadata={"doc": "the clause's best sentence's score"})
+    clause_rank: int  # 0: the category's most probable clause
+    document_best: float  # the category's best clause probability in the document
+    sentence_score: float  # the score of the span's best sentence
+    best_sentence_score: float  # the score of the clause's best sentence
     sentences: int
     words: int
     clause_words: int
-    rule_confidence: float = field(metadata={"doc": "the hand rule's confidence: the "
-                                             "clause's probability times the span's share"})
+    rule_confidence: float  # the hand rule's: the clause's probability x the span's share
 
 
 def _words(text: str) -> int:
@@ -223,23 +222,25 @@ def _words(text: str) -> int:
 
 def clause_candidates(clause: Clause, row: int, rank: int, category: int, name: str,
                       probabilities: np.ndarray, narrower: Narrower, title: str,
-                      every_sentence: bool) -> list[SpanCandidate]:
+                      every_sentence: bool, document_best: float) -> list[SpanCandidate]:
     """The spans of one listed clause for one category: the narrowed span and the extra
     spans the hand rule reports; with ``every_sentence``, also each other sentence of the
-    clause and the whole clause (for the span ranker to weigh)."""
+    clause and the whole clause (for the span ranker to weigh). ``document_best`` is the
+    category's best clause probability in the document."""
     probability = float(probabilities[row, category])
     sentences, scores = narrower.sentence_scores(clause)
     column = scores[:, category] if scores.size else np.full(len(sentences), probability)
     best = float(column.max()) if len(column) else probability
+    clause_words = _words(clause.text)
 
     def candidate(span: Span, kind: str, share: float = 1.0) -> SpanCandidate:
         inside = [k for k, (s, e) in enumerate(sentences) if s < span[1] and e > span[0]]
         score = max((float(column[k]) for k in inside), default=best)
         return SpanCandidate(
             category=category, row=row, span=span, kind=kind, clause_probability=probability,
-            clause_rank=rank, document_best=float(probabilities[:, category].max()),
-            sentence_score=score, best_sentence_score=best, sentences=len(sentences),
-            words=_words(clause.text[span[0]:span[1]]), clause_words=_words(clause.text),
+            clause_rank=rank, document_best=document_best, sentence_score=score,
+            best_sentence_score=best, sentences=len(sentences),
+            words=_words(clause.text[span[0]:span[1]]), clause_words=clause_words,
             rule_confidence=probability * share)
 
     spans = narrower.spans(clause, category, name, title)
@@ -266,9 +267,10 @@ def span_candidates(document: Document, clauses: Sequence[Clause], probabilities
     picked = {j: candidates(probabilities, j, config) if len(clauses) else []
               for j in range(len(categories))}
     narrower.prepare([clauses[i] for rows in picked.values() for i in rows])
+    best = probabilities.max(axis=0) if len(clauses) else np.zeros(len(categories))
     return [[c for rank, i in enumerate(picked[j])
              for c in clause_candidates(clauses[i], i, rank, j, name, probabilities, narrower,
-                                        document.title, every_sentence)]
+                                        document.title, every_sentence, float(best[j]))]
             for j, name in enumerate(categories)]
 
 
