@@ -185,6 +185,10 @@ _LIST_HEADING_CHARS = 200
 _LIST_ITEMS = 12
 # a list heading this short reads as the title of its items
 _LIST_TITLE_CHARS = 100
+# a list's title merged into its first item lies at most this many clauses before an item
+_TITLE_SEARCH_CLAUSES = 40
+# the label that opens a section-path entry ("6.3(f)(i)", "(b)", "12.") before its title
+_PATH_LABEL = re.compile(r"[(\[]?[0-9A-Za-z.()\[\]~¶]{1,14}")
 _QUESTION_KINDS = (
     ("incorporation", re.compile(
         r"\bwhere\b.*\b(incorporated|organi[sz]ed|formed|registered)\b|"
@@ -303,6 +307,35 @@ def _trim(text: str, span: Span) -> Span:
     return start, end
 
 
+# a heading that names what is not covered: "Exclusions", "What is not covered", "What we
+# don't pay for", "Limitations"
+EXCEPTION_HEADING = re.compile(
+    r"\b(?:exclu\w*|exception\w*|limitation\w*|not\s+covered)\b|(?:\bnot|n['’]t)\s+(?:pay|cover)\b",
+    re.I)
+
+
+def exclusion_heading(text: str) -> bool:
+    """Whether a heading names what is not covered."""
+    return EXCEPTION_HEADING.search(text) is not None
+
+
+def path_title(clause: Clause) -> str:
+    """The title of the section ``clause`` sits in, as its section path names it, without
+    its number ("6.3(f)(i) 24 Months waiting period" -> "24 Months waiting period"); ""
+    for a bare number."""
+    return path_title_of(clause.section_path[-1]) if clause.section_path else ""
+
+
+def path_title_of(entry: str) -> str:
+    """A section-path entry's title without its number ("" for a bare number)."""
+    first, _, rest = entry.partition(" ")
+    is_label = _PATH_LABEL.fullmatch(first) is not None and \
+        any(ch.isdigit() or ch in "()[]" for ch in first)
+    if not rest:
+        return "" if is_label else entry
+    return rest if is_label else entry
+
+
 class DocumentTerms:
     """Per-document word weights (inverse document frequency over the document's clauses)."""
 
@@ -313,6 +346,8 @@ class DocumentTerms:
         # parent's children (clause id -> clauses in document order)
         self._parents: dict[str, dict[str, Clause]] = {}
         self._children: dict[str, dict[str, list[Clause]]] = {}
+        self._headed: dict[str, dict[str, Clause]] = {}
+        self._titles: dict[str, tuple[Clause, Span] | None] = {}
         self._families: dict[tuple[str, str], bool] = {}
 
     def weights(self, doc_id: str, tokens: Sequence[str]) -> dict[str, float]:
@@ -339,6 +374,45 @@ class DocumentTerms:
             return ""
         return parent.text
 
+    def list_title(self, clause: Clause) -> str:
+        """The text of ``clause``'s list title (``list_title_line``), or ""."""
+        line = self.list_title_line(clause)
+        return "" if line is None else line[0].text[line[1][0]:line[1][1]]
+
+    def list_title_line(self, clause: Clause) -> tuple[Clause, Span] | None:
+        """Where the title of ``clause``'s list is written ("24 Months waiting period" over
+        "9. Cataract", "Maternity Expenses (Code - Excl 18)" over "i. Medical treatment
+        ..."): the title its section path names, found in the clause that heads the list or
+        one just before it (a title is often merged into the list's first item); else the
+        first line of its parent clause when that line is short enough to be a title."""
+        if clause.clause_id not in self._titles:
+            self._titles[clause.clause_id] = self._title_line(clause)
+        return self._titles[clause.clause_id]
+
+    def _title_line(self, clause: Clause) -> tuple[Clause, Span] | None:
+        title = path_title(clause)
+        found = self.find_before(clause, title) if title else None
+        if found is not None:
+            return found
+        parent = self.parent(clause) or self.headed_parent(clause)
+        if parent is None:
+            return None
+        first = _trim(parent.text, (0, len(parent.text.split("\n", 1)[0])))
+        return (parent, first) if 0 < first[1] - first[0] <= _LIST_TITLE_CHARS else None
+
+    def find_before(self, clause: Clause, title: str) -> tuple[Clause, Span] | None:
+        """Where ``title`` is written in ``clause`` or one of the clauses just before it
+        (whitespace aside): a section path names a title, this cites it."""
+        pattern = re.compile(r"\s+".join(re.escape(word) for word in title.split()))
+        # the clause itself too: a title merged into the list's first item
+        before = [c for c in self.index.clauses.document_clauses(clause.doc_id)
+                  if c.order <= clause.order]
+        for other in sorted(before, key=lambda c: -c.order)[:_TITLE_SEARCH_CLAUSES]:
+            match = pattern.search(other.text)
+            if match:
+                return other, match.span()
+        return None
+
     def parent(self, clause: Clause) -> Clause | None:
         """The clause ``clause`` is an item of (None at the top of the document)."""
         return self._family(clause.doc_id)[0].get(clause.clause_id)
@@ -356,17 +430,34 @@ class DocumentTerms:
         if doc_id not in self._parents:
             parents: dict[str, Clause] = {}
             children: dict[str, list[Clause]] = {}
+            headed: dict[str, Clause] = {}
             latest: dict[str, Clause] = {}  # number -> the last clause so numbered
+            # "number heading", as a section path names a headed clause -> that clause
+            latest_headed: dict[str, Clause] = {}
             for clause in sorted(self.index.clauses.document_clauses(doc_id),
                                  key=lambda c: c.order):
-                parent = latest.get(clause.section_path[-1]) if clause.section_path else None
+                last = clause.section_path[-1] if clause.section_path else None
+                parent = latest.get(last) if last else None
                 if parent is not None:
                     parents[clause.clause_id] = parent
                     children.setdefault(parent.clause_id, []).append(clause)
+                elif last in latest_headed:
+                    headed[clause.clause_id] = latest_headed[last]
                 if clause.number:
                     latest[clause.number] = clause
+                    if clause.heading:
+                        latest_headed[f"{clause.number} {clause.heading}"] = clause
             self._parents[doc_id], self._children[doc_id] = parents, children
+            self._headed[doc_id] = headed
         return self._parents[doc_id], self._children[doc_id]
+
+    def headed_parent(self, clause: Clause) -> Clause | None:
+        """The clause whose number and heading name ``clause``'s section ("7.15 Maternity
+        Expenses (Code - Excl 18)" over "i. Medical treatment ..."). Kept apart from
+        ``parent``: a headed section's words already reach its items through their section
+        path, where retrieval and the sentence scores read them."""
+        self._family(clause.doc_id)
+        return self._headed[clause.doc_id].get(clause.clause_id)
 
     def present(self, doc_id: str, token: str) -> bool:
         """Whether the document uses the word (or, for a long word, one of its family:
@@ -414,7 +505,8 @@ def focus_scores(
             by_document[clause.doc_id] = weights, sum(weights.values()) or 1.0
         weights, total = by_document[clause.doc_id]
         sentences = _score_sentences(clause, 0, weights, total, kind,
-                                     list_heading=terms.list_heading(clause), asked=asked)
+                                     list_heading=terms.list_heading(clause), asked=asked,
+                                     list_title=terms.list_title(clause))
         scores.append(max((s.words * (1 + FOCUS_VALUE_BONUS * s.has_value) for s in sentences),
                           default=0.0))
     return scores
@@ -466,7 +558,8 @@ def direct_answer(
         for rank, clause in enumerate(ranked[:CANDIDATE_CLAUSES])
         for scored in _score_sentences(clause, rank, weights, total, kind,
                                        clause.clause_id in excluded,
-                                       terms.list_heading(clause), asked_words(question))
+                                       terms.list_heading(clause), asked_words(question),
+                                       terms.list_title(clause))
     ]
     best = _choose(candidates, question, doc_id, kind, question_types, type_prior,
                    learned_choice)
@@ -507,6 +600,11 @@ def direct_answer(
     lead = _companion(candidates, best, kind)
     if lead is not None:
         lines.insert(0, _focused_line(index, lead.clause, lead.span, weights, kind))
+    else:
+        title = _value_title(terms, best, kind)
+        titles = [title] if title is not None else \
+            _exclusion_titles(terms, best, best.clause.clause_id in excluded)
+        lines[:0] = [_line(index, *where) for where in titles]
     answered = {line.clause_id for line in lines}
     shown_end = max(line.span[1] for line in lines if line.clause_id == best.clause.clause_id)
     proviso = _proviso_span(best.clause, best.clause.document_span(*best.span)[0], shown_end)
@@ -712,6 +810,7 @@ def _word_share(
 def _score_sentences(
     clause: Clause, rank: int, weights: dict[str, float], total: float, kind: str | None,
     exclusion: bool = False, list_heading: str = "", asked: frozenset[str] = frozenset(),
+    list_title: str = "",
 ) -> list[_Scored]:
     """Every sentence of ``clause`` scored; a sentence may take the one before it along
     ("iii. Two years waiting period" + "a. Cataract") at a small discount."""
@@ -724,6 +823,12 @@ def _score_sentences(
     titled = token_set(clause.heading or "")
     title_bonus = _TITLE_BONUS * sum(w for t, w in weights.items() if t in titled) / total
     asks_value = _asks_value(kind)
+    # a list item under a title that holds the asked value ("24 Months waiting period" over
+    # "9. Cataract") states that value for its item, and the title's words with it
+    title_value = kind in _VALUE_KINDS and len(clause.text) <= _LIST_HEADING_CHARS \
+        and _holds_value(kind, list_title, 0, len(list_title))
+    if title_value:
+        heading = heading | token_set(list_title)
     prior = 0.12 / (1 + rank)
     sentences = _sentence_tokens(clause.text, clause.kind == "table", kind == "incorporation")
     scored = []
@@ -740,7 +845,10 @@ def _score_sentences(
         for discount, window, tokens in options:
             # an exclusion list item ("Treatment taken outside India") refuses cover by
             # its section, not by a verb of its own
-            has_value = exclusion or (asks_value and _holds_value(kind, clause.text, *window))
+            # the title gives the value, the item must give the topic: one asked word
+            item_titled = title_value and not tokens.isdisjoint(weights)
+            has_value = exclusion or item_titled or \
+                (asks_value and _holds_value(kind, clause.text, *window))
             if has_value and kind == "definition":
                 has_value = _defines_asked(clause.text, window, asked)
             if has_value and kind in _KIND_WORDS:
@@ -757,8 +865,10 @@ def _score_sentences(
                 weights, (tokens | heading) if has_value else tokens, context) / total
             # asked for a period, an amount, a law: a sentence without one answers less
             fit = 0.3 if has_value else (-0.45 * coverage if asks_value else 0.0)
-            # a bare heading line ("3.1.9 Ambulance") states nothing: it is not an answer
-            substance = 1.0 if len(tokens) >= 6 else 0.4
+            # a bare heading line ("3.1.9 Ambulance") states nothing: it is not an answer;
+            # an item read with its list's title states the title's value for the item
+            stated = len(tokens | heading) if item_titled else len(tokens)
+            substance = 1.0 if stated >= 6 else 0.4
             # a run-on "sentence" (a flattened table, a whole list) holds every word somewhere
             spread = 1.0 + max(0, len(tokens) - _PLAIN_SENTENCE_WORDS) / 80
             score = substance * (coverage + fit) / spread + prior + title_bonus
@@ -869,6 +979,40 @@ def _line_spans(text: str) -> list[Span]:
             spans.append(_trim(text, (start, start + len(line))))
         start += len(line) + 1
     return spans
+
+
+def _value_title(terms: DocumentTerms, best: _Scored, kind: str | None
+                 ) -> tuple[Clause, Span] | None:
+    """The title of ``best``'s list when it holds the asked value that ``best`` lacks
+    ("24 Months waiting period" for "9. Cataract and age related eye ailments")."""
+    if not _asks_value(kind) or _holds_value(kind, best.clause.text, *best.span):
+        return None
+    title = terms.list_title_line(best.clause)
+    if title is None or not _holds_value(kind, title[0].text, *title[1]):
+        return None
+    return title
+
+
+def _exclusion_titles(terms: DocumentTerms, best: _Scored, excluded: bool
+                      ) -> list[tuple[Clause, Span]]:
+    """Where it is written that ``best``'s list is excluded, when the item does not say so
+    itself ("i. Medical treatment expenses traceable to childbirth"): the nearest heading
+    of its section path that refuses cover ("What we don't pay for"), then its list's own
+    title ("Maternity Expenses (Code - Excl 18)"). A reader must tell cover from exclusion."""
+    if not excluded or refuses_cover(best.clause.text[best.span[0]:best.span[1]]):
+        return []
+    title = terms.list_title_line(best.clause)
+    titles = [] if title is None else [title]
+    refusing = next((t for t in (path_title_of(entry) for entry in
+                                 reversed(best.clause.section_path))
+                     if t and exclusion_heading(t)), None)
+    if refusing and not (titles and exclusion_heading(terms.list_title(best.clause))):
+        found = terms.find_before(best.clause, refusing)
+        if found is not None and found not in titles:
+            titles.insert(0, found)
+    # a title already quoted by the answer's own sentence is not repeated
+    return [(clause, span) for clause, span in titles
+            if not (clause is best.clause and span[1] > best.span[0])]
 
 
 def _condition_span(best: _Scored, question: str) -> Span | None:

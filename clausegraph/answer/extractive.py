@@ -15,7 +15,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from clausegraph.answer.direct import (NOT_FOUND, REFUSES_COVER_RULE, DocumentTerms,
+from clausegraph.answer.direct import (EXCEPTION_HEADING, NOT_FOUND, REFUSES_COVER_RULE,
+                                       DocumentTerms,
                                        direct_answer, is_ancestor, refuses_cover,
                                        split_sentences, terms_for, token_set,
                                        word_overlap_rules)
@@ -43,9 +44,6 @@ EQUAL_ANSWER_MARGIN = 0.05
 GROUP_TITLES = {"definition": "Definitions", "base_rule": "Base rules", "exception": "Exceptions"}
 # Section wordings that make their clauses exceptions, in any letter case ("WHAT IS NOT
 # COVERED", "What we don't pay for", "General Exclusions", "Limitation of Liability").
-_EXCEPTION_HEADING = re.compile(
-    r"\b(?:exclu\w*|exception\w*|limitation\w*|not\s+covered)\b|(?:\bnot|n['’]t)\s+(?:pay|cover)\b",
-    re.I)
 # A list heading that ends by refusing what follows ("...; We will not cover:"): its items
 # are exclusions, whatever the section is called.
 _REFUSES_ITEMS = re.compile(
@@ -104,7 +102,7 @@ def clause_role(clause: Clause, out_edges: list[Edge], parent: Clause | None = N
             edge.type is RelationType.DEFINES and _opens_with(clause.text, edge.term)
             for edge in out_edges):
         return "definition"
-    if _EXCEPTION_HEADING.search(section) or _refuses_items(parent) or \
+    if EXCEPTION_HEADING.search(section) or _refuses_items(parent) or \
             refuses_cover(_first_sentence(clause.text)) or any(
                 edge.type is RelationType.OVERRIDES and edge.rule_id != REFUSES_COVER_RULE
                 for edge in out_edges):

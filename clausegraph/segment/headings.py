@@ -14,6 +14,8 @@ CONNECTORS = frozenset(
         "at", "from", "under", "that", "which", "any", "all", "its", "their", "such", "this",
         "these", "shall", "will", "may", "be", "is", "are", "not", "nor", "per", "than",
         "into", "upon",
+        # a sentence goes on after these: "4. Pollution or contamination, unless"
+        "unless", "except", "if", "where", "when", "whether", "but", "including", "excluding",
     ]
 )
 _SENTENCE_BREAK_RE = re.compile(r"[a-z]{2}\.\s+[A-Z]")

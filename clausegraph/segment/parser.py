@@ -19,6 +19,7 @@ from clausegraph.models import Document
 from clausegraph.segment.contents import contents_lines, open_contents
 from clausegraph.segment.definitions import QUOTED_DEF_RE, definition_term, mentions_definitions
 from clausegraph.segment.headings import (
+    CONNECTORS,
     VERB_RE,
     clean_heading,
     is_caps,
@@ -242,7 +243,7 @@ class Parser:
             outline.append(node, start, end, body=bool(body))
         whole_line = end == self.lines[index].end
         if heading is None and not rest and whole_line and label.family != "bullet":
-            node.heading = self._heading_from_next_line(index, node)
+            node.heading = self._heading_from_next_line(index, node, label)
         node.in_defs = node.in_defs or mentions_definitions(node.heading)
         self._set_definition_kind(node, body)
         if child is not None:
@@ -254,20 +255,28 @@ class Parser:
         label's heading in any letter case: the numbering says so, not the capitals."""
         s = rest.strip()
         if not s or len(s) > 70 or len(s.split()) > 8 or s[-1] in ".;,:" or ": " in s \
-                or not s[0].isupper() or sum(ch.isalpha() for ch in s) < 3:
+                or not (s[0].isupper() or s[0].isdigit()) or sum(ch.isalpha() for ch in s) < 3:
             return None
-        if VERB_RE.search(s) and s.split()[0].lower() not in _QUESTION_WORDS:
+        asks = s.split()[0].lower() in _QUESTION_WORDS
+        if not asks and s.split()[-1].lower() in CONNECTORS:
+            return None  # "4. Pollution or contamination, unless" runs on; "What we pay for" heads
+        if VERB_RE.search(s) and not asks:
             return None  # "We shall not cover OPD treatment" states; "What is covered" heads
         following = index + 1
         if following >= len(self.lines) or self.toc[following]:
             return None
-        child = self.labels.match(self.lines.line_text(following), following)
+        child_line = self.lines.line_text(following)
+        child = self.labels.match(child_line, following)
         if child is None or child.family == "bullet":
             return None
         if label.family == "decimal" and child.family == "decimal":
             first = child.tup[:len(label.tup)] == label.tup and len(child.tup) > len(label.tup)
         else:
-            first = child.style != label.style and child.value == 1
+            # a capitalised heading after the label ("1. EMERGENCY ACCIDENTAL
+            # HOSPITALISATION") opens a section of its own, not the first item of a list
+            child_rest = child_line[child.end:].strip()
+            first = child.style != label.style and child.value == 1 \
+                and not (child_rest and label_shape(child_rest) == "head")
         return clean_heading(s) if first else None
 
     def _run_in_child(self, body: str, index: int, after_heading: bool) -> Label | None:
@@ -281,12 +290,18 @@ class Parser:
             return None
         return child
 
-    def _heading_from_next_line(self, index: int, node: Node) -> str | None:
-        """A label alone on its line ("1.1", "ARTICLE I") often has its heading below it."""
+    def _heading_from_next_line(self, index: int, node: Node, label: Label) -> str | None:
+        """A label alone on its line ("1.1", "ARTICLE I") often has its heading below it;
+        so does a list label whose next line is a short phrase over its first item
+        ("i." / "24 Months waiting period" / "1. ..."), in any letter case."""
         following = index + 1
         if following >= len(self.lines) or self.toc[following]:
             return None
         s = next_line_heading(self.lines, following, node.family)
+        if s is None:
+            line = self.lines.line_text(following)
+            if self.labels.match(line, following) is None:
+                s = self._heading_over_items(label, line, following)
         if s is None or self.labels.match(s, following) is not None:
             return None
         self.heading_line = following

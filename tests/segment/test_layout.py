@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pymupdf
+import pytest
 
 from clausegraph.config import SegmentConfig
 from clausegraph.ingest import load_document
@@ -114,3 +115,47 @@ def test_chapters_contain_articles_and_rules_number_like_sections() -> None:
     assert disclosure.section_path[0].startswith("CHAPTER II")
     plain = [c.clause_id.split(":", 1)[1] for c in segment(text_document(REGULATION))]
     assert not any(part.startswith("CHAPTER") for part in plain)
+
+
+# A list label alone on its line, a short phrase on the next, then the list's first item:
+# the phrase is the label's title in any letter case, as PDF text of Indian policy
+# wordings lays out the waiting-period lists. Written here in three list styles.
+TITLED_LIST_STYLES = {
+    "roman over digits": (("i.", "ii."), ("1.", "2."),
+                          ("24 Months waiting period", "36 Months waiting period")),
+    "parenthesised over roman": (("(a)", "(b)"), ("(i)", "(ii)"),
+                                 ("Two Years Waiting Period", "Three Years Waiting Period")),
+    "capitals over letters": (("A.", "B."), ("a)", "b)"),
+                              ("Waiting period of 24 months", "Waiting period of 36 months")),
+}
+
+
+def titled_lists(lists: tuple[str, str], items: tuple[str, str], titles: tuple[str, str]) -> str:
+    return "\n".join([
+        "6. Waiting periods", "6.3 Specified disease waiting period",
+        "Expenses for the listed conditions are excluded until the waiting period ends.",
+        lists[0], titles[0], f"{items[0]} Cataract and diseases of the lens",
+        f"{items[1]} Hernia of all types",
+        lists[1], titles[1], f"{items[0]} Joint replacement surgery of the knee or hip",
+        f"{items[1]} Osteoporosis", ""])
+
+
+@pytest.mark.parametrize("style", TITLED_LIST_STYLES)
+def test_a_title_below_its_list_label_names_the_list_of_its_items(style: str) -> None:
+    lists, items, titles = TITLED_LIST_STYLES[style]
+    clauses = segment(text_document(titled_lists(lists, items, titles)))
+    hernia = clause_with(clauses, "Hernia")
+    knee = clause_with(clauses, "knee")
+    assert hernia.section_path[-1].endswith(titles[0])
+    assert knee.section_path[-1].endswith(titles[1])
+    assert not any(titles[0] in part for part in knee.section_path)
+
+
+def test_a_phrase_that_runs_on_is_no_title_of_the_list_below_it() -> None:
+    text = "\n".join([
+        "General exclusions", "We will not pay for loss or damage caused by:",
+        "3. War or invasion.", "4. Pollution or contamination, unless",
+        "i. the pollution results from an insured event; or",
+        "ii. an insured event results from pollution.", ""])
+    item = clause_with(segment(text_document(text)), "an insured event results from")
+    assert item.section_path and not any(part.endswith("unless") for part in item.section_path)
