@@ -17,7 +17,7 @@ _REPEAT_MARK_RE = re.compile(r"~\d+")
 # Path parts a reader names a clause by, with the number under them ("Schedule B/3").
 _CONTAINER_RE = re.compile(
     r"(?i)(?:article|section|schedule|exhibit|annex(?:ure)?|appendix|part|chapter|"
-    r"attachment|addendum|rider|contents|preamble)\b"
+    r"attachment|addendum|endorsement|rider|contents|preamble)\b"
 )
 SEGMENT_JOINER = "\n"
 

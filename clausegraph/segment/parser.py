@@ -12,6 +12,7 @@ top-level clause.
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 
 from clausegraph.config import SegmentConfig
@@ -43,6 +44,7 @@ _OPEN_FAMILIES = ("root", "heading", "para", "toc")
 
 
 # Headings worded as questions ("What is not covered", "How do I claim") have a verb.
+_LABEL_SEPARATOR_RE = re.compile(r"[-–—:]\s+(?=\S)")
 _QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "how", "when", "where", "why"})
 
 
@@ -217,6 +219,11 @@ class Parser:
         """Open a node for ``label`` found at ``start``; the line runs to ``end``."""
         outline = self.outline
         rest_start = skip_space(self.text, start + label.end, end)
+        # "ARTICLE II - TERMINATION", "Endorsement no.9 – HIJACK ...": the dash between a
+        # label and its heading is no part of the heading
+        separator = _LABEL_SEPARATOR_RE.match(self.text, rest_start, end)
+        if separator:
+            rest_start = separator.end()
         rest = self.text[rest_start:end]
         shape = label_shape(rest)
         parent = outline.parent_for(label, shape)

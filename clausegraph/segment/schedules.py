@@ -21,10 +21,13 @@ from clausegraph.segment.lines import DocumentLines
 from clausegraph.segment.references import continues_a_reference
 from clausegraph.segment.signatures import first_signature
 
+# an insurance policy's endorsements are attached to it as schedules are to a contract
+# ("Endorsement no.12 - DELAY OF CHECKED-IN BAGGAGE"); "No." may come before any number
 SCHEDULE_RE = re.compile(
-    r"(?P<word>(?:Schedule|Exhibit|Annex(?:ure)?|Appendix|Attachment|Addendum)"
-    r"|(?:SCHEDULE|EXHIBIT|ANNEX(?:URE)?|APPENDIX|ATTACHMENT|ADDENDUM))"
-    r"(?:\s+(?P<num>[A-Z0-9]{1,4}(?:[.\-][A-Z0-9]{1,3})*(?:\([a-z0-9]{1,3}\))?))?"
+    r"(?P<word>(?:Schedule|Exhibit|Annex(?:ure)?|Appendix|Attachment|Addendum|Endorsement)"
+    r"|(?:SCHEDULE|EXHIBIT|ANNEX(?:URE)?|APPENDIX|ATTACHMENT|ADDENDUM|ENDORSEMENT))"
+    r"(?:\s+(?:(?i:no)\.?\s*(?=\d))?"
+    r"(?P<num>[A-Z0-9]{1,4}(?:[.\-][A-Z0-9]{1,3})*(?:\([a-z0-9]{1,3}\))?))?"
     r"(?=[\s.:\-–—]|$)\.?"
 )
 SCHEDULES_RE = re.compile(

@@ -159,3 +159,36 @@ def test_a_phrase_that_runs_on_is_no_title_of_the_list_below_it() -> None:
         "ii. an insured event results from pollution.", ""])
     item = clause_with(segment(text_document(text)), "an insured event results from")
     assert item.section_path and not any(part.endswith("unless") for part in item.section_path)
+
+
+@pytest.mark.parametrize("separator", [" - ", " – ", " — ", ": "])
+def test_a_dash_between_a_container_label_and_its_heading_is_not_the_heading(separator) -> None:
+    text = "\n".join([
+        "MASTER AGREEMENT", "This agreement is made between Acme Ltd. and Northwind Inc.",
+        f"ARTICLE I{separator}DEFINITIONS", "1.1 Terms have the meanings given to them here.",
+        f"ARTICLE II{separator}TERMINATION", "2.1 Either party may terminate on notice.", ""])
+    clauses = segment(text_document(text))
+    assert clause_with(clauses, "terminate on notice").section_path == ["ARTICLE II TERMINATION"]
+    assert clause_with(clauses, "meanings given").section_path == ["ARTICLE I DEFINITIONS"]
+
+
+@pytest.mark.parametrize("endorsement", [
+    "Endorsement no.12 – DELAY OF CHECKED-IN BAGGAGE:", "ENDORSEMENT 12 - Delay of Checked-in Baggage",
+    "Endorsement No. 12: Delay of Checked-in Baggage"])
+def test_an_endorsement_heads_the_covers_attached_under_it(endorsement) -> None:
+    text = "\n".join([
+        "TRAVEL INSURANCE POLICY", "We will cover the insured person during the trip.",
+        "1. GENERAL CONDITIONS", "Claims must be notified within thirty days.",
+        "Endorsement No. 11 – TRIP CANCELLATION:", "a. Coverage",
+        "We will reimburse the non-refundable cost of a cancelled trip.",
+        "b. Special Exclusions", "1. Cancellation due to a pre-existing disease.",
+        endorsement, "a. Coverage",
+        "We will reimburse the cost of emergency purchases of toiletries and clothing.",
+        "b. Special Exclusions", "1. Delay caused by customs officials.", ""])
+    clauses = segment(text_document(text))
+    coverage = clause_with(clauses, "emergency purchases")
+    assert "Delay of Checked-in Baggage".lower() in coverage.section_path[0].lower()
+    assert coverage.label.lower().startswith("endorsement 12/")
+    customs = clause_with(clauses, "customs officials")
+    assert customs.section_path[0] == coverage.section_path[0]
+    assert "CANCELLATION" in clause_with(clauses, "cancelled trip").section_path[0]
