@@ -118,6 +118,15 @@ _VALUE_KINDS: dict[str, frozenset[str]] = {
 }
 # "in perpetuity" states a period without a number
 _UNBOUNDED = re.compile(r"\bperpetuity\b", re.I)
+# "as specified in the Policy Schedule", "set out in Exhibit A", "as per the Table of
+# Benefits": a value the wording gives by pointing to where it is stated
+_DEFERRED = re.compile(
+    r"\b(?:(?:specified|stated|mentioned|shown|set\s+(?:forth|out)|given|indicated)\s+"
+    r"(?:in|on|under)|as\s+per|according\s+to)\s+(?:the\s+|your\s+|this\s+)?"
+    r"(?P<target>(?:[\w/&-]+\s+){0,3}?(?:schedule|table|certificate|exhibit|annex(?:ure)?|"
+    r"appendix)\b(?:\s+of\s+[\w-]+)?)", re.I)
+# words of a pointer's target that say where, not which ("the Policy Schedule")
+_TARGET_GENERIC = frozenset(tokenize("the this your policy"))
 # Values that are not numbers, by their wording
 _VALUE_PATTERNS = {
     "law": re.compile(r"(?i:(?<!organized under the )(?<!organised under the )"
@@ -597,6 +606,10 @@ def direct_answer(
     condition = _condition_span(best, question)
     if condition is not None:
         lines.append(_line(index, best.clause, condition))
+    # "up to the limit as shown in the Table of Benefits": the row of that table
+    row = _pointed_row(index, best, question, kind)
+    if row is not None:
+        lines.append(_line(index, *row))
     lead = _companion(candidates, best, kind)
     if lead is not None:
         lines.insert(0, _focused_line(index, lead.clause, lead.span, weights, kind))
@@ -849,6 +862,11 @@ def _score_sentences(
             item_titled = title_value and not tokens.isdisjoint(weights)
             has_value = exclusion or item_titled or \
                 (asks_value and _holds_value(kind, clause.text, *window))
+            # a sentence that points to where its value is stated ("as specified in the
+            # Policy Schedule") gives the value as the wording does: it is not one that
+            # lacks it, though it wins nothing over one that states it
+            deferred = not has_value and kind in _VALUE_KINDS and \
+                _DEFERRED.search(clause.text, *window) is not None
             if has_value and kind == "definition":
                 has_value = _defines_asked(clause.text, window, asked)
             if has_value and kind in _KIND_WORDS:
@@ -864,7 +882,8 @@ def _score_sentences(
             words = coverage if matched is tokens else discount * _held(
                 weights, (tokens | heading) if has_value else tokens, context) / total
             # asked for a period, an amount, a law: a sentence without one answers less
-            fit = 0.3 if has_value else (-0.45 * coverage if asks_value else 0.0)
+            fit = 0.3 if has_value else (-0.45 * coverage if asks_value and not deferred
+                                         else 0.0)
             # a bare heading line ("3.1.9 Ambulance") states nothing: it is not an answer;
             # an item read with its list's title states the title's value for the item
             stated = len(tokens | heading) if item_titled else len(tokens)
@@ -880,7 +899,8 @@ def _score_sentences(
             if special_case:
                 score *= _SPECIAL_CASE_DISCOUNT
             if best is None or score > best.score:
-                best = _Scored(score, coverage, clause, window, has_value, words, rank,
+                best = _Scored(score, coverage, clause, window, has_value or deferred,
+                               words, rank,
                                len(tokens), title_bonus / _TITLE_BONUS, exclusion,
                                special_case, discount < 1.0)
         scored.append(best)
@@ -1013,6 +1033,40 @@ def _exclusion_titles(terms: DocumentTerms, best: _Scored, excluded: bool
     # a title already quoted by the answer's own sentence is not repeated
     return [(clause, span) for clause, span in titles
             if not (clause is best.clause and span[1] > best.span[0])]
+
+
+def _pointed_row(index: IndexReader, best: _Scored, question: str, kind: str | None
+                 ) -> tuple[Clause, Span] | None:
+    """The table row that states the value ``best`` points to ("up to the limit as shown
+    in the Table of Benefits" -> "Ambulance (...) | PLAN A: Up to INR 2,500 | ..."): in a
+    table of the same document named as the pointer names it, the row whose label best
+    matches the question and the clause's heading (by word overlap), holding a value of
+    the asked kind."""
+    if kind not in _VALUE_KINDS:
+        return None
+    text = best.clause.text
+    pointer = _DEFERRED.search(text, *best.span)
+    if pointer is None:
+        return None
+    target = token_set(pointer.group("target")) - _TARGET_GENERIC
+    if not target:
+        return None
+    asked = token_set(question) | token_set(best.clause.heading or "")
+    found, best_overlap = None, 0.0
+    for clause in index.clauses.document_clauses(best.clause.doc_id):
+        if clause.kind != "table" or not target <= token_set(
+                " ".join([clause.heading or "", *clause.section_path[-1:],
+                          clause.text.split("\n", 1)[0]])):
+            continue
+        for span in _line_spans(clause.text):
+            row = clause.text[span[0]:span[1]]
+            label = token_set(row.split(" | ", 1)[0].split("(", 1)[0])
+            if not label or " | " not in row or not _holds_value(kind, clause.text, *span):
+                continue
+            overlap = len(label & asked) / len(label | asked)
+            if overlap > best_overlap:
+                found, best_overlap = (clause, span), overlap
+    return found
 
 
 def _condition_span(best: _Scored, question: str) -> Span | None:
