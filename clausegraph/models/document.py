@@ -19,6 +19,8 @@ _CONTAINER_RE = re.compile(
     r"(?i)(?:article|section|schedule|exhibit|annex(?:ure)?|appendix|part|chapter|"
     r"attachment|addendum|endorsement|rider|contents|preamble)\b"
 )
+# a coded container of the document's own ("IMT 3", segment/labels.py CODED_RE)
+_CODED_CONTAINER_RE = re.compile(r"[A-Z]{2,5} \d{1,3}[A-Z]?$")
 SEGMENT_JOINER = "\n"
 
 
@@ -242,5 +244,6 @@ class Clause(BaseModel):
         the ``~2`` that tells repeated paths apart.
         """
         parts = _REPEAT_MARK_RE.sub("", self.clause_id.split(":", 1)[-1]).split("/")
-        kept = [part for part in parts[:-1] if _CONTAINER_RE.match(part)]
+        kept = [part for part in parts[:-1]
+                if _CONTAINER_RE.match(part) or _CODED_CONTAINER_RE.match(part)]
         return "/".join([*kept, parts[-1]])

@@ -77,6 +77,30 @@ _WEAK_BULLETS = frozenset("-–—*o")
 _SCHEDULE_LOOKAHEAD = 400
 
 
+# "IMT. 3. TRANSFER OF INTEREST", "GC 5 Claims": a capital code and a number before a
+# heading. A code that opens at least _CODE_SEQUENCE headings numbered below _CODE_NUMBERS
+# is a numbering of the document's own (a national tariff's endorsements, a rule book's
+# clauses), not an amount ("INR 500 Per day") or a reference
+CODED_RE = re.compile(
+    r"(?P<code>[A-Z]{2,5})\s?\.?\s?(?P<num>\d{1,3})(?P<suffix>[A-Z]?)\.?(?=\s|$)")
+_CODE_SEQUENCE = 3
+_CODE_NUMBERS = 100
+
+
+def _sequenced_codes(lines: DocumentLines) -> frozenset[str]:
+    """The codes that number at least ``_CODE_SEQUENCE`` headings of the document."""
+    numbers: dict[str, set[int]] = {}
+    for index in range(len(lines)):
+        s = lines.line_text(index)
+        match = CODED_RE.match(s) if s[:1].isupper() else None
+        if match is None or int(match.group("num")) >= _CODE_NUMBERS:
+            continue
+        rest = s[match.end():].strip()
+        if rest[:1].isupper() and heading_like(rest, 14):
+            numbers.setdefault(match.group("code"), set()).add(int(match.group("num")))
+    return frozenset(code for code, found in numbers.items() if len(found) >= _CODE_SEQUENCE)
+
+
 class LabelReader:
     """Finds the label a line starts with, given what the outline has open."""
 
@@ -98,12 +122,14 @@ class LabelReader:
         self.word_labels = _MORE_WORD_LABELS if more_containers else _WORD_LABELS
         # (number, heading_key) of numbered lines that end in a page number, as contents do
         self.numbered_headings: set[tuple[str | None, str]] = set()
+        self.codes = _sequenced_codes(lines)
 
     def match(self, s: str, index: int) -> Label | None:
         """The label starting line ``index`` (text ``s``), if it is a real one."""
         for matcher in (
             self._schedules_label,
             self._word_label,
+            self._coded_label,
             self._code_label,
             self._decimal_label,
             self._list_label,
@@ -220,6 +246,17 @@ class LabelReader:
         return False
 
     # ---- codes and numbers
+
+    def _coded_label(self, s: str, index: int) -> Label | None:
+        """"IMT. 3. TRANSFER OF INTEREST": a code of the document's own numbering of
+        attached endorsements or clauses (``_sequenced_codes``) opens a container."""
+        if not self.codes or not s[:1].isupper():
+            return None
+        match = CODED_RE.match(s)
+        if match is None or match.group("code") not in self.codes:
+            return None
+        comp = f"{match.group('code')} {match.group('num')}{match.group('suffix')}"
+        return Label("schedule", "schedule", comp, match.end(), 0, (), _SCHEDULE_RANK)
 
     def _code_label(self, s: str, index: int) -> Label | None:
         if s[:1] not in "EeCcDd":

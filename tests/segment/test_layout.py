@@ -192,3 +192,41 @@ def test_an_endorsement_heads_the_covers_attached_under_it(endorsement) -> None:
     customs = clause_with(clauses, "customs officials")
     assert customs.section_path[0] == coverage.section_path[0]
     assert "CANCELLATION" in clause_with(clauses, "cancelled trip").section_path[0]
+
+
+def coded_endorsements(code: str, style: str) -> str:
+    label = {"dotted": f"{code}. {{n}}.", "joined": f"{code}{{n}}.", "spaced": f"{code} {{n}}"}[style]
+    return "\n".join([
+        "MOTOR POLICY", "SECTION I - OWN DAMAGE",
+        "1. We will pay for loss of or damage to the vehicle insured.", "ENDORSEMENTS",
+        f"{label.format(n=1)} Extension of Geographical Area",
+        "In consideration of an additional premium the geographical area is extended to Nepal.",
+        f"{label.format(n=3)} TRANSFER OF INTEREST",
+        "The interest in the policy passes to the buyer of the vehicle.",
+        f"{label.format(n=4)} Change of Vehicle",
+        "The insurance is transferred to the new vehicle.", "(a) The new vehicle must be registered.",
+        f"{label.format(n=16)} PERSONAL ACCIDENT TO UNNAMED PASSENGERS",
+        "We will pay compensation to unnamed passengers injured in the vehicle.", ""])
+
+
+@pytest.mark.parametrize("code", ["IMT", "GR"])
+@pytest.mark.parametrize("style", ["dotted", "joined", "spaced"])
+def test_a_code_that_numbers_headings_opens_a_container_each(code: str, style: str) -> None:
+    clauses = segment(text_document(coded_endorsements(code, style)))
+    registered = clause_with(clauses, "must be registered")
+    assert registered.label == f"{code} 4/(a)"
+    assert registered.section_path == [f"{code} 4 Change of Vehicle"]
+    passengers = clause_with(clauses, "unnamed passengers injured")
+    assert passengers.label == f"{code} 16"
+    assert "Nepal" not in passengers.text
+
+
+def test_amounts_and_a_code_used_twice_open_no_container() -> None:
+    text = "\n".join([
+        "HOSPITAL CASH", "1. We pay a daily allowance for each day in hospital.",
+        "INR 500 Per day for Plan A", "INR 750 Per day for Plan B", "INR 900 Per day for Plan C",
+        "GR 1 Grace Period", "Renewals are accepted within thirty days of expiry.",
+        "GR 2 Free Look", "You may return the policy within fifteen days.", ""])
+    clauses = segment(text_document(text))
+    assert not any(part.startswith(("INR", "GR")) for c in clauses
+                   for part in [*c.section_path, c.label])
