@@ -21,6 +21,8 @@ _CONTAINER_RE = re.compile(
 )
 # a coded container of the document's own ("IMT 3", segment/labels.py CODED_RE)
 _CODED_CONTAINER_RE = re.compile(r"[A-Z]{2,5} \d{1,3}[A-Z]?$")
+# an item number that says nothing of where it is: "9", "b", "iv"
+_BARE_ITEM_RE = re.compile(r"\d{1,3}|[a-zA-Z]|[ivxlcIVXLC]{1,6}")
 SEGMENT_JOINER = "\n"
 
 
@@ -246,4 +248,8 @@ class Clause(BaseModel):
         parts = _REPEAT_MARK_RE.sub("", self.clause_id.split(":", 1)[-1]).split("/")
         kept = [part for part in parts[:-1]
                 if _CONTAINER_RE.match(part) or _CODED_CONTAINER_RE.match(part)]
+        # a list item numbered afresh ("9" in every list of a policy) is named with the
+        # clause its list is in: "6.3(f)(i)/9"
+        if len(parts) > 1 and _BARE_ITEM_RE.fullmatch(parts[-1]) and parts[-2] not in kept:
+            kept.append(parts[-2])
         return "/".join([*kept, parts[-1]])

@@ -24,6 +24,15 @@ def test_label_is_the_own_number_with_its_named_containers() -> None:
     assert _clause("k:preamble¶2").label == "preamble¶2"
 
 
+def test_an_item_numbered_afresh_is_named_with_the_clause_its_list_is_in() -> None:
+    # every waiting-period list of a policy has its "9.": the label says which one
+    assert _clause("arogya:6.3(f)(i)/9").label == "6.3(f)(i)/9"
+    assert _clause("arogya:6.3(f)(ii)/1").label == "6.3(f)(ii)/1"
+    assert _clause("k:4(b)/iv").label == "4(b)/iv"
+    assert _clause("k:Endorsement 11/4").label == "Endorsement 11/4"
+    assert _clause("k:IMT 4/(a)").label == "IMT 4/(a)"
+
+
 # A policy wording whose list restarts "6." (the last benefit of a program, then the
 # exclusions' "i." list): the second "6" gets a unique id, but its items are numbered
 # "6(i)", and their section path reads "6 ...", not "6 > 6 > 6".
