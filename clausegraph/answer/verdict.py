@@ -16,9 +16,13 @@ What the question asks is read from its grammar, not from any document's wording
 from __future__ import annotations
 
 import re
-from clausegraph.answer.direct import refuses_cover
+from clausegraph.answer.direct import content_tokens, refuses_cover
 from clausegraph.models import Answer, DirectAnswer, Verdict
+from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import Value, extract_values
+
+# words of one family share this many first letters ("warranty" / "warrants")
+_FAMILY_CHARS = 5
 
 _AUXILIARY = re.compile(
     r"^\s*(is|are|was|were|does|do|did|can|could|may|might|will|would|shall|should|must|has|"
@@ -104,6 +108,23 @@ def verdict(question: str, direct: DirectAnswer | None) -> Verdict | None:
     return _value(text, kinds, clause_id)
 
 
+def _names_subject(question: str, text: str) -> bool:
+    """Whether the quote names what the question is about: a word of the question left
+    when the words that only ask (the auxiliary, "covered", "how long", "in the first two
+    years", the kind of value) are taken out, or a word of its family (the same first
+    _FAMILY_CHARS letters: "warranty" / "warrants")."""
+    asking = [_AUXILIARY, _ASKS_COVER, _WAIT, _FIRST, _PERMISSION, _EXISTS,
+              *(pattern for pattern, _ in _ASKS_VALUE)]
+    subject = question
+    for pattern in asking:
+        subject = pattern.sub(" ", subject)
+    wanted = [t for t in content_tokens(subject) if not t.isdigit()]
+    if not wanted:
+        return True
+    quoted = {t[:_FAMILY_CHARS] for t in tokenize(text)}
+    return any(t[:_FAMILY_CHARS] in quoted for t in wanted)
+
+
 def asked_value_kinds(question: str) -> tuple[str, ...]:
     """The value kinds a question asks for, best first (empty: it asks for none)."""
     for pattern, kinds in _ASKS_VALUE:
@@ -148,7 +169,13 @@ def _yes_no(question: str, text: str, clause_id: str) -> Verdict:
 
 
 def _cover(question: str, text: str, clause_id: str) -> Verdict:
-    """Cover questions: refused, refused for a waiting period, or paid."""
+    """Cover questions: refused, refused for a waiting period, or paid; none when the quote
+    does not name what is asked about ("Is maternity covered?" answered by a rule for "the
+    listed conditions")."""
+    if not _names_subject(question, text):
+        return Verdict(label="cannot_tell",
+                       text="Cannot tell: the quote does not name what is asked about",
+                       clause_id=clause_id, basis="no word of the question's subject in the quote")
     wait = _waiting_period(text)
     window = _window_days(question)
     if wait is not None:

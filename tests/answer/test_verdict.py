@@ -15,8 +15,10 @@ def _direct(text: str) -> DirectAnswer:
     return DirectAnswer(found=True, text=text, lines=[line])
 
 
-WAITING = "Expenses related to the treatment of the listed conditions shall be excluded until " \
+WAITING = "Expenses related to cataract surgery and knee replacement shall be excluded until " \
           "the expiry of {period} of continuous coverage after the date of inception."
+LISTED = "Expenses related to the treatment of the listed conditions shall be excluded until " \
+         "the expiry of 24 months of continuous coverage after the date of inception."
 
 
 @pytest.mark.parametrize("period", ["36 months", "thirty six (36) months", "36 (thirty six) months",
@@ -120,3 +122,14 @@ def test_the_value_kinds_asked_come_from_the_question_grammar():
     assert asked_value_kinds("How much is the deductible?") == ("money", "percent")
     assert asked_value_kinds("What percentage co-payment applies?") == ("percent",)
     assert asked_value_kinds("Who are the parties?") == ()
+
+
+@pytest.mark.parametrize("question", ["Is maternity covered?",
+                                      "Is maternity covered in the first 3 years?",
+                                      "Is childbirth covered after the waiting period?"])
+def test_a_cover_quote_that_does_not_name_the_subject_cannot_tell(question):
+    """A rule for "the listed conditions" says nothing of maternity: no verdict, though the
+    same rule answers for what it names."""
+    assert verdict(question, _direct(LISTED)).label == "cannot_tell"
+    named = LISTED.replace("the listed conditions", "maternity and childbirth")
+    assert verdict(question, _direct(named)).label in ("yes", "no", "conditional")
