@@ -612,12 +612,14 @@ def direct_answer(
         lines.append(_line(index, *row))
     lead = _companion(candidates, best, kind)
     if lead is not None:
-        lines.insert(0, _focused_line(index, lead.clause, lead.span, weights, kind))
+        lines.insert(0, _focused_line(index, lead.clause, lead.span, weights, kind)
+                     .model_copy(update={"heads": True}))
     else:
         title = _value_title(terms, best, kind)
         titles = [title] if title is not None else \
             _exclusion_titles(terms, best, best.clause.clause_id in excluded)
-        lines[:0] = [_line(index, *where) for where in titles]
+        lines[:0] = [_line(index, *where).model_copy(update={"heads": True})
+                     for where in titles]
     answered = {line.clause_id for line in lines}
     shown_end = max(line.span[1] for line in lines if line.clause_id == best.clause.clause_id)
     proviso = _proviso_span(best.clause, best.clause.document_span(*best.span)[0], shown_end)

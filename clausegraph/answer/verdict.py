@@ -94,7 +94,7 @@ def verdict(question: str, direct: DirectAnswer | None) -> Verdict | None:
         return Verdict(label="cannot_tell", text="Cannot tell: the documents do not answer this",
                        basis="no direct answer")
     text = " ".join(line.text for line in direct.lines)
-    clause_id = direct.lines[0].clause_id
+    clause_id = (direct.answering_line() or direct.lines[0]).clause_id
     if yes_no:
         return _yes_no(question, text, clause_id)
     if kinds == ("jurisdiction",):

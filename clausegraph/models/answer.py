@@ -95,6 +95,9 @@ class AnswerLine(BaseModel):
     pages: list[int]
     cut_before: bool = Field(False, description="the sentence starts before the quote")
     cut_after: bool = Field(False, description="the sentence goes on after the quote")
+    heads: bool = Field(False, description="what the answer is read under (its list's title, "
+                        "the heading that excludes it, the sentence before that states the "
+                        "value), not the answering sentence")
 
     def marked(self) -> str:
         """The quote with "…" where it was cut from a longer sentence."""
@@ -146,6 +149,12 @@ class DirectAnswer(BaseModel):
 
     def citations(self) -> list[str]:
         return [line.clause_id for line in self.lines]
+
+    def answering_line(self) -> AnswerLine | None:
+        """The first quoted line that answers, not a title it is read under (what a
+        citation of the answer opens)."""
+        return next((line for line in self.lines if not line.heads),
+                    self.lines[0] if self.lines else None)
 
 
 class Answer(BaseModel):

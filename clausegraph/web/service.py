@@ -468,8 +468,7 @@ class DirectAnswer(BaseModel):
 def direct_answer(answer: Answer) -> DirectAnswer:
     """The API's direct answer and the sentence it quotes first (what its citation opens);
     empty when the evidence supports no answer."""
-    line = answer.direct.lines[0] if answer.found and answer.direct and answer.direct.lines \
-        else None
+    line = answer.direct.answering_line() if answer.found and answer.direct else None
     if line is None:
         return DirectAnswer(text="", clause_id=None, span=None, citation=None)
     equal = answer.answering_documents()
@@ -481,7 +480,7 @@ def direct_answer(answer: Answer) -> DirectAnswer:
 
 
 def _document_direct(document: Any) -> DirectAnswer:
-    first = document.lines[0]
+    first = document.answering_line() or document.lines[0]
     name = f"{document.document} ({document.file})"
     return DirectAnswer(text=document.text, clause_id=first.clause_id, span=first.span,
                         citation=f"{name}, {first.citation()}", document=name,

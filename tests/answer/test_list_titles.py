@@ -103,6 +103,11 @@ def test_an_item_is_answered_with_the_title_that_gives_its_value(
     assert item in text and style.titles[title] in text, text
     assert style.titles[1 - title] not in text, text
     _cited_as_written(list_graph, answer)
+    # a title quoted apart is flagged as what the answer is read under; the citation opens
+    # the item (a title merged into its list's first item is quoted with it)
+    heads = [line.heads for line in answer.direct.lines]
+    assert heads == sorted(heads, reverse=True)
+    assert item in answer.direct.answering_line().text
 
 
 @pytest.mark.slow
