@@ -64,7 +64,9 @@ _VALUE_REACH = 40
 FOCUS_VALUE_BONUS = 0.35
 _PLAIN_SENTENCE_WORDS = 40
 _PAIR_DISCOUNT = 0.9
-_FAMILY_PREFIX = 5
+# words of one family share their first letters ("governs" / "governed", "warranty" /
+# "warrants")
+FAMILY_PREFIX = 5
 # Words that only name the kind of value asked: a sentence holding such a value has them.
 _KIND_WORDS = {
     "law": frozenset(tokenize("law laws govern governs governed governing jurisdiction")),
@@ -357,6 +359,8 @@ class DocumentTerms:
         self._children: dict[str, dict[str, list[Clause]]] = {}
         self._headed: dict[str, dict[str, Clause]] = {}
         self._titles: dict[str, tuple[Clause, Span] | None] = {}
+        # per document: its clauses in reading order, and each clause's place in it
+        self._ordered: dict[str, tuple[list[Clause], dict[str, int]]] = {}
         self._families: dict[tuple[str, str], bool] = {}
 
     def weights(self, doc_id: str, tokens: Sequence[str]) -> dict[str, float]:
@@ -413,14 +417,20 @@ class DocumentTerms:
         """Where ``title`` is written in ``clause`` or one of the clauses just before it
         (whitespace aside): a section path names a title, this cites it."""
         pattern = re.compile(r"\s+".join(re.escape(word) for word in title.split()))
+        ordered, place = self._reading_order(clause.doc_id)
+        at = place[clause.clause_id]
         # the clause itself too: a title merged into the list's first item
-        before = [c for c in self.index.clauses.document_clauses(clause.doc_id)
-                  if c.order <= clause.order]
-        for other in sorted(before, key=lambda c: -c.order)[:_TITLE_SEARCH_CLAUSES]:
+        for other in reversed(ordered[max(0, at + 1 - _TITLE_SEARCH_CLAUSES):at + 1]):
             match = pattern.search(other.text)
             if match:
                 return other, match.span()
         return None
+
+    def _reading_order(self, doc_id: str) -> tuple[list[Clause], dict[str, int]]:
+        if doc_id not in self._ordered:
+            ordered = sorted(self.index.clauses.document_clauses(doc_id), key=lambda c: c.order)
+            self._ordered[doc_id] = ordered, {c.clause_id: i for i, c in enumerate(ordered)}
+        return self._ordered[doc_id]
 
     def parent(self, clause: Clause) -> Clause | None:
         """The clause ``clause`` is an item of (None at the top of the document)."""
@@ -443,8 +453,7 @@ class DocumentTerms:
             latest: dict[str, Clause] = {}  # number -> the last clause so numbered
             # "number heading", as a section path names a headed clause -> that clause
             latest_headed: dict[str, Clause] = {}
-            for clause in sorted(self.index.clauses.document_clauses(doc_id),
-                                 key=lambda c: c.order):
+            for clause in self._reading_order(doc_id)[0]:
                 last = clause.section_path[-1] if clause.section_path else None
                 parent = latest.get(last) if last else None
                 if parent is not None:
@@ -474,9 +483,9 @@ class DocumentTerms:
         df = self._df[doc_id][1]
         if df.get(token, 0) > 0:
             return True
-        if len(token) < _FAMILY_PREFIX:
+        if len(token) < FAMILY_PREFIX:
             return False
-        key = (doc_id, token[:_FAMILY_PREFIX])
+        key = (doc_id, token[:FAMILY_PREFIX])
         if key not in self._families:  # a scan of the document's vocabulary: done once
             self._families[key] = any(word.startswith(key[1]) for word in df)
         return self._families[key]
@@ -515,7 +524,7 @@ def focus_scores(
         weights, total = by_document[clause.doc_id]
         sentences = _score_sentences(clause, 0, weights, total, kind,
                                      list_heading=terms.list_heading(clause), asked=asked,
-                                     list_title=terms.list_title(clause))
+                                     list_title=_value_list_title(terms, clause, kind))
         scores.append(max((s.words * (1 + FOCUS_VALUE_BONUS * s.has_value) for s in sentences),
                           default=0.0))
     return scores
@@ -568,7 +577,7 @@ def direct_answer(
         for scored in _score_sentences(clause, rank, weights, total, kind,
                                        clause.clause_id in excluded,
                                        terms.list_heading(clause), asked_words(question),
-                                       terms.list_title(clause))
+                                       _value_list_title(terms, clause, kind))
     ]
     best = _choose(candidates, question, doc_id, kind, question_types, type_prior,
                    learned_choice)
@@ -1001,6 +1010,14 @@ def _line_spans(text: str) -> list[Span]:
             spans.append(_trim(text, (start, start + len(line))))
         start += len(line) + 1
     return spans
+
+
+def _value_list_title(terms: DocumentTerms, clause: Clause, kind: str | None) -> str:
+    """The list title the sentence scores read for a short item, only when the question
+    asks a value a title can hold (the title is looked up per clause: not for nothing)."""
+    if kind not in _VALUE_KINDS or len(clause.text) > _LIST_HEADING_CHARS:
+        return ""
+    return terms.list_title(clause)
 
 
 def _value_title(terms: DocumentTerms, best: _Scored, kind: str | None

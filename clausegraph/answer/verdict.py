@@ -16,13 +16,10 @@ What the question asks is read from its grammar, not from any document's wording
 from __future__ import annotations
 
 import re
-from clausegraph.answer.direct import content_tokens, refuses_cover
+from clausegraph.answer.direct import FAMILY_PREFIX, content_tokens, refuses_cover
 from clausegraph.models import Answer, DirectAnswer, Verdict
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import Value, extract_values
-
-# words of one family share this many first letters ("warranty" / "warrants")
-_FAMILY_CHARS = 5
 
 _AUXILIARY = re.compile(
     r"^\s*(is|are|was|were|does|do|did|can|could|may|might|will|would|shall|should|must|has|"
@@ -112,7 +109,7 @@ def _names_subject(question: str, text: str) -> bool:
     """Whether the quote names what the question is about: a word of the question left
     when the words that only ask (the auxiliary, "covered", "how long", "in the first two
     years", the kind of value) are taken out, or a word of its family (the same first
-    _FAMILY_CHARS letters: "warranty" / "warrants")."""
+    FAMILY_PREFIX letters: "warranty" / "warrants")."""
     asking = [_AUXILIARY, _ASKS_COVER, _WAIT, _FIRST, _PERMISSION, _EXISTS,
               *(pattern for pattern, _ in _ASKS_VALUE)]
     subject = question
@@ -121,8 +118,8 @@ def _names_subject(question: str, text: str) -> bool:
     wanted = [t for t in content_tokens(subject) if not t.isdigit()]
     if not wanted:
         return True
-    quoted = {t[:_FAMILY_CHARS] for t in tokenize(text)}
-    return any(t[:_FAMILY_CHARS] in quoted for t in wanted)
+    quoted = {t[:FAMILY_PREFIX] for t in tokenize(text)}
+    return any(t[:FAMILY_PREFIX] in quoted for t in wanted)
 
 
 def asked_value_kinds(question: str) -> tuple[str, ...]:

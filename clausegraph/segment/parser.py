@@ -43,8 +43,9 @@ from clausegraph.segment.tables import caption_like, close_table, open_table, ta
 _OPEN_FAMILIES = ("root", "heading", "para", "toc")
 
 
-# Headings worded as questions ("What is not covered", "How do I claim") have a verb.
+# the dash or colon between a container label and its heading ("ARTICLE II - TERMINATION")
 _LABEL_SEPARATOR_RE = re.compile(r"[-–—:]\s+(?=\S)")
+# Headings worded as questions ("What is not covered", "How do I claim") have a verb.
 _QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "how", "when", "where", "why"})
 
 

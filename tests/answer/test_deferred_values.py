@@ -10,6 +10,7 @@ pointer is written four ways, the stated figure in two currencies.
 from __future__ import annotations
 
 import pytest
+from written_graph import written_graph
 
 POINTERS = ["as specified in the Policy Schedule", "set out in the Schedule of Benefits",
             "shown in the Table of Benefits", "stated in Annexure II"]
@@ -36,17 +37,8 @@ VARIANTS = [(p, r) for p in POINTERS for r in ROOM_RENT[:1]] + [(POINTERS[0], RO
 
 @pytest.fixture(scope="module")
 def pointer_graph(tmp_path_factory):
-    from clausegraph.api import ClauseGraph
-
-    folder = tmp_path_factory.mktemp("deferred")
-    files = []
-    for i, (pointer, room_rent) in enumerate(VARIANTS):
-        path = folder / f"policy-{i}.txt"
-        path.write_text(policy(pointer, room_rent), encoding="utf-8")
-        files.append(path)
-    graph = ClauseGraph.open(folder / "index", create=True)
-    assert not graph.ingest(files).failed
-    return graph
+    return written_graph(tmp_path_factory.mktemp("deferred"), {
+        f"policy-{i}.txt": policy(*variant) for i, variant in enumerate(VARIANTS)})
 
 
 @pytest.mark.slow

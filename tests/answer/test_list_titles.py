@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from written_graph import written_graph
 
 
 @dataclass(frozen=True)
@@ -59,17 +60,8 @@ def policy(style: ListStyle) -> str:
 
 @pytest.fixture(scope="module")
 def list_graph(tmp_path_factory):
-    from clausegraph.api import ClauseGraph
-
-    folder = tmp_path_factory.mktemp("list-titles")
-    files = []
-    for i, style in enumerate(STYLES.values()):
-        path = folder / f"policy-{i}.txt"
-        path.write_text(policy(style), encoding="utf-8")
-        files.append(path)
-    graph = ClauseGraph.open(folder / "index", create=True)
-    assert not graph.ingest(files).failed
-    return graph
+    return written_graph(tmp_path_factory.mktemp("list-titles"), {
+        f"policy-{i}.txt": policy(style) for i, style in enumerate(STYLES.values())})
 
 
 def _ask(graph, style_name: str, question: str):

@@ -10,6 +10,7 @@ its pointer three ways and its amounts in two currencies.
 from __future__ import annotations
 
 import pytest
+from written_graph import written_graph
 
 POINTERS = ["as shown in the Table of Benefits", "as per the Table of Benefits",
             "specified in the Table of Benefits"]
@@ -41,17 +42,8 @@ following an emergency, up to the limit {pointer}.</p>
 
 @pytest.fixture(scope="module")
 def table_graph(tmp_path_factory):
-    from clausegraph.api import ClauseGraph
-
-    folder = tmp_path_factory.mktemp("pointed-rows")
-    files = []
-    for i, variant in enumerate(VARIANTS):
-        path = folder / f"policy-{i}.html"
-        path.write_text(policy(*variant), encoding="utf-8")
-        files.append(path)
-    graph = ClauseGraph.open(folder / "index", create=True)
-    assert not graph.ingest(files).failed
-    return graph
+    return written_graph(tmp_path_factory.mktemp("pointed-rows"), {
+        f"policy-{i}.html": policy(*variant) for i, variant in enumerate(VARIANTS)})
 
 
 @pytest.mark.slow

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import pytest
+from written_graph import written_graph
 
 from clausegraph.text.values import extract_values
 
@@ -234,21 +235,9 @@ def _variant_id(style: Style) -> str:
 @pytest.fixture(scope="module")
 def variant_graphs(tmp_path_factory):
     """One index per snippet holding every variant of it (one .txt file each)."""
-    from clausegraph.api import ClauseGraph
-
-    graphs = {}
-    for name, build in (("services", services_agreement), ("policy", health_policy)):
-        folder = tmp_path_factory.mktemp(f"{name}-variants")
-        files = []
-        for i, style in enumerate(VARIANTS):
-            path = folder / f"{name}-{i:02d}.txt"
-            path.write_text(build(style), encoding="utf-8")
-            files.append(path)
-        graph = ClauseGraph.open(folder / "index", create=True)
-        report = graph.ingest(files)
-        assert not report.failed, [o.error for o in report.failed]
-        graphs[name] = graph
-    return graphs
+    return {name: written_graph(tmp_path_factory.mktemp(f"{name}-variants"), {
+                f"{name}-{i:02d}.txt": build(style) for i, style in enumerate(VARIANTS)})
+            for name, build in (("services", services_agreement), ("policy", health_policy))}
 
 
 def _check(graph, name: str, index: int, style: Style, expected: Expected) -> None:

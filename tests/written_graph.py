@@ -1,0 +1,21 @@
+"""An index of small documents written by a test (style variants of one wording)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def written_graph(folder: Path, texts: dict[str, str]):
+    """Write each ``file name -> text``, ingest them all into an index in ``folder``, and
+    return the ``ClauseGraph`` (ingest must succeed for every file)."""
+    from clausegraph.api import ClauseGraph
+
+    files = []
+    for name, text in texts.items():
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        files.append(path)
+    graph = ClauseGraph.open(folder / "index", create=True)
+    report = graph.ingest(files)
+    assert not report.failed, [outcome.error for outcome in report.failed]
+    return graph
