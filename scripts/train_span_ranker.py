@@ -116,9 +116,24 @@ def document_data(index: str, records: dict[str, dict], data: Path, split: str, 
         yield document, clauses, [_embedding_text(c) for c in clauses], vectors, labels, record
 
 
-def sentence_scorer(model, by_id):
+def sentence_scorer(model, by_id, encode=None):
+    """Scores sentences as the review does (``review.sentence_vectors``): with their clause's
+    stored vector ('clause'), or each with its own vector when ``encode`` is given
+    ('encode')."""
+    if encode is not None:
+        return lambda texts, owners: np.asarray(model.predict_proba(texts, encode(texts)))
     return lambda texts, owners: np.asarray(model.predict_proba(
         texts, np.stack([by_id[c.clause_id] for c in owners])))
+
+
+def sentence_encoder(args):
+    """The encoder of ``--sentence-vectors encode`` (None: the clause's stored vector)."""
+    if args.sentence_vectors != "encode":
+        return None
+    from clausegraph.config import Settings
+    from clausegraph.embed import create_embedder
+
+    return create_embedder(Settings().embedding).encode
 
 
 def collect_train(args, records, data, medians) -> dict:
@@ -126,6 +141,7 @@ def collect_train(args, records, data, medians) -> dict:
     print(f"train: {len(docs)} contracts", file=sys.stderr)
     folds = [docs[k::args.folds] for k in range(args.folds)]
     out: dict = defaultdict(list)
+    encode = sentence_encoder(args)
     for k, held in enumerate(folds):
         started = time.perf_counter()
         fit_on = [d for j, fold in enumerate(folds) if j != k for d in fold]
@@ -136,8 +152,8 @@ def collect_train(args, records, data, medians) -> dict:
             probabilities = np.asarray(model.predict_proba(texts, vectors))
             by_id = {c.clause_id: v for c, v in zip(clauses, vectors)}
             add(out, document.doc_id, record, *candidate_rows(
-                document, clauses, probabilities, sentence_scorer(model, by_id), record,
-                medians))
+                document, clauses, probabilities, sentence_scorer(model, by_id, encode),
+                record, medians))
         print(f"fold {k + 1}/{args.folds}: {len(held)} contracts, "
               f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
     return out
@@ -146,12 +162,14 @@ def collect_train(args, records, data, medians) -> dict:
 def collect_dev(args, records, data, medians) -> dict:
     model = load_clause_type_model()
     out: dict = defaultdict(list)
+    encode = sentence_encoder(args)
     for document, clauses, texts, vectors, _, record in document_data(
             args.dev_index, records, data, "dev", args.staged, labelled=False):
         probabilities = np.asarray(model.predict_proba(texts, vectors))
         by_id = {c.clause_id: v for c, v in zip(clauses, vectors)}
         add(out, document.doc_id, record, *candidate_rows(
-            document, clauses, probabilities, sentence_scorer(model, by_id), record, medians))
+            document, clauses, probabilities, sentence_scorer(model, by_id, encode), record,
+            medians))
     print(f"dev: {len(set(out['doc']))} contracts", file=sys.stderr)
     return out
 
@@ -213,6 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dev-index", help="an index of the CUAD dev PDFs")
     parser.add_argument("--cache", type=Path, help="keep / reuse the candidates here (.npz)")
     parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--sentence-vectors", choices=("clause", "encode"), default="clause",
+                        help="how sentences are scored (review.sentence_vectors): with their "
+                        "clause's stored vector, or each embedded on its own")
     parser.add_argument("--staged", action="store_true",
                         help="read the documents an ingest still running has stored so far")
     parser.add_argument("--compare", action="store_true", help="fit and score every design")

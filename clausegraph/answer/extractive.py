@@ -20,6 +20,7 @@ from clausegraph.answer.direct import (EXCEPTION_HEADING, NOT_FOUND, REFUSES_COV
                                        direct_answer, is_ancestor, refuses_cover,
                                        split_sentences, terms_for, token_set,
                                        word_overlap_rules)
+from clausegraph.answer.dates import document_dates
 from clausegraph.answer.verdict import attach_verdicts
 from clausegraph.models import (
     Answer,
@@ -252,7 +253,8 @@ def build_answer(
                    question_types)
     _add_cited(answer, index, by_document or {})
     explain(answer, index)
-    attach_verdicts(answer, asked or question)
+    # a term counted from the effective date ends by that date (only an end question reads it)
+    attach_verdicts(answer, asked or question, lambda doc_id: document_dates(index, doc_id))
     if answer.found:
         # the clause that decides the answer is the one to read first
         cited = set(answer.direct_answer_citations)

@@ -15,11 +15,19 @@ What the question asks is read from its grammar, not from any document's wording
 
 from __future__ import annotations
 
+import calendar
 import re
+from collections.abc import Callable, Mapping
+from datetime import date
+
 from clausegraph.answer.direct import FAMILY_PREFIX, content_tokens, refuses_cover
 from clausegraph.models import Answer, DirectAnswer, Verdict
+from clausegraph.text.term import TermEnd, date_by_name, term_end
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import Value, extract_values
+
+# The dates of a document a term may count from (answer/dates.py), by document id.
+DatesOf = Callable[[str], Mapping[str, str | None]]
 
 _AUXILIARY = re.compile(
     r"^\s*(is|are|was|were|does|do|did|can|could|may|might|will|would|shall|should|must|has|"
@@ -61,13 +69,18 @@ _AFFIRMS_COVER = re.compile(r"\b(we|the company|the insurer|the plan)\s+(will|sh
                             r"cover|reimburse|indemnify)\b|\b(is|are|shall be|will be)\s+"
                             r"(covered|payable|reimbursed|included)\b", re.I)
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30.4375, "year": 365.25}
+# "When does the initial term end?", "On what date does the agreement expire?": the end of
+# a term, which a clause more often counts ("for three (3) years") than states
+_ASKS_END = re.compile(r"\b(expir\w*|end|ends|ending)\b|\bwhen\s+(does|will|do)\b[^?]*"
+                       r"\bterminat\w*", re.I)
 
 
-def attach_verdicts(answer: Answer, asked: str) -> None:
+def attach_verdicts(answer: Answer, asked: str, dates_of: DatesOf | None = None) -> None:
     """A verdict for each document's direct answer, and the answer's own: the lead's, or,
-    when several documents answer equally well, theirs if they agree."""
+    when several documents answer equally well, theirs if they agree. ``dates_of`` gives a
+    document's dates a term counts from (answer/dates.py)."""
     for document in answer.per_document:
-        document.verdict = verdict(asked, document)
+        document.verdict = verdict(asked, document, dates_of)
     leads = answer.answering_documents() or ([answer.direct] if answer.direct else [])
     texts = {d.verdict.text for d in leads if d.verdict}
     if not texts:
@@ -80,7 +93,8 @@ def attach_verdicts(answer: Answer, asked: str) -> None:
         answer.verdict = leads[0].verdict if leads else verdict(asked, None)
 
 
-def verdict(question: str, direct: DirectAnswer | None) -> Verdict | None:
+def verdict(question: str, direct: DirectAnswer | None,
+            dates_of: DatesOf | None = None) -> Verdict | None:
     """The verdict of one document's direct answer to ``question``; None for an open
     question ("Who are the parties?"), which the quote itself answers."""
     kinds = asked_value_kinds(question)
@@ -102,7 +116,66 @@ def verdict(question: str, direct: DirectAnswer | None) -> Verdict | None:
                        basis="the law the quoted clause names") if place else Verdict(
             label="cannot_tell", text="Cannot tell: the quote names no law",
             clause_id=clause_id, basis="no jurisdiction in the quote")
-    return _value(text, kinds, clause_id)
+    if kinds[0] == "date" and _ASKS_END.search(question):
+        starts = dates_of(direct.doc_id) if dates_of and direct.doc_id else {}
+        end = term_end(text, starts)
+        if end is None:  # the quote's dates are when things start, not when the term ends
+            return Verdict(label="cannot_tell", text="Cannot tell: the quote states no end",
+                           clause_id=clause_id, basis="no end date, length or open-ended term "
+                           "in the quote")
+        return _term_verdict(end, clause_id)
+    stated = _value(text, kinds, clause_id)
+    if stated.label == "cannot_tell" and kinds[0] == "date" and dates_of and direct.doc_id:
+        # "effective as of the date first written above": the date it names, stated elsewhere
+        named = date_by_name(text, dates_of(direct.doc_id))
+        if named is not None:
+            return Verdict(label="value", text=f"{_long_date(named[0])} (the {named[1]})",
+                           value=named[0], clause_id=clause_id,
+                           basis=f"the quote names the document's {named[1]}, stated in "
+                           "another clause")
+    return stated
+
+
+def _term_verdict(end: TermEnd, clause_id: str) -> Verdict:
+    """"Ends on 2 November 2015: 3 years from the Effective Date (2 November 2012)"."""
+    if end.perpetual:
+        return Verdict(label="value", text="No fixed end (perpetual): it runs until terminated",
+                       value="perpetual", clause_id=clause_id,
+                       basis="the quoted clause sets a term without an end")
+    if end.end is None:  # a length from a date the document does not state
+        amount, unit = end.length or (0.0, "day")
+        since = f"the {end.start_name} (a date the documents do not state)" \
+            if end.start_name else "a start the quote does not date"
+        return Verdict(label="value", text=f"{amount:g} {unit}{'' if amount == 1 else 's'} "
+                       f"from {since}",
+                       clause_id=clause_id,
+                       basis="the term's length, from a date not found in the document")
+    shown = f"Ends on {_long_date(end.end)}"
+    if end.latest:
+        basis = "the latest date the quoted clause states that is not its start"
+    elif end.length is None:
+        basis = "the end date the quoted clause states"
+    else:
+        amount, unit = end.length
+        length = f"{amount:g} {unit}{'' if amount == 1 else 's'}"
+        counted = f"the {end.start_name} ({_long_date(end.start)})" if end.start_name \
+            else _long_date(end.start)
+        shown += f": {length} from {counted}"
+        basis = ("the term's length counted from the document's " + end.start_name
+                 if end.start_name else "the term's length counted from its stated start")
+    return Verdict(label="value", text=shown, value=end.end, clause_id=clause_id, basis=basis)
+
+
+def _long_date(iso: str | None) -> str:
+    """2015-11-02 -> "2 November 2015", 2023-02 -> "February 2023"."""
+    parts = (iso or "").split("-")
+    try:
+        if len(parts) == 2:
+            return f"{calendar.month_name[int(parts[1])]} {parts[0]}"
+        day = date.fromisoformat(iso or "")
+    except (ValueError, IndexError):
+        return iso or ""
+    return f"{day.day} {calendar.month_name[day.month]} {day.year}"
 
 
 def _names_subject(question: str, text: str) -> bool:

@@ -6,7 +6,9 @@ contract):
 - positive: the contract has gold spans for the category. hit@k: one of the first k
   evidence clauses holds a gold text (:func:`clausegraph.eval.cuad.holds_gold`); the
   direct answer is right when it is found and states CUAD's normalised answer
-  (:func:`clausegraph.eval.cuad.answer_stated`); for yes/no categories, when it is found.
+  (:func:`clausegraph.eval.cuad.answer_stated`) in its verdict or its quote (since session
+  12: the verdict can state an end date the quote only counts, "for three (3) years"); for
+  yes/no categories, when it is found.
 - hard negative: the contract has no span for the category while another dev contract of
   the same CUAD contract type has one (the issue's "a contract of the same type that lacks
   that clause"); right when the answer says not found.
@@ -105,6 +107,7 @@ class AskOutcome(BaseModel):
                                             "spans: False where CUAD's answer is computed "
                                             "(an end date from a start and a term)")
     direct_answer: str | None = None
+    verdict: str | None = Field(None, description="the short answer shown before the quote")
     seconds: float = 0.0
 
 
@@ -119,7 +122,9 @@ def judge_answer(ask: Ask, answer: Any, doc_id: str, seconds: float,
     outcome = AskOutcome(
         contract=ask.contract.pdf, doc_id=doc_id, category=ask.category, gold=ask.gold,
         found=found, evidence=len(answer.evidence), answer_kind=kind,
-        gold_answer=label.answer, direct_answer=answer.direct_answer, seconds=seconds)
+        gold_answer=label.answer, direct_answer=answer.direct_answer,
+        verdict=verdict.text if (verdict := getattr(answer, "verdict", None)) else None,
+        seconds=seconds)
     if ask.gold == "negative":
         return outcome
     outcome.hit_rank = first_hit([e.text for e in answer.evidence], label.texts)
@@ -130,7 +135,10 @@ def judge_answer(ask: Ask, answer: Any, doc_id: str, seconds: float,
         outcome.answer_right = found if is_yes(label.answer) else None
     elif kind in VALUE_KINDS:
         if answer_scorable(kind, label.answer):
-            stated = answer_stated(kind, label.answer, answer.direct_answer)
+            # what a reader is told: the verdict ("Ends on 2 November 2015: 3 years from the
+            # Effective Date") and the quote under it
+            stated = answer_stated(kind, label.answer, "\n".join(
+                t for t in (outcome.verdict, answer.direct_answer) if t))
             outcome.answer_right = found and bool(stated)
             outcome.gold_states_answer = bool(
                 answer_stated(kind, label.answer, "\n".join(label.texts)))

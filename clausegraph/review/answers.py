@@ -7,12 +7,13 @@ Dates and durations come from the one value extractor (``clausegraph.text.values
 
 from __future__ import annotations
 
-import calendar
 import re
 from collections.abc import Mapping, Sequence
-from datetime import date
 
 from clausegraph.review.jurisdiction import governing_jurisdiction
+from clausegraph.text.term import PERPETUAL, add_duration, date_by_name, term_end
+
+__all__ = ["ANSWER_KINDS", "add_duration", "answer_kind", "normalised_answer"]
 
 # What CUAD's normalised answer is for each category that has one besides Yes/No
 # (benchmarks/cuad_dev/questions.yaml records the same kinds); the other categories
@@ -26,10 +27,6 @@ ANSWER_KINDS: dict[str, str] = {
     "Governing Law": "jurisdiction",
 }
 SPAN_ONLY = frozenset({"Document Name", "Parties"})
-# An initial term with no end: CUAD answers "perpetual".
-_PERPETUAL = re.compile(
-    r"(?i)\b(?:perpetu(?:al|ity)|indefinite(?:ly)?|in\s+perpetuity|until\s+terminated|"
-    r"unless\s+and\s+until\s+terminated)\b")
 _RENEWS = re.compile(r"(?i)\b(?:renew\w*|extend\w*|extension)\b")
 _NOTICE = re.compile(r"(?i)\b(?:notice|notif\w*|prior|before|advance)\b")
 # A duration that is a notice period: "90 days prior", "30 days' written notice".
@@ -67,31 +64,25 @@ def normalised_answer(
 
 
 def _first_date(text: str, known: Mapping[str, str | None]) -> str | None:
+    """The first date stated, else the document's date the text names ("effective as of
+    the date first written above": the Agreement Date already read)."""
     from clausegraph.text.values import extract_values
 
     for value in extract_values(text):
         if value.kind == "date" and value.iso:
             return value.iso
-    return None
+    named = date_by_name(text, known)
+    return named[0] if named else None
 
 
 def _expiry(text: str, known: Mapping[str, str | None]) -> str | None:
-    """The latest date stated (a term "commencing March 1, 2003 ... until February 28,
-    2004" ends on the later one); else the start date plus the initial term; else
-    "perpetual" when the term has no end."""
-    from clausegraph.text.values import extract_values
-
-    values = extract_values(text)
-    dates = sorted(v.iso for v in values if v.kind == "date" and v.iso)
-    if dates:
-        return dates[-1]
-    start = known.get("Effective Date") or known.get("Agreement Date")
-    for value in values:
-        if value.kind == "duration" and value.amount and value.unit and start:
-            end = add_duration(start, value.amount, value.unit)
-            if end:
-                return end
-    return "perpetual" if _PERPETUAL.search(text) else None
+    """The end of the initial term (``clausegraph.text.term``): a stated end date, else its
+    start plus its length, counted from the document's effective date (or the date of the
+    agreement) when the clause names it; CUAD writes a term with no end "perpetual"."""
+    end = term_end(text, known)
+    if end is None:
+        return None
+    return "perpetual" if end.perpetual else end.end
 
 
 def _renewal(text: str, known: Mapping[str, str | None]) -> str | None:
@@ -104,7 +95,7 @@ def _renewal(text: str, known: Mapping[str, str | None]) -> str | None:
         return found[0]
     if _YEARLY.search(text):
         return "1 year"
-    return "perpetual" if _PERPETUAL.search(text) else None
+    return "perpetual" if PERPETUAL.search(text) else None
 
 
 def _notice(text: str, known: Mapping[str, str | None]) -> str | None:
@@ -153,26 +144,6 @@ def format_duration(amount: float, unit: str) -> str:
     """CUAD's way of writing a duration: "1 year", "90 days", "0.5 year"."""
     shown = f"{amount:g}"
     return f"{shown} {unit}" if amount <= 1 else f"{shown} {unit}s"
-
-
-def add_duration(start_iso: str, amount: float, unit: str) -> str | None:
-    """``start_iso`` (YYYY-MM-DD) plus a whole number of days, weeks, months or years."""
-    try:
-        start = date.fromisoformat(start_iso)
-    except ValueError:
-        return None  # a partial date ("2020-06") has no exact end
-    if amount != int(amount):
-        return None
-    count = int(amount)
-    if unit in ("day", "week"):
-        return date.fromordinal(start.toordinal() + count * (7 if unit == "week" else 1)).isoformat()
-    months = count * (12 if unit == "year" else 1) if unit in ("month", "year") else None
-    if months is None:
-        return None
-    year, month = divmod(start.month - 1 + months, 12)
-    year += start.year
-    day = min(start.day, calendar.monthrange(year, month + 1)[1])
-    return date(year, month + 1, day).isoformat()
 
 
 _READERS = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from clausegraph.review.answers import add_duration, answer_kind, normalised_answer
+from clausegraph.review.answers import answer_kind, normalised_answer
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -49,9 +49,3 @@ def test_governing_law_and_yes_no() -> None:
     assert normalised_answer("Audit Rights", True, []) == "Yes"
     assert normalised_answer("Audit Rights", False, ["anything"]) == "No"
     assert answer_kind("Parties") is None and answer_kind("Document Name") is None
-
-
-def test_add_duration_keeps_the_day_within_the_month() -> None:
-    assert add_duration("2020-01-31", 1, "month") == "2020-02-29"
-    assert add_duration("2019-06-21", 2, "week") == "2019-07-05"
-    assert add_duration("2019-06", 1, "year") is None  # no exact end for a partial date

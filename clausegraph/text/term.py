@@ -1,0 +1,234 @@
+"""When a term ends, read from the clause that sets it: a stated end date, else its start
+plus its length, else no end at all ("until terminated").
+
+A contract seldom states its expiry as a date. "The term of this Agreement shall commence
+on the Effective Date and continue for three (3) years" ends three years after a date stated
+elsewhere; "commencing on January 2, 2020 ... for one (1) year" ends on January 2, 2021,
+though the only date the clause names is its start. Both the direct answer's verdict ("When
+does the initial term end?") and the review's normalised Expiration Date read it here, from
+the values of the one extractor (:mod:`clausegraph.text.values`), so "three (3) years",
+"3 years" and "the third anniversary" read alike.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from clausegraph.text.values import Value, extract_values
+
+# The dates a term may count from, by the name a clause uses for them.
+EFFECTIVE_DATE = "Effective Date"
+AGREEMENT_DATE = "Agreement Date"
+# A date the clause says the term ends on ("until", "through", "expire on", "ending on").
+_ENDS_AT = re.compile(
+    r"(?i)\b(?:until|till|through|thru|to\s+and\s+including|end(?:s|ing)?(?:\s+on)?|"
+    r"expir(?:e|es|ing|ation)(?:\s+(?:on|date))?|terminat(?:e|es|ing)\s+on|ceases?\s+on)"
+    r"\W{0,3}(?:\w+\W+){0,3}$")
+# A date the term starts on ("commencing on", "effective as of", "from", "beginning").
+_STARTS_AT = re.compile(
+    r"(?i)\b(?:commenc\w*|effective|as\s+of|from|begin\w*|start\w*|dated|entered\s+into|"
+    r"made|signed|executed)"
+    r"\W{0,3}(?:\w+\W+){0,4}$")
+# The start named instead of stated: the document's effective date, the date of the
+# agreement, or some other date ("the Hosting Service Ready Date", "the date of physical
+# completion") that the term counts from and the document may never state.
+_NAMES_EFFECTIVE = re.compile(r"(?i)\beffective\s+date\b")
+_NAMES_OTHER = re.compile(r"\b(?!Effective\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,3}\s+Date\b|"
+                          r"(?i:\bdate\s+(?:of|on\s+which)\s+(?!this\b|the\s+agreement\b|"
+                          r"execution\b|its\s+execution\b)\w+)")
+_NAMES_AGREEMENT = re.compile(
+    r"(?i)\bdate\s+(?:first\s+)?(?:set\s+forth|written)\s+above\b|\bdate\s+hereof\b|"
+    r"\bdate\s+of\s+(?:this|the)\s+(?:agreement|contract)\b|\bexecution\s+date\b|"
+    r"\bdate\s+of\s+(?:its\s+)?execution\b")
+# A length that is not the term's own: a notice period ("ninety (90) days prior written
+# notice") or a renewal ("renew for successive one (1) year terms").
+_NOTICE_AFTER = re.compile(
+    r"(?i)[\s'’]*(?:\([^)]{0,20}\)\s*)?(?:\w+\s+)?(?:prior|before|in\s+advance|"
+    r"(?:advance\s+)?(?:written\s+)?notice|(?:of|from|after|following)\s+the\s+"
+    r"(?:end|expir\w*|terminat\w*))\b")
+_RENEWAL_BEFORE = re.compile(r"(?i)\b(?:renew\w*|extend\w*|extension|successive|additional)"
+                             r"\W+(?:\w+\W+){0,6}$")
+# "the fifth (5th) anniversary", "the 3rd anniversary": so many years; "the end of Year 3"
+_ORDINALS = {w: i + 1 for i, w in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+    "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth "
+    "twentieth".split())}
+_ANNIVERSARY = re.compile(
+    r"(?i)\b(?:(?P<word>" + "|".join(_ORDINALS) + r")|(?P<digits>\d{1,2})(?:st|nd|rd|th))"
+    r"(?:\s*\(\d{1,2}(?:st|nd|rd|th)?\))?\s+anniversary\b|\bend\s+of\s+year\s+(?P<year>\d{1,2})\b")
+# An initial term with no end.
+PERPETUAL = re.compile(
+    r"(?i)\b(?:perpetu(?:al|ity)|indefinite(?:ly)?|in\s+perpetuity|until\s+(?:it\s+is\s+)?"
+    r"terminated|unless\s+and\s+until\s+terminated)\b")
+_REACH = 60  # characters before a date searched for what it is (an end, a start)
+
+
+@dataclass(frozen=True)
+class TermEnd:
+    """When a term ends: ``end`` (ISO) or ``perpetual``; how it was read: ``length`` from
+    ``start`` (the document's date named ``start_name``, or one the clause states); a
+    ``length`` without ``end`` when the date it counts from is unknown; ``latest`` when
+    ``end`` is only the latest date the clause states that is not its start."""
+
+    end: str | None = None
+    perpetual: bool = False
+    length: tuple[float, str] | None = None
+    start: str | None = None
+    start_name: str | None = None
+    latest: bool = False
+
+
+def term_end(text: str, starts: Mapping[str, str | None] = {}) -> TermEnd | None:
+    """When the term ``text`` sets ends; ``starts`` holds the document's dates by name
+    (:data:`EFFECTIVE_DATE`, :data:`AGREEMENT_DATE`) for a term counted from one of them.
+    None when the text does not tell."""
+    values = extract_values(text)
+    dates = [v for v in values if v.kind == "date" and v.iso]
+    stated = [v for v in dates if _ENDS_AT.search(text[max(0, v.start - _REACH):v.start])]
+    if stated:
+        return TermEnd(end=max(v.iso for v in stated if v.iso))
+    length = _term_length(text, values)
+    if length is not None:
+        start, name = _start(text, dates, starts)
+        end = add_duration(start, *length) if start else None
+        if end:
+            return TermEnd(end=end, length=length, start=start, start_name=name)
+        # "for an initial period of five years until terminated as described": the
+        # length is the term's; "until terminated" only says it may end sooner
+        return TermEnd(length=length, start_name=name)
+    if PERPETUAL.search(text):
+        return TermEnd(perpetual=True)
+    later = [v.iso for v in dates if v.iso and not _starts(text, v)]
+    return TermEnd(end=max(later), latest=True) if later else None
+
+
+def _term_length(text: str, values: list[Value]) -> tuple[float, str] | None:
+    """The term's own length: the first duration that is neither a notice period nor a
+    renewal, else an anniversary ("the fifth anniversary": 5 years)."""
+    for value in values:
+        if value.kind != "duration" or not value.amount or not value.unit:
+            continue
+        if _NOTICE_AFTER.match(text, value.end):
+            continue
+        if _RENEWAL_BEFORE.search(text[max(0, value.start - _REACH):value.start]):
+            continue
+        return value.amount, value.unit
+    match = _ANNIVERSARY.search(text)
+    if match:
+        years = _ORDINALS.get((match.group("word") or "").lower()) or \
+            int(match.group("digits") or match.group("year"))
+        return float(years), "year"
+    return None
+
+
+def _start(text: str, dates: list[Value], starts: Mapping[str, str | None]
+           ) -> tuple[str | None, str | None]:
+    """The date the term counts from: one the text states as its start, else the
+    document's date the text names (its effective date, the date of the agreement), else,
+    when it names no other date to count from, its effective date, else the date of the
+    agreement."""
+    for value in dates:
+        if _starts(text, value):
+            return value.iso, None
+    if _NAMES_EFFECTIVE.search(text):
+        order: tuple[str, ...] = (EFFECTIVE_DATE, AGREEMENT_DATE)
+    elif _NAMES_AGREEMENT.search(text):
+        order = (AGREEMENT_DATE, EFFECTIVE_DATE)
+    elif (other := _NAMES_OTHER.search(_without_agreement_dates(text))) is not None:
+        # a date of its own ("the Commencement Date"): the document's, when it states one
+        name = " ".join(other.group(0).split())
+        return (starts.get(name), name) if starts.get(name) else (None, None)
+    else:
+        order = (EFFECTIVE_DATE, AGREEMENT_DATE)
+    for name in order:
+        if starts.get(name):
+            return starts[name], name
+    return None, None
+
+
+def _without_agreement_dates(text: str) -> str:
+    return _NAMES_AGREEMENT.sub(" ", text)
+
+
+def _starts(text: str, value: Value) -> bool:
+    """Whether the clause states ``value`` as the date something starts ("commencing on",
+    "effective as of", "dated")."""
+    return _STARTS_AT.search(text[max(0, value.start - _REACH):value.start]) is not None
+
+
+def add_duration(start_iso: str, amount: float, unit: str) -> str | None:
+    """``start_iso`` (YYYY-MM-DD) plus a whole number of days, weeks, months or years."""
+    try:
+        start = date.fromisoformat(start_iso)
+    except ValueError:
+        return None  # a partial date ("2020-06") has no exact end
+    if amount != int(amount):
+        return None
+    count = int(amount)
+    if unit in ("day", "week"):
+        return date.fromordinal(start.toordinal() + count * (7 if unit == "week" else 1)).isoformat()
+    months = count * (12 if unit == "year" else 1) if unit in ("month", "year") else None
+    if months is None:
+        return None
+    year, month = divmod(start.month - 1 + months, 12)
+    year += start.year
+    day = min(start.day, calendar.monthrange(year, month + 1)[1])
+    return date(year, month + 1, day).isoformat()
+
+
+_TAKES_EFFECT = re.compile(r"(?i)\b(?:effective|commenc\w*|takes?\s+effect)\b")
+
+
+def named_date(text: str, name: str) -> str | None:
+    """The full date (ISO) ``text`` gives as the document's ``name`` date: for its
+    :data:`EFFECTIVE_DATE` the date nearest a word of taking effect ("entered into on
+    October 1, 2019 and made effective as of November 1, 2019": November 1), for its
+    :data:`AGREEMENT_DATE` the first."""
+    dates = [v for v in extract_values(text) if v.kind == "date" and v.iso
+             and len(v.iso) == len("YYYY-MM-DD")]
+    if not dates:
+        return None
+    cues = [m.start() for m in _TAKES_EFFECT.finditer(text)] if name == EFFECTIVE_DATE else []
+    if cues:
+        return min(dates, key=lambda v: min(abs(v.start - c) for c in cues)).iso
+    return dates[0].iso
+
+
+# A date defined by name: 'as of March 1, 2020 (the "Commencement Date")'.
+_DEFINED_DATE = re.compile(r"[“\"]\s*((?:[A-Z][A-Za-z]*\s+){1,4}Date)\s*[”\"]")
+_DEFINITION_REACH = 200  # characters before the name searched for its date
+
+
+def defined_dates(text: str) -> dict[str, str]:
+    """The dates ``text`` defines by name ("the “Commencement Date”"): each name with the
+    nearest full date before it (ISO), the first definition of a name kept."""
+    found: dict[str, str] = {}
+    for match in _DEFINED_DATE.finditer(text):
+        name = " ".join(match.group(1).split())
+        if name in found:
+            continue
+        before = text[max(0, match.start() - _DEFINITION_REACH):match.start()]
+        dates = [v for v in extract_values(before) if v.kind == "date" and v.iso
+                 and len(v.iso) == len("YYYY-MM-DD")]
+        if dates:
+            found[name] = dates[-1].iso
+    return found
+
+
+def date_by_name(text: str, starts: Mapping[str, str | None]) -> tuple[str, str] | None:
+    """The document's date that ``text`` names instead of stating ("effective as of the
+    date first written above": the date of the agreement; "on the Effective Date"; "the
+    Commencement Date"), as (ISO, the name), when ``starts`` knows it."""
+    if _NAMES_AGREEMENT.search(text) and starts.get(AGREEMENT_DATE):
+        return str(starts[AGREEMENT_DATE]), AGREEMENT_DATE
+    for match in (_NAMES_EFFECTIVE.search(text), _NAMES_OTHER.search(text)):
+        if match is None:
+            continue
+        name = EFFECTIVE_DATE if match.re is _NAMES_EFFECTIVE else " ".join(match.group(0).split())
+        if starts.get(name):
+            return str(starts[name]), name
+    return None

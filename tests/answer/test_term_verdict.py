@@ -1,0 +1,69 @@
+"""A verdict on when a term ends (issue 25): the clause says "for three (3) years" and the
+document dates its Effective Date elsewhere; the verdict counts the end, in any number and
+date style, and never gives a start date as the end."""
+
+from __future__ import annotations
+
+import pytest
+
+from clausegraph.answer.verdict import verdict
+from clausegraph.models import AnswerLine, DirectAnswer
+from tests.written_graph import written_graph
+
+CONTRACT = """SUPPLY AGREEMENT
+
+This Supply Agreement is entered into as of {signed} and made effective as of {effective} \
+(the "Effective Date") by and between Alpha Components Inc. and Beta Retail LLC.
+
+1. DEFINITIONS
+1.1 "Products" means the components listed in Exhibit A.
+
+2. TERM AND TERMINATION
+2.1 The term of this Agreement shall commence on the Effective Date and continue for a \
+period of {length} (the "Initial Term"), unless terminated earlier under Section 2.2.
+2.2 Either party may terminate this Agreement for a material breach that remains uncured \
+thirty (30) days after written notice.
+
+3. GOVERNING LAW
+3.1 This Agreement is governed by the laws of the State of Delaware.
+"""
+
+
+@pytest.mark.parametrize(("signed", "effective", "length"), [
+    ("October 1, 2019", "November 1, 2019", "three (3) years"),
+    ("1 October 2019", "1 November 2019", "3 (three) years"),
+    ("the 1st day of October, 2019", "the 1st day of November, 2019", "thirty-six months"),
+])
+def test_the_end_of_a_counted_term_is_stated(tmp_path, signed, effective, length):
+    graph = written_graph(tmp_path, {"supply.txt": CONTRACT.format(
+        signed=signed, effective=effective, length=length)})
+    answer = graph.ask("When does the initial term of the agreement end?")
+    assert answer.found and "2.1" in answer.direct.lines[0].label
+    assert answer.verdict.label == "value" and answer.verdict.value == "2022-11-01"
+    assert answer.verdict.text.startswith("Ends on 1 November 2022")
+    assert "Effective Date (1 November 2019)" in answer.verdict.text
+
+
+def _direct(text: str) -> DirectAnswer:
+    line = AnswerLine(clause_id="doc:1", label="1", document="Contract", text=text,
+                      span=(0, len(text)), pages=[1])
+    return DirectAnswer(found=True, text=text, lines=[line], doc_id="doc")
+
+
+def test_a_start_date_is_never_the_end():
+    opening = _direct("This Agreement is made and entered into as of the 20th day of March, "
+                      "2018 by and between A Inc. and B LLC.")
+    assert verdict("When does the initial term end?", opening).label == "cannot_tell"
+    assert verdict("When does the initial term end?", opening,
+                   lambda doc_id: {"Effective Date": "2018-03-20"}).label == "cannot_tell"
+
+
+def test_an_open_ended_term_and_a_named_date():
+    open_ended = verdict("When does the agreement expire?", _direct(
+        "This Agreement shall continue until terminated by either party on notice."))
+    assert (open_ended.value, open_ended.text.split(":")[0]) == (
+        "perpetual", "No fixed end (perpetual)")
+    named = verdict("On what date does the agreement take effect?", _direct(
+        "This Agreement is effective as of the date first written above."),
+        lambda doc_id: {"Agreement Date": "2020-01-27"})
+    assert (named.value, named.text) == ("2020-01-27", "27 January 2020 (the Agreement Date)")

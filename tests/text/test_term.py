@@ -1,0 +1,113 @@
+"""When a term ends (clausegraph.text.term): the same term written in other number, date and
+naming styles ends on the same day; notice periods and renewals are not the term."""
+
+from __future__ import annotations
+
+import pytest
+
+from clausegraph.text.term import (
+    AGREEMENT_DATE,
+    EFFECTIVE_DATE,
+    add_duration,
+    date_by_name,
+    defined_dates,
+    named_date,
+    term_end,
+)
+
+STARTS = {EFFECTIVE_DATE: "2012-11-02", AGREEMENT_DATE: "2012-10-01"}
+
+
+@pytest.mark.parametrize("length", ["three (3) years", "3 (three) years", "3 years",
+                                    "three years", "thirty-six (36) months", "36 months"])
+def test_a_length_counts_from_the_effective_date_it_names(length):
+    text = (f"The term of this Agreement shall commence on the Effective Date and continue for "
+            f"a period of {length} (the “Initial Term”).")
+    end = term_end(text, STARTS)
+    assert (end.end, end.start, end.start_name) == ("2015-11-02", "2012-11-02", EFFECTIVE_DATE)
+
+
+@pytest.mark.parametrize("start", ["January 2, 2020", "2 January 2020", "2020-01-02",
+                                   "the 2nd day of January, 2020", "01/02/2020"])
+def test_a_length_counts_from_the_start_the_clause_states(start):
+    text = f"This Agreement shall be in force commencing on {start} and remain in effect for " \
+           "one (1) year or until the services are complete."
+    end = term_end(text, STARTS)
+    assert (end.end, end.start_name) == ("2021-01-02", None)
+
+
+@pytest.mark.parametrize("wording", ["until the fifth (5th) anniversary of the Effective Date",
+                                     "until the 5th anniversary of the Effective Date",
+                                     "until the fifth anniversary of the Effective Date",
+                                     "until the end of Year 5 after the Effective Date"])
+def test_an_anniversary_is_so_many_years(wording):
+    end = term_end(f"The initial term shall continue {wording}.", STARTS)
+    assert end.end == "2017-11-02"
+
+
+@pytest.mark.parametrize("stated", ["until December 31, 2022", "through 31 December 2022",
+                                    "and expire on 2022-12-31", "ending on December 31, 2022"])
+def test_a_stated_end_date_is_the_end(stated):
+    end = term_end(f"The term shall commence on January 1, 2020 and continue {stated}.", STARTS)
+    assert (end.end, end.length) == ("2022-12-31", None)
+
+
+def test_notice_periods_and_renewals_are_not_the_term():
+    text = ("This Agreement shall renew for successive one (1) year terms unless either party "
+            "gives ninety (90) days prior written notice; the initial term is five (5) years "
+            "from the Effective Date.")
+    assert term_end(text, STARTS).end == "2017-11-02"
+    window = "Notice must be given within Ninety (90) days of the end of the initial period."
+    assert term_end(window, STARTS) is None
+
+
+def test_a_term_without_an_end_is_perpetual_unless_it_has_a_length():
+    assert term_end("This Agreement shall continue until terminated by either party.",
+                    STARTS).perpetual
+    bounded = term_end("This Agreement shall continue for an initial period of five years "
+                       "until terminated in the manner described in Clause 16.", STARTS)
+    assert not bounded.perpetual and bounded.end == "2017-11-02"
+
+
+def test_the_date_of_the_agreement_and_other_named_starts():
+    by_agreement = term_end("The initial term shall be 3 years from the date first written "
+                            "above.", STARTS)
+    assert (by_agreement.end, by_agreement.start_name) == ("2015-10-01", AGREEMENT_DATE)
+    # a start the document dates elsewhere, by its own name
+    other = "This Agreement remains in effect for 36 months following the Service Ready Date."
+    assert term_end(other, {**STARTS, "Service Ready Date": "2020-03-01"}).end == "2023-03-01"
+    # ... or never dates: the length, from no known day
+    unknown = term_end(other, STARTS)
+    assert (unknown.end, unknown.length) == (None, (36.0, "month"))
+    # no start known at all
+    assert term_end("The term shall be one (1) year.", {}).end is None
+
+
+def test_only_start_dates_give_no_end():
+    assert term_end("This Agreement is made and entered into as of March 20, 2018.",
+                    STARTS) is None
+    latest = term_end("The term shall last for the longer of the season and the period to "
+                      "February 28, 2023.", STARTS)
+    assert (latest.end, latest.latest) == ("2023-02-28", True)
+
+
+def test_document_dates_by_name():
+    assert named_date("This Agreement is entered into on October 1, 2019 and made effective "
+                      "as of November 1, 2019 (the “Effective Date”).",
+                      EFFECTIVE_DATE) == "2019-11-01"
+    assert named_date("entered into on October 1, 2019 and effective November 1, 2019",
+                      AGREEMENT_DATE) == "2019-10-01"
+    assert defined_dates('commencing on 1 March 2020 (the "Commencement Date") and '
+                         "April 2, 2020 (the “Launch Date”)") == {
+        "Commencement Date": "2020-03-01", "Launch Date": "2020-04-02"}
+    assert date_by_name("effective as of the date first written above", STARTS) == (
+        "2012-10-01", AGREEMENT_DATE)
+    assert date_by_name("It takes effect on the Effective Date.", STARTS) == (
+        "2012-11-02", EFFECTIVE_DATE)
+    assert date_by_name("It takes effect on signature.", STARTS) is None
+
+
+def test_add_duration_keeps_the_day_within_the_month():
+    assert add_duration("2020-01-31", 1, "month") == "2020-02-29"
+    assert add_duration("2019-06-21", 2, "week") == "2019-07-05"
+    assert add_duration("2019-06", 1, "year") is None  # no exact end for a partial date
