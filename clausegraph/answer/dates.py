@@ -15,29 +15,46 @@ TYPED_CLAUSES = 3
 OPENING_CLAUSES = 3
 
 
-def document_dates(index: IndexReader, doc_id: str) -> dict[str, str | None]:
+class DocumentDates(dict):
+    """{name: ISO or None} with ``where``: the label of the clause each date was read from
+    (what a verdict cites beside the date)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.where: dict[str, str] = {}
+
+    def found(self, name: str, iso: str | None, clause: Clause | None) -> None:
+        self[name] = iso
+        if iso and clause is not None:
+            self.where[name] = clause.label
+
+
+def document_dates(index: IndexReader, doc_id: str) -> DocumentDates:
     """{EFFECTIVE_DATE: ISO or None, AGREEMENT_DATE: ISO or None, and every other date the
     document defines by name ("Commencement Date"): ISO} of the stored document."""
-    clauses = index.clauses.document_clauses(doc_id)
-    defined: dict[str, str] = {}
-    for clause in sorted(clauses, key=lambda c: c.order):
+    clauses = sorted(index.clauses.document_clauses(doc_id), key=lambda c: c.order)
+    dates = DocumentDates()
+    defined: dict[str, tuple[str, Clause]] = {}
+    for clause in clauses:
         for name, iso in defined_dates(clause.text).items():
-            defined.setdefault(name, iso)
-    dates: dict[str, str | None] = dict(defined)
+            defined.setdefault(name, (iso, clause))
+    for name, (iso, clause) in defined.items():
+        dates.found(name, iso, clause)
     for name in (EFFECTIVE_DATE, AGREEMENT_DATE):
-        dates[name] = _typed_date(clauses, name) or defined.get(name)
+        typed = _typed_date(clauses, name)
+        dates.found(name, *(typed or defined.get(name) or (None, None)))
     if dates[AGREEMENT_DATE] is None:
-        opening = sorted(clauses, key=lambda c: c.order)[:OPENING_CLAUSES]
-        dates[AGREEMENT_DATE] = next(
-            (d for c in opening if (d := named_date(c.text, AGREEMENT_DATE))), None)
+        dated = ((d, c) for c in clauses[:OPENING_CLAUSES]
+                 if (d := named_date(c.text, AGREEMENT_DATE)))
+        dates.found(AGREEMENT_DATE, *next(dated, (None, None)))
     return dates
 
 
-def _typed_date(clauses: list[Clause], name: str) -> str | None:
+def _typed_date(clauses: list[Clause], name: str) -> tuple[str, Clause] | None:
     typed = sorted(((t.probability, c.order, c) for c in clauses for t in c.clause_types
                     if t.label == name), key=lambda item: (-item[0], item[1]))
     for _, _, clause in typed[:TYPED_CLAUSES]:
         found = named_date(clause.text, name)
         if found:
-            return found
+            return found, clause
     return None

@@ -123,21 +123,25 @@ def verdict(question: str, direct: DirectAnswer | None,
             return Verdict(label="cannot_tell", text="Cannot tell: the quote states no end",
                            clause_id=clause_id, basis="no end date, length or open-ended term "
                            "in the quote")
-        return _term_verdict(end, clause_id)
+        return _term_verdict(end, clause_id, getattr(starts, "where", {}))
     stated = _value(text, kinds, clause_id)
     if stated.label == "cannot_tell" and kinds[0] == "date" and dates_of and direct.doc_id:
         # "effective as of the date first written above": the date it names, stated elsewhere
-        named = date_by_name(text, dates_of(direct.doc_id))
+        starts = dates_of(direct.doc_id)
+        named = date_by_name(text, starts)
         if named is not None:
-            return Verdict(label="value", text=f"{_long_date(named[0])} (the {named[1]})",
+            where = getattr(starts, "where", {})
+            cited = f", {where[named[1]]}" if named[1] in where else ""
+            return Verdict(label="value", text=f"{_long_date(named[0])} (the {named[1]}{cited})",
                            value=named[0], clause_id=clause_id,
                            basis=f"the quote names the document's {named[1]}, stated in "
                            "another clause")
     return stated
 
 
-def _term_verdict(end: TermEnd, clause_id: str) -> Verdict:
-    """"Ends on 2 November 2015: 3 years from the Effective Date (2 November 2012)"."""
+def _term_verdict(end: TermEnd, clause_id: str, where: Mapping[str, str]) -> Verdict:
+    """"Ends on 2 November 2015: 3 years from the Effective Date (2 November 2012,
+    preamble¶1)"; ``where`` names the clause each document date was read from."""
     if end.perpetual:
         return Verdict(label="value", text="No fixed end (perpetual): it runs until terminated",
                        value="perpetual", clause_id=clause_id,
@@ -158,8 +162,9 @@ def _term_verdict(end: TermEnd, clause_id: str) -> Verdict:
     else:
         amount, unit = end.length
         length = f"{amount:g} {unit}{'' if amount == 1 else 's'}"
-        counted = f"the {end.start_name} ({_long_date(end.start)})" if end.start_name \
-            else _long_date(end.start)
+        cited = f", {where[end.start_name]}" if end.start_name in where else ""
+        counted = f"the {end.start_name} ({_long_date(end.start)}{cited})" \
+            if end.start_name else _long_date(end.start)
         shown += f": {length} from {counted}"
         basis = ("the term's length counted from the document's " + end.start_name
                  if end.start_name else "the term's length counted from its stated start")

@@ -41,7 +41,7 @@ def test_the_end_of_a_counted_term_is_stated(tmp_path, signed, effective, length
     assert answer.found and "2.1" in answer.direct.lines[0].label
     assert answer.verdict.label == "value" and answer.verdict.value == "2022-11-01"
     assert answer.verdict.text.startswith("Ends on 1 November 2022")
-    assert "Effective Date (1 November 2019)" in answer.verdict.text
+    assert "Effective Date (1 November 2019, " in answer.verdict.text
 
 
 def _direct(text: str) -> DirectAnswer:
