@@ -559,7 +559,7 @@ class ClauseGraph:
 
         # the CUAD clause types the question asks about: the answer gate reads how far the
         # document's clauses are of them (the question's vector is cached by the search)
-        types = self.retriever.question_types(self.retriever.query_vector(asked))
+        types = self.retriever.question_types(self.retriever.query_vector(asked), asked)
         answer = build_answer(self.index, question, results, settings, asked=asked,
                               by_document=by_document, question_types=types)
         answer.strategy_notes = dict(found.notes)

@@ -2,7 +2,8 @@
 
 Retrieval adds ``type_weight`` times a clause's type affinity with the question
 (``clausegraph.classify.questions``): the question's probability over CUAD's 41 categories
-(a softmax at ``temperature`` of its cosine with each category's description; nothing below
+(a softmax at ``temperature`` of its cosine with each category's description, averaged with
+the clause-type model's reading of the question since session 12; nothing below
 ``min_similarity``) times the clause's own type probabilities. This script chooses
 ``temperature`` and ``type_weight`` on the train contracts:
 
@@ -131,7 +132,7 @@ def collect_asks(index_dir: str, documents: list[str], labels: np.ndarray,
             results = retriever.retrieve(question, config, doc_ids=[doc_id])
             asks.append((np.array([r.score for r in results]),
                          [row[r.clause_id] for r in results], j,
-                         retriever.query_vector(question)))
+                         retriever.query_vector(question), question))
     return asks
 
 
@@ -140,11 +141,13 @@ def score_grid(asks: list[tuple], types: np.ndarray, labels: np.ndarray,
     """hit@1 / hit@5 of the reranked clauses at every (temperature, weight)."""
     grid = []
     for temperature in TEMPERATURES:
-        model = QuestionTypeModel(temperature, MIN_SIMILARITY).fit(anchors)
-        asked = model.predict_proba(np.vstack([a[3] for a in asks]))
+        # the shipped design: the clause-type model reads each question too
+        model = QuestionTypeModel(temperature, MIN_SIMILARITY,
+                                  load_clause_type_model()).fit(anchors)
+        asked = model.predict_proba(np.vstack([a[3] for a in asks]), [a[4] for a in asks])
         for weight in WEIGHTS:
             hit1 = hit5 = 0
-            for (scores, rows, j, _), question in zip(asks, asked):
+            for (scores, rows, j, _, _), question in zip(asks, asked):
                 affinity = types[rows] @ question
                 order = np.argsort(-(scores + weight * affinity), kind="stable")
                 right = labels[np.array(rows)[order], j] == 1

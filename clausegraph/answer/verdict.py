@@ -124,8 +124,8 @@ def verdict(question: str, direct: DirectAnswer | None,
                            clause_id=clause_id, basis="no end date, length or open-ended term "
                            "in the quote")
         return _term_verdict(end, clause_id, getattr(starts, "where", {}))
-    stated = _value(text, kinds, clause_id)
-    if stated.label == "cannot_tell" and kinds[0] == "date" and dates_of and direct.doc_id:
+    if kinds[0] == "date" and dates_of and direct.doc_id and \
+            not any(v.kind == "date" for v in extract_values(text)):
         # "effective as of the date first written above": the date it names, stated elsewhere
         starts = dates_of(direct.doc_id)
         named = date_by_name(text, starts)
@@ -136,7 +136,7 @@ def verdict(question: str, direct: DirectAnswer | None,
                            value=named[0], clause_id=clause_id,
                            basis=f"the quote names the document's {named[1]}, stated in "
                            "another clause")
-    return stated
+    return _value(text, kinds, clause_id)
 
 
 def _term_verdict(end: TermEnd, clause_id: str, where: Mapping[str, str]) -> Verdict:

@@ -6,6 +6,14 @@ index), and the similarities become a probability over categories by a softmax a
 ``temperature``. A question like no description (cosine below ``min_similarity``: "What is
 the waiting period for cataract surgery?") asks about no CUAD type and lifts nothing.
 
+A question like some description is also read by the clause-type model (fitted on the
+clauses of CUAD's train contracts, classify/model.py) as if it were a clause, and the two
+distributions are averaged: a description is one sentence per category, and "Does either
+party have exclusive rights ...?" is nearer the description of Parties than that of
+Exclusivity, while the clause-type model has learned "exclusive" from hundreds of
+Exclusivity clauses (on the 41 dev questions, the category ranked first: descriptions 35,
+clause-type model 36, their mean 38; docs/clause_types.md, "Question types").
+
 Retrieval lifts a clause by ``RetrievalConfig.type_weight`` times its affinity with the
 question: the sum over categories of the question's probability times the clause's stored
 type probability. ``scripts/fit_type_lift.py`` fits ``temperature``, ``min_similarity``
@@ -18,6 +26,7 @@ import json
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -32,9 +41,12 @@ class QuestionTypeModel:
     columns in :data:`CUAD_CATEGORIES` order; a row of zeros for a question like no
     category."""
 
-    def __init__(self, temperature: float, min_similarity: float) -> None:
+    def __init__(self, temperature: float, min_similarity: float,
+                 clause_model: Any | None = None) -> None:
         self.temperature = temperature
         self.min_similarity = min_similarity
+        # ``predict_proba(texts, vectors)`` -> (n, 41): the clause-type model, or None
+        self.clause_model = clause_model
         self.anchors_: np.ndarray | None = None
 
     def fit(self, description_vectors: np.ndarray) -> QuestionTypeModel:
@@ -47,12 +59,22 @@ class QuestionTypeModel:
             raise RuntimeError("QuestionTypeModel.fit has not been called")
         return np.atleast_2d(question_vectors).astype(np.float32) @ self.anchors_.T
 
-    def predict_proba(self, question_vectors: np.ndarray) -> np.ndarray:
+    def predict_proba(self, question_vectors: np.ndarray,
+                      texts: Sequence[str] | None = None) -> np.ndarray:
+        """(n, 41) probabilities; with the questions' ``texts`` and a clause model, the mean
+        of the description softmax and the clause model's reading (rows normalised)."""
         similarity = self.similarities(question_vectors)
         logits = (similarity - similarity.max(axis=1, keepdims=True)) * self.temperature
         probabilities = np.exp(logits)
         probabilities /= probabilities.sum(axis=1, keepdims=True)
-        probabilities[similarity.max(axis=1) < self.min_similarity] = 0.0
+        asks = similarity.max(axis=1) >= self.min_similarity
+        probabilities[~asks] = 0.0
+        if self.clause_model is not None and texts is not None and asks.any():
+            rows = np.flatnonzero(asks)
+            read = np.asarray(self.clause_model.predict_proba(
+                [texts[i] for i in rows], np.atleast_2d(question_vectors)[rows]), dtype=np.float64)
+            read /= np.maximum(read.sum(axis=1, keepdims=True), 1e-12)
+            probabilities[rows] = (probabilities[rows] + read) / 2
         return probabilities
 
 
@@ -68,10 +90,13 @@ def shipped_parameters() -> dict:
     return json.loads(PARAMETERS_PATH.read_text(encoding="utf-8"))
 
 
-def shipped_model(description_vectors: np.ndarray) -> QuestionTypeModel:
+def shipped_model(description_vectors: np.ndarray,
+                  clause_model: Any | None = None) -> QuestionTypeModel:
+    """The fitted model; ``clause_model`` (the clause-type model, when the encoder is the one
+    it was fitted on) reads the questions too."""
     parameters = shipped_parameters()
-    return QuestionTypeModel(parameters["temperature"], parameters["min_similarity"]).fit(
-        description_vectors)
+    return QuestionTypeModel(parameters["temperature"], parameters["min_similarity"],
+                             clause_model).fit(description_vectors)
 
 
 def type_affinity(question: np.ndarray, clause_types: Sequence[ClauseType],

@@ -86,12 +86,19 @@ class Retriever:
     def last_scope(self, scope: DocumentScope | None) -> None:
         self._thread.scope = scope
 
-    def question_types(self, query_vector: np.ndarray) -> np.ndarray:
-        """The CUAD clause types the question asks about ((41,), zeros for none); the
-        category descriptions are embedded by this retriever's encoder on first use."""
+    def question_types(self, query_vector: np.ndarray, question: str | None = None) -> np.ndarray:
+        """The CUAD clause types the question asks about ((41,), zeros for none), read from
+        its vector and, given its text, by the clause-type model too; the category
+        descriptions are embedded by this retriever's encoder on first use."""
         if self._question_model is None:
-            self._question_model = shipped_model(self.embedder.encode(descriptions()))
-        return self._question_model.predict_proba(query_vector)[0]
+            from clausegraph.classify import fits_encoder, load_clause_type_model
+
+            clause_model = load_clause_type_model() \
+                if fits_encoder(self.embedder.name, self.embedder.dim) else None
+            self._question_model = shipped_model(self.embedder.encode(descriptions()),
+                                                 clause_model)
+        texts = None if question is None else [question]
+        return self._question_model.predict_proba(query_vector, texts)[0]
 
     def _encode_query(self, query: str) -> np.ndarray:
         """The query's embedding (see ``query_vector``)."""
@@ -116,7 +123,7 @@ class Retriever:
         seeds = sorted(pool.values(), key=lambda c: -c.sim)[: config.seed_k]
         self._add_graph_support(pool, seeds, config)
         self._score_new(pool, tokens, query_vector, config)
-        return self._rank(pool, seeds, config, query_vector)
+        return self._rank(pool, seeds, config, query_vector, query)
 
     def query_tokens(self, query: str) -> list[str]:
         """The query's BM25 tokens that occur in the index."""
@@ -283,7 +290,7 @@ class Retriever:
 
     def _rank(
         self, pool: dict[str, _Candidate], seeds: list[_Candidate], config: RetrievalConfig,
-        query_vector: np.ndarray | None = None,
+        query_vector: np.ndarray | None = None, query: str | None = None,
     ) -> list[RetrievedClause]:
         seed_rank = {s.clause_id: i + 1 for i, s in enumerate(seeds)}
         clauses = {c.clause_id: c for c in self.index.clauses.clauses(list(pool))}
@@ -292,7 +299,7 @@ class Retriever:
         asked = None
         if config.type_weight and query_vector is not None and \
                 any(c.clause_types for c in clauses.values()):
-            asked = self.question_types(query_vector)
+            asked = self.question_types(query_vector, query)
         scored = []
         for candidate in pool.values():
             clause = clauses[candidate.clause_id]

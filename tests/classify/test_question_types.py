@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from clausegraph.api import ClauseGraph
-from clausegraph.classify import CUAD_CATEGORIES
+from clausegraph.classify import CUAD_CATEGORIES, load_clause_type_model
 from clausegraph.classify.categories import CUAD_DESCRIPTIONS
-from clausegraph.classify.questions import (QuestionTypeModel, descriptions,
+from clausegraph.classify.questions import (QuestionTypeModel, descriptions, shipped_model,
                                             shipped_parameters, type_affinity)
 from clausegraph.config import RetrievalConfig
 from clausegraph.models import ClauseType
@@ -60,6 +60,32 @@ def test_a_question_like_no_category_asks_for_none(model, graph, question) -> No
     assert not row.any(), (question, CUAD_CATEGORIES[int(row.argmax())])
 
 
+@pytest.mark.parametrize("question,category", [
+    # the words a description lacks but the clauses of the type use (others' wordings)
+    ("Is either side restricted to buying only from the other, on an exclusive basis?",
+     "Exclusivity"),
+    ("Is the reseller prohibited from selling competing products?", "Non-Compete"),
+])
+def test_the_clause_type_model_reads_the_question_too(graph, question, category) -> None:
+    """The shipped question-type model reads a question by the clause-type model as well
+    (the mean of the two): it finds types the descriptions alone miss."""
+    vector = graph.embedder.encode_query(question)
+    both = shipped_model(graph.embedder.encode(descriptions()), load_clause_type_model())
+    shipped = both.predict_proba(vector, [question])[0]
+    described = both.predict_proba(vector)[0]
+    assert CUAD_CATEGORIES[int(shipped.argmax())] == category, (
+        question, CUAD_CATEGORIES[int(shipped.argmax())])
+    assert np.isclose(shipped.sum(), 1.0, atol=1e-5)
+    # without the text, the descriptions alone: the same question types as before
+    assert not np.allclose(shipped, described)
+
+
+def test_a_question_like_no_category_stays_unlifted_with_the_clause_model(graph) -> None:
+    question = "What is the waiting period for cataract surgery?"
+    both = shipped_model(graph.embedder.encode(descriptions()), load_clause_type_model())
+    assert not both.predict_proba(graph.embedder.encode_query(question), [question]).any()
+
+
 def test_probabilities_sum_to_one_and_follow_similarity(model, graph) -> None:
     vectors = graph.embedder.encode(["Which law governs the agreement?",
                                      "Can this agreement be assigned to a third party?"])
@@ -88,7 +114,7 @@ def test_the_lift_ranks_a_clause_of_the_asked_type_higher(sample_graph) -> None:
     retriever = sample_graph.retriever
     off = retriever.retrieve(question, RetrievalConfig(type_weight=0.0, top_k=40))
     on = retriever.retrieve(question, RetrievalConfig(type_weight=0.5, top_k=40))
-    asked = retriever.question_types(retriever.query_vector(question))
+    asked = retriever.question_types(retriever.query_vector(question), question)
     assert CUAD_CATEGORIES[int(asked.argmax())] == "Governing Law"
     column = {name: i for i, name in enumerate(CUAD_CATEGORIES)}
     before = {r.clause_id: r.score for r in off}
