@@ -7,12 +7,15 @@ from __future__ import annotations
 
 from clausegraph.models import Clause
 from clausegraph.store.base import IndexReader
-from clausegraph.text.term import AGREEMENT_DATE, EFFECTIVE_DATE, defined_dates, named_date
+from clausegraph.text.term import (AGREEMENT_DATE, EFFECTIVE_DATE, SIGNATURE_DATE, defined_dates,
+                                   full_dates, named_date)
 
 # the clauses of a type read for its date, most probable first
 TYPED_CLAUSES = 3
 # the opening clauses read for the date of the agreement when no clause is typed as it
 OPENING_CLAUSES = 3
+# the closing clauses read for the date the parties signed (the signature block)
+CLOSING_CLAUSES = 5
 
 
 class DocumentDates(dict):
@@ -47,6 +50,9 @@ def document_dates(index: IndexReader, doc_id: str) -> DocumentDates:
         dated = ((d, c) for c in clauses[:OPENING_CLAUSES]
                  if (d := named_date(c.text, AGREEMENT_DATE)))
         dates.found(AGREEMENT_DATE, *next(dated, (None, None)))
+    # the last party to sign makes it binding: the latest date of the signature block
+    signed = [(iso, c) for c in clauses[-CLOSING_CLAUSES:] for iso in full_dates(c.text)]
+    dates.found(SIGNATURE_DATE, *max(signed, key=lambda item: item[0], default=(None, None)))
     return dates
 
 

@@ -23,6 +23,7 @@ from clausegraph.text.values import Value, extract_values
 # The dates a term may count from, by the name a clause uses for them.
 EFFECTIVE_DATE = "Effective Date"
 AGREEMENT_DATE = "Agreement Date"
+SIGNATURE_DATE = "date of signature"
 # A date the clause says the term ends on ("until", "through", "expire on", "ending on").
 _ENDS_AT = re.compile(
     r"(?i)\b(?:until|till|through|thru|to\s+and\s+including|end(?:s|ing)?(?:\s+on)?|"
@@ -42,8 +43,16 @@ _NAMES_OTHER = re.compile(r"\b(?!Effective\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,3}\
                           r"execution\b|its\s+execution\b)\w+)")
 _NAMES_AGREEMENT = re.compile(
     r"(?i)\bdate\s+(?:first\s+)?(?:set\s+forth|written)\s+above\b|\bdate\s+hereof\b|"
-    r"\bdate\s+of\s+(?:this|the)\s+(?:agreement|contract)\b|\bexecution\s+date\b|"
+    r"\bdate\s+of\s+(?:this|the)\s+(?:agreement|contract|amendment)\b|\bexecution\s+date\b|"
     r"\bdate\s+of\s+(?:its\s+)?execution\b")
+# The date given in the signature block: "as of the date below", "the date it is signed by
+# both parties", "the date the last party hereto has executed this Agreement". ("The date
+# of execution" is the date of the agreement its opening states, as CUAD reads it.)
+_NAMES_SIGNATURE = re.compile(
+    r"(?i)\bdate\s+(?:set\s+forth\s+|written\s+|indicated\s+)?below\b|"
+    r"\bdate\s+(?:on\s+which\s+)?(?:it|this\s+agreement)\s+is\s+(?:signed|executed)\b|"
+    r"\bsigned\s+by\s+both\s+parties\b|\blast\s+(?:party|signature)\b|"
+    r"\bsignature\s+block\b|\bdate\s+of\s+(?:the\s+)?(?:last\s+)?signature\b")
 # A length that is not the term's own: a notice period ("ninety (90) days prior written
 # notice") or a renewal ("renew for successive one (1) year terms").
 _NOTICE_AFTER = re.compile(
@@ -136,6 +145,8 @@ def _start(text: str, dates: list[Value], starts: Mapping[str, str | None]
             return value.iso, None
     if _NAMES_EFFECTIVE.search(text):
         order: tuple[str, ...] = (EFFECTIVE_DATE, AGREEMENT_DATE)
+    elif _NAMES_SIGNATURE.search(text):
+        order = (SIGNATURE_DATE, AGREEMENT_DATE)
     elif _NAMES_AGREEMENT.search(text):
         order = (AGREEMENT_DATE, EFFECTIVE_DATE)
     elif (other := _NAMES_OTHER.search(_without_agreement_dates(text))) is not None:
@@ -183,6 +194,12 @@ def add_duration(start_iso: str, amount: float, unit: str) -> str | None:
 _TAKES_EFFECT = re.compile(r"(?i)\b(?:effective|commenc\w*|takes?\s+effect)\b")
 
 
+def full_dates(text: str) -> list[str]:
+    """The dates of ``text`` with day, month and year (ISO), in order."""
+    return [v.iso for v in extract_values(text) if v.kind == "date" and v.iso
+            and len(v.iso) == len("YYYY-MM-DD")]
+
+
 def named_date(text: str, name: str) -> str | None:
     """The full date (ISO) ``text`` gives as the document's ``name`` date: for its
     :data:`EFFECTIVE_DATE` the date nearest a word of taking effect ("entered into on
@@ -223,6 +240,8 @@ def date_by_name(text: str, starts: Mapping[str, str | None]) -> tuple[str, str]
     """The document's date that ``text`` names instead of stating ("effective as of the
     date first written above": the date of the agreement; "on the Effective Date"; "the
     Commencement Date"), as (ISO, the name), when ``starts`` knows it."""
+    if _NAMES_SIGNATURE.search(text) and starts.get(SIGNATURE_DATE):
+        return str(starts[SIGNATURE_DATE]), SIGNATURE_DATE
     if _NAMES_AGREEMENT.search(text) and starts.get(AGREEMENT_DATE):
         return str(starts[AGREEMENT_DATE]), AGREEMENT_DATE
     for match in (_NAMES_EFFECTIVE.search(text), _NAMES_OTHER.search(text)):

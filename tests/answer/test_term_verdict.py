@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from clausegraph.answer.dates import document_dates
 from clausegraph.answer.verdict import verdict
 from clausegraph.models import AnswerLine, DirectAnswer
+from clausegraph.text.term import SIGNATURE_DATE
 from tests.written_graph import written_graph
 
 CONTRACT = """SUPPLY AGREEMENT
@@ -67,3 +69,40 @@ def test_an_open_ended_term_and_a_named_date():
         "This Agreement is effective as of the date first written above."),
         lambda doc_id: {"Agreement Date": "2020-01-27"})
     assert (named.value, named.text) == ("2020-01-27", "27 January 2020 (the Agreement Date)")
+
+
+SIGNED = """SERVICES AGREEMENT
+
+This Services Agreement is made by and between Gamma Labs Inc. and Delta Health LLC.
+
+1. SERVICES
+1.1 Gamma shall provide the laboratory services described in Exhibit A.
+
+2. PAYMENT
+2.1 Delta shall pay each invoice within thirty (30) days of receipt.
+
+IN WITNESS WHEREOF, the Parties have executed this Agreement as of the date below.
+
+GAMMA LABS INC. By: /s/ A. Smith Date: {first}
+DELTA HEALTH LLC By: /s/ B. Jones Date: {last}
+"""
+
+
+@pytest.mark.parametrize(("first", "last"), [
+    ("January 26, 2020", "January 27, 2020"),
+    ("26 January 2020", "27 January 2020"),
+    ("01/26/2020", "01/27/2020"),
+])
+def test_the_date_below_is_the_last_signature(tmp_path, first, last):
+    """A quote that dates the agreement "as of the date below" is dated by the signature
+    block: its latest date (the agreement binds when the last party signs)."""
+    graph = written_graph(tmp_path, {"services.txt": SIGNED.format(first=first, last=last)})
+    doc_id = next(iter(graph.index.entries()))
+    dates = document_dates(graph.index, doc_id)
+    assert dates[SIGNATURE_DATE] == "2020-01-27"
+    witness = _direct("IN WITNESS WHEREOF, the Parties have executed this Agreement as of the "
+                      "date below.").model_copy(update={"doc_id": doc_id})
+    result = verdict("When was this agreement signed or dated?", witness,
+                     lambda _: document_dates(graph.index, doc_id))
+    assert result.value == "2020-01-27"
+    assert result.text.startswith("27 January 2020 (the date of signature, ")

@@ -8,6 +8,7 @@ import pytest
 from clausegraph.text.term import (
     AGREEMENT_DATE,
     EFFECTIVE_DATE,
+    SIGNATURE_DATE,
     add_duration,
     date_by_name,
     defined_dates,
@@ -105,6 +106,15 @@ def test_document_dates_by_name():
     assert date_by_name("It takes effect on the Effective Date.", STARTS) == (
         "2012-11-02", EFFECTIVE_DATE)
     assert date_by_name("It takes effect on signature.", STARTS) is None
+    # the signature block's date, when the document gives one; "the date of execution" is
+    # the date of the agreement its opening states
+    signed = {**STARTS, SIGNATURE_DATE: "2020-01-27"}
+    assert date_by_name("executed as of the date below", signed) == ("2020-01-27", SIGNATURE_DATE)
+    assert date_by_name("effective on the date it is signed by both parties", signed)[1] == \
+        SIGNATURE_DATE
+    assert date_by_name("effective as of the date of its execution", signed) == (
+        "2012-10-01", AGREEMENT_DATE)
+    assert date_by_name("executed as of the date below", STARTS) is None
 
 
 def test_add_duration_keeps_the_day_within_the_month():
