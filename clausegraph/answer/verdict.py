@@ -22,7 +22,8 @@ from datetime import date
 
 from clausegraph.answer.direct import FAMILY_PREFIX, content_tokens, refuses_cover
 from clausegraph.models import Answer, DirectAnswer, Verdict
-from clausegraph.text.term import TermEnd, date_by_name, term_end
+from clausegraph.text.term import (RENEWS, TermEnd, date_by_name, notice_period,
+                                   renewal_length, term_end)
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import Value, extract_values
 
@@ -71,6 +72,13 @@ _AFFIRMS_COVER = re.compile(r"\b(we|the company|the insurer|the plan)\s+(will|sh
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30.4375, "year": 365.25}
 # "When does the initial term end?", "On what date does the agreement expire?": the end of
 # a term, which a clause more often counts ("for three (3) years") than states
+# "How much notice must be given to stop the agreement from renewing?": the notice period,
+# not the renewal's length beside it
+_ASKS_NOTICE = re.compile(r"\bnotice\b", re.I)
+_AUTOMATIC = re.compile(r"\bautomatic\w*|\bunless\b[^.;]{0,120}\b(?:notice|notif\w*)\b", re.I)
+_BY_CHOICE = re.compile(r"\b(?:mutual\w*|option|may\s+be\s+(?:renewed|extended)|may\s+"
+                        r"(?:renew|extend)|(?:upon|by)\s+(?:the\s+)?(?:written\s+)?agreement)\b",
+                        re.I)
 _ASKS_END = re.compile(r"\b(expir\w*|end|ends|ending)\b|\bwhen\s+(does|will|do)\b[^?]*"
                        r"\bterminat\w*", re.I)
 
@@ -107,7 +115,8 @@ def verdict(question: str, direct: DirectAnswer | None,
     text = " ".join(line.text for line in direct.lines)
     clause_id = (direct.answering_line() or direct.lines[0]).clause_id
     if yes_no:
-        return _yes_no(question, text, clause_id)
+        renewal = _renewal(text, clause_id) if RENEWS.search(question) else None
+        return renewal or _yes_no(question, text, clause_id)
     if kinds == ("jurisdiction",):
         from clausegraph.review.jurisdiction import governing_jurisdiction
 
@@ -136,7 +145,41 @@ def verdict(question: str, direct: DirectAnswer | None,
                            value=named[0], clause_id=clause_id,
                            basis=f"the quote names the document's {named[1]}, stated in "
                            "another clause")
+    if "duration" in kinds and (_ASKS_NOTICE.search(question) or RENEWS.search(question)):
+        notice = _ASKS_NOTICE.search(question) is not None
+        length = notice_period(text) if notice else renewal_length(text)
+        if length is not None:
+            what = "notice period" if notice else "length of a renewal"
+            return Verdict(label="value", text=_length(length), value=_length(length),
+                           clause_id=clause_id, basis=f"the {what} the quoted clause states")
     return _value(text, kinds, clause_id)
+
+
+def _renewal(text: str, clause_id: str) -> Verdict | None:
+    """"Does the agreement renew automatically, and for how long?": "Yes: renews
+    automatically for 1 year at a time", "Only by option or agreement: 3 years"; None when
+    the quote says nothing of renewing."""
+    if not RENEWS.search(text):
+        return None
+    length = renewal_length(text)
+    shown = _length(length) if length else None
+    if _BY_CHOICE.search(text):
+        return Verdict(label="conditional", text="Only by option or agreement" +
+                       (f": {shown} at a time" if shown else ""), value=shown,
+                       clause_id=clause_id, basis="the quoted clause renews it only by choice")
+    if _AUTOMATIC.search(text):
+        return Verdict(label="yes", text="Yes: renews automatically" +
+                       (f" for {shown} at a time" if shown else ""), value=shown,
+                       clause_id=clause_id, basis="the quoted clause renews it unless stopped")
+    return Verdict(label="cannot_tell", text="Renews" + (f" for {shown} at a time" if shown
+                                                          else "") + "; not said to be automatic",
+                   value=shown, clause_id=clause_id,
+                   basis="the quoted clause renews it without saying how")
+
+
+def _length(length: tuple[float, str]) -> str:
+    amount, unit = length
+    return f"{amount:g} {unit}{'' if amount == 1 else 's'}"
 
 
 def _term_verdict(end: TermEnd, clause_id: str, where: Mapping[str, str]) -> Verdict:

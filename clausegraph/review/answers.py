@@ -7,11 +7,17 @@ Dates and durations come from the one value extractor (``clausegraph.text.values
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 from clausegraph.review.jurisdiction import governing_jurisdiction
-from clausegraph.text.term import PERPETUAL, add_duration, date_by_name, term_end
+from clausegraph.text.term import (
+    PERPETUAL,
+    add_duration,
+    date_by_name,
+    notice_period,
+    renewal_length,
+    term_end,
+)
 
 __all__ = ["ANSWER_KINDS", "add_duration", "answer_kind", "normalised_answer"]
 
@@ -27,15 +33,6 @@ ANSWER_KINDS: dict[str, str] = {
     "Governing Law": "jurisdiction",
 }
 SPAN_ONLY = frozenset({"Document Name", "Parties"})
-_RENEWS = re.compile(r"(?i)\b(?:renew\w*|extend\w*|extension)\b")
-_NOTICE = re.compile(r"(?i)\b(?:notice|notif\w*|prior|before|advance)\b")
-# A duration that is a notice period: "90 days prior", "30 days' written notice".
-_NOTICE_AFTER = re.compile(
-    r"(?i)[\s'’]*(?:\([^)]{0,20}\)\s*)?(?:\w+\s+)?(?:prior|before|in\s+advance|"
-    r"(?:advance\s+)?(?:written\s+)?notice)\b")
-_YEARLY = re.compile(r"(?i)\b(?:year\s+to\s+year|annual(?:ly)?|each\s+year|every\s+year)\b")
-# How near (characters) a duration must sit to the word that says what it measures.
-_NEAR = 80
 
 
 def answer_kind(category: str) -> str | None:
@@ -86,58 +83,22 @@ def _expiry(text: str, known: Mapping[str, str | None]) -> str | None:
 
 
 def _renewal(text: str, known: Mapping[str, str | None]) -> str | None:
-    """The length of a renewal: the duration nearest a word of renewing that is not a
-    notice period ("ninety (90) days prior written notice"); "year to year" and "annual"
-    renewals are one year."""
-    notices = {(v.start, v.end) for v in _notice_values(text)}
-    found = _durations_near(text, _RENEWS, skip=notices)
-    if found:
-        return found[0]
-    if _YEARLY.search(text):
-        return "1 year"
+    """The length of a renewal (``clausegraph.text.term.renewal_length``); an open-ended
+    term is "perpetual"."""
+    length = renewal_length(text)
+    if length:
+        return format_duration(*length)
     return "perpetual" if PERPETUAL.search(text) else None
 
 
 def _notice(text: str, known: Mapping[str, str | None]) -> str | None:
-    """The notice period: a duration stated as notice ("at least ninety (90) days prior
-    written notice", "notice ... 90 days before"), else the duration nearest a word of
-    notice."""
-    stated = _notice_values(text)
-    if stated:
-        return format_duration(stated[0].amount, stated[0].unit)
-    found = _durations_near(text, _NOTICE)
-    return found[0] if found else None
-
-
-def _notice_values(text: str) -> list:
-    """Durations followed closely by "prior", "before", "notice" or "in advance"."""
-    from clausegraph.text.values import extract_values
-
-    return [v for v in extract_values(text)
-            if v.kind == "duration" and v.amount and v.unit
-            and _NOTICE_AFTER.match(text, v.end)]
+    """The notice period (``clausegraph.text.term.notice_period``)."""
+    length = notice_period(text)
+    return format_duration(*length) if length else None
 
 
 def _jurisdiction(text: str, known: Mapping[str, str | None]) -> str | None:
     return governing_jurisdiction(text)
-
-
-def _durations_near(text: str, cue: re.Pattern, skip: set[tuple[int, int]] = set()) -> list[str]:
-    """Durations of ``text`` ordered by distance to the nearest ``cue`` word (those
-    further than ``_NEAR`` characters left out)."""
-    from clausegraph.text.values import extract_values
-
-    cues = [m.start() for m in cue.finditer(text)]
-    scored = []
-    for value in extract_values(text):
-        if value.kind != "duration" or not value.amount or not value.unit:
-            continue
-        if (value.start, value.end) in skip:
-            continue
-        distance = min((abs(c - value.start) for c in cues), default=None)
-        if distance is not None and distance <= _NEAR:
-            scored.append((distance, format_duration(value.amount, value.unit)))
-    return [text for _, text in sorted(scored, key=lambda item: item[0])]
 
 
 def format_duration(amount: float, unit: str) -> str:

@@ -251,3 +251,55 @@ def date_by_name(text: str, starts: Mapping[str, str | None]) -> tuple[str, str]
         if starts.get(name):
             return str(starts[name]), name
     return None
+
+
+# Renewals and the notice that stops them: "renews for successive one (1) year periods
+# unless either party gives ninety (90) days prior written notice".
+RENEWS = re.compile(r"(?i)\b(?:renew\w*|extend\w*|extension)\b")
+_NOTICE_WORD = re.compile(r"(?i)\b(?:notice|notif\w*|prior|before|advance)\b")
+# A duration stated as notice: "90 days prior", "30 days' written notice", "60 days before".
+_NOTICE_STATED = re.compile(
+    r"(?i)[\s'’]*(?:\([^)]{0,20}\)\s*)?(?:\w+\s+)?(?:prior|before|in\s+advance|"
+    r"(?:advance\s+)?(?:written\s+)?notice)\b")
+_YEARLY = re.compile(r"(?i)\b(?:year\s+to\s+year|annual(?:ly)?|each\s+year|every\s+year)\b")
+_NEAR = 80  # characters between a duration and the word that says what it measures
+
+
+def notice_period(text: str) -> tuple[float, str] | None:
+    """The notice period ``text`` states: a duration stated as notice ("at least ninety (90)
+    days prior written notice"), else the duration nearest a word of notice."""
+    stated = [v for v in _durations(text) if _NOTICE_STATED.match(text, v.end)]
+    if stated:
+        return stated[0].amount, stated[0].unit  # type: ignore[return-value]
+    near = _durations_near(text, _NOTICE_WORD)
+    return near[0] if near else None
+
+
+def renewal_length(text: str) -> tuple[float, str] | None:
+    """How long a renewal runs: the duration nearest a word of renewing that is not a notice
+    period; "year to year" and "annual" renewals are one year."""
+    notices = {(v.start, v.end) for v in _durations(text) if _NOTICE_STATED.match(text, v.end)}
+    near = _durations_near(text, RENEWS, skip=notices)
+    if near:
+        return near[0]
+    return (1.0, "year") if _YEARLY.search(text) else None
+
+
+def _durations(text: str) -> list[Value]:
+    return [v for v in extract_values(text)
+            if v.kind == "duration" and v.amount and v.unit]
+
+
+def _durations_near(text: str, cue: re.Pattern, skip: set[tuple[int, int]] = frozenset()
+                    ) -> list[tuple[float, str]]:
+    """Durations of ``text`` ordered by distance to the nearest ``cue`` word (those further
+    than ``_NEAR`` characters left out)."""
+    cues = [m.start() for m in cue.finditer(text)]
+    scored = []
+    for value in _durations(text):
+        if (value.start, value.end) in skip:
+            continue
+        distance = min((abs(c - value.start) for c in cues), default=None)
+        if distance is not None and distance <= _NEAR:
+            scored.append((distance, (float(value.amount or 0), str(value.unit))))
+    return [length for _, length in sorted(scored, key=lambda item: item[0])]

@@ -133,3 +133,34 @@ def test_a_cover_quote_that_does_not_name_the_subject_cannot_tell(question):
     assert verdict(question, _direct(LISTED)).label == "cannot_tell"
     named = LISTED.replace("the listed conditions", "maternity and childbirth")
     assert verdict(question, _direct(named)).label in ("yes", "no", "conditional")
+
+
+RENEWAL = ("Thereafter, this Agreement shall automatically renew for successive {renewal} "
+           "periods unless either party gives the other {notice} prior written notice of "
+           "non-renewal.")
+
+
+@pytest.mark.parametrize(("renewal", "notice", "renewal_shown", "notice_shown"), [
+    ("one (1) year", "ninety (90) days'", "1 year", "90 days"),
+    ("1 (one) year", "90 days", "1 year", "90 days"),
+    ("twelve-month", "three (3) months'", "12 months", "3 months"),
+])
+def test_renewal_and_notice_questions_read_their_own_durations(renewal, notice, renewal_shown,
+                                                               notice_shown):
+    quote = _direct(RENEWAL.format(renewal=renewal, notice=notice))
+    renews = verdict("Does the agreement renew automatically after the initial term, and for "
+                     "how long?", quote)
+    assert (renews.label, renews.text) == (
+        "yes", f"Yes: renews automatically for {renewal_shown} at a time")
+    stops = verdict("How much notice must be given to stop the agreement from renewing?", quote)
+    assert (stops.label, stops.text) == ("value", notice_shown)
+    length = verdict("How long is each renewal term?", quote)
+    assert length.text == renewal_shown
+
+
+def test_a_renewal_by_agreement_is_conditional():
+    result = verdict("Does the agreement renew automatically?", _direct(
+        "The Agreement may be renewed for a further two (2) years by mutual written agreement "
+        "of the parties."))
+    assert (result.label, result.text) == ("conditional",
+                                           "Only by option or agreement: 2 years at a time")
