@@ -28,6 +28,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -138,6 +139,7 @@ def sentence_encoder(args):
 
 def collect_train(args, records, data, medians) -> dict:
     docs = list(document_data(args.train_index, records, data, "train", args.staged))
+    docs = docs[: args.limit_train] if args.limit_train else docs
     print(f"train: {len(docs)} contracts", file=sys.stderr)
     folds = [docs[k::args.folds] for k in range(args.folds)]
     out: dict = defaultdict(list)
@@ -163,8 +165,8 @@ def collect_dev(args, records, data, medians) -> dict:
     model = load_clause_type_model()
     out: dict = defaultdict(list)
     encode = sentence_encoder(args)
-    for document, clauses, texts, vectors, _, record in document_data(
-            args.dev_index, records, data, "dev", args.staged, labelled=False):
+    dev = document_data(args.dev_index, records, data, "dev", args.staged, labelled=False)
+    for document, clauses, texts, vectors, _, record in islice(dev, args.limit_dev):
         probabilities = np.asarray(model.predict_proba(texts, vectors))
         by_id = {c.clause_id: v for c, v in zip(clauses, vectors)}
         add(out, document.doc_id, record, *candidate_rows(
@@ -231,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dev-index", help="an index of the CUAD dev PDFs")
     parser.add_argument("--cache", type=Path, help="keep / reuse the candidates here (.npz)")
     parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--limit-train", type=int, help="only the first N train contracts "
+                        "(a quick paired comparison of designs)")
+    parser.add_argument("--limit-dev", type=int, help="only the first N dev contracts")
     parser.add_argument("--sentence-vectors", choices=("clause", "encode"), default="clause",
                         help="how sentences are scored (review.sentence_vectors): with their "
                         "clause's stored vector, or each embedded on its own")
