@@ -159,8 +159,23 @@ class DocumentScoper:
             phrase = self.named_phrase(query)
             if phrase is not None:
                 return phrase
-        named = self.named_doc_id(query) if len(parts) == 1 else None
-        return DocumentScope([named], query, query) if named is not None else None
+        position = self.names_document(query) if len(parts) == 1 else None
+        if position is None:
+            return None
+        # "When does the term of the Biocept collaboration agreement end?": the name words
+        # would only match the document's opening; the question is the rest
+        return DocumentScope([self.doc_ids[position]], self._without_name_words(query, position),
+                             query)
+
+    def _without_name_words(self, query: str, position: int) -> str:
+        """``query`` less the capitalised words that name document ``position`` (a
+        question of nothing else is kept whole)."""
+        kept = [word for word in query.split()
+                if not (word[:1].isupper() and word[1:2].islower() and any(
+                    self._is_distinctive_name_word(token, position)
+                    for token in tokenize(word)))]
+        question = re.sub(r"\s+([?.!,;])", r"\1", " ".join(kept)).strip()
+        return question if len(tokenize(question)) >= 2 else query
 
     @property
     def document_count(self) -> int:

@@ -56,3 +56,16 @@ def test_a_party_name_scopes_a_contract(scoping) -> None:
 
 def test_a_generic_question_names_no_document(scoping) -> None:
     assert _named_file(scoping, "Can it be terminated on sixty days notice?") == (None, None)
+
+
+@pytest.mark.parametrize(("query", "named", "question"), [
+    ("Can the Northwind lease be terminated early?", "Northwind_Lease.txt",
+     "Can the lease be terminated early?"),
+    ("How often does Acme deliver widgets?", "Acme_Widget_Supply_Agreement.txt",
+     "How often does deliver widgets?"),
+])
+def test_a_name_inside_the_question_scopes_it_and_leaves_it(scoping, query, named,
+                                                            question) -> None:
+    """A document named by one word inside the question ("the Northwind lease") is searched
+    with the rest of the question: the name would only match its opening."""
+    assert _named_file(scoping, query) == (named, question)
