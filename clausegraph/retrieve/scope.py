@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -159,23 +160,17 @@ class DocumentScoper:
             phrase = self.named_phrase(query)
             if phrase is not None:
                 return phrase
-        position = self.names_document(query) if len(parts) == 1 else None
-        if position is None:
+        named = self.named_doc_id(query) if len(parts) == 1 else None
+        if named is None:
             return None
         # "When does the term of the Biocept collaboration agreement end?": the name words
         # would only match the document's opening; the question is the rest
-        return DocumentScope([self.doc_ids[position]], self._without_name_words(query, position),
-                             query)
+        return DocumentScope([named], without_name_words(
+            query, lambda token: self.names_word(token, named)), query)
 
-    def _without_name_words(self, query: str, position: int) -> str:
-        """``query`` less the capitalised words that name document ``position`` (a
-        question of nothing else is kept whole)."""
-        kept = [word for word in query.split()
-                if not (word[:1].isupper() and word[1:2].islower() and any(
-                    self._is_distinctive_name_word(token, position)
-                    for token in tokenize(word)))]
-        question = re.sub(r"\s+([?.!,;])", r"\1", " ".join(kept)).strip()
-        return question if len(tokenize(question)) >= 2 else query
+    def names_word(self, word: str, doc_id: str) -> bool:
+        """Whether ``word`` is a distinctive word of document ``doc_id``'s name."""
+        return self._is_distinctive_name_word(word, self.doc_ids.index(doc_id))
 
     @property
     def document_count(self) -> int:
@@ -201,6 +196,16 @@ class DocumentScoper:
                 question = _without(query, start, end)
                 return DocumentScope([self.doc_ids[holders[0]]], question, phrase)
         return None
+
+
+def without_name_words(query: str, names: Callable[[str], bool]) -> str:
+    """``query`` less its capitalised words that ``names`` a document by (a question of
+    nothing else is kept whole)."""
+    kept = [word for word in query.split()
+            if not (word[:1].isupper() and word[1:2].islower()
+                    and any(names(token) for token in tokenize(word)))]
+    question = re.sub(r"\s+([?.!,;])", r"\1", " ".join(kept)).strip()
+    return question if len(tokenize(question)) >= 2 else query
 
 
 def without_document_name(query: str, documents: list[Document]) -> str:

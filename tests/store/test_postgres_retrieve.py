@@ -70,6 +70,17 @@ def test_scoping_names_the_same_document(both):
     assert postgres.last_scope == local.last_scope
 
 
+def test_a_name_word_inside_the_question_scopes_alike(both):
+    """One capitalised word naming a document inside the question: both backends scope to
+    it and search the question without the word."""
+    local, postgres = both
+    question = "Can Capstead solicit other acquisition proposals?"
+    postgres.retrieve(question, RetrievalConfig())
+    local.retrieve(question, RetrievalConfig())
+    assert local.last_scope is not None and "Capstead" not in local.last_scope.question
+    assert postgres.last_scope == local.last_scope
+
+
 def test_walks_in_sql_equal_the_edge_by_edge_walk(both):
     from clausegraph.retrieve.hybrid import walk
 

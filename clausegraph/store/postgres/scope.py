@@ -32,6 +32,9 @@ class PostgresScoper(DocumentScoper):
         words = name_words(text, title)
         return best if any(self._distinctive(w, names) for w in words) else None
 
+    def names_word(self, word: str, doc_id: str) -> bool:
+        return self._distinctive(word, self.index.name_tokens(doc_id)[1])
+
     def _distinctive(self, word: str, names: set[str]) -> bool:
         """As ``DocumentScoper._is_distinctive_name_word``, counting holders in SQL."""
         inside = len(word) >= 4
