@@ -22,8 +22,8 @@ from datetime import date
 
 from clausegraph.answer.direct import FAMILY_PREFIX, content_tokens, refuses_cover
 from clausegraph.models import Answer, DirectAnswer, Verdict
-from clausegraph.text.term import (RENEWS, TermEnd, date_by_name, notice_period,
-                                   renewal_length, term_end)
+from clausegraph.text.term import (RENEWS, TermEnd, date_by_name, format_length,
+                                   notice_period, renewal_length, term_end)
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import Value, extract_values
 
@@ -70,8 +70,6 @@ _AFFIRMS_COVER = re.compile(r"\b(we|the company|the insurer|the plan)\s+(will|sh
                             r"cover|reimburse|indemnify)\b|\b(is|are|shall be|will be)\s+"
                             r"(covered|payable|reimbursed|included)\b", re.I)
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30.4375, "year": 365.25}
-# "When does the initial term end?", "On what date does the agreement expire?": the end of
-# a term, which a clause more often counts ("for three (3) years") than states
 # "How much notice must be given to stop the agreement from renewing?": the notice period,
 # not the renewal's length beside it
 _ASKS_NOTICE = re.compile(r"\bnotice\b", re.I)
@@ -79,6 +77,8 @@ _AUTOMATIC = re.compile(r"\bautomatic\w*|\bunless\b[^.;]{0,120}\b(?:notice|notif
 _BY_CHOICE = re.compile(r"\b(?:mutual\w*|option|may\s+be\s+(?:renewed|extended)|may\s+"
                         r"(?:renew|extend)|(?:upon|by)\s+(?:the\s+)?(?:written\s+)?agreement)\b",
                         re.I)
+# "When does the initial term end?", "On what date does the agreement expire?": the end of
+# a term, which a clause more often counts ("for three (3) years") than states
 _ASKS_END = re.compile(r"\b(expir\w*|end|ends|ending)\b|\bwhen\s+(does|will|do)\b[^?]*"
                        r"\bterminat\w*", re.I)
 
@@ -150,7 +150,8 @@ def verdict(question: str, direct: DirectAnswer | None,
         length = notice_period(text) if notice else renewal_length(text)
         if length is not None:
             what = "notice period" if notice else "length of a renewal"
-            return Verdict(label="value", text=_length(length), value=_length(length),
+            return Verdict(label="value", text=format_length(*length),
+                           value=format_length(*length),
                            clause_id=clause_id, basis=f"the {what} the quoted clause states")
     return _value(text, kinds, clause_id)
 
@@ -162,7 +163,7 @@ def _renewal(text: str, clause_id: str) -> Verdict | None:
     if not RENEWS.search(text):
         return None
     length = renewal_length(text)
-    shown = _length(length) if length else None
+    shown = format_length(*length) if length else None
     if _BY_CHOICE.search(text):
         return Verdict(label="conditional", text="Only by option or agreement" +
                        (f": {shown} at a time" if shown else ""), value=shown,
@@ -177,11 +178,6 @@ def _renewal(text: str, clause_id: str) -> Verdict | None:
                    basis="the quoted clause renews it without saying how")
 
 
-def _length(length: tuple[float, str]) -> str:
-    amount, unit = length
-    return f"{amount:g} {unit}{'' if amount == 1 else 's'}"
-
-
 def _term_verdict(end: TermEnd, clause_id: str, where: Mapping[str, str]) -> Verdict:
     """"Ends on 2 November 2015: 3 years from the Effective Date (2 November 2012,
     preamble¶1)"; ``where`` names the clause each document date was read from."""
@@ -190,11 +186,10 @@ def _term_verdict(end: TermEnd, clause_id: str, where: Mapping[str, str]) -> Ver
                        value="perpetual", clause_id=clause_id,
                        basis="the quoted clause sets a term without an end")
     if end.end is None:  # a length from a date the document does not state
-        amount, unit = end.length or (0.0, "day")
         since = f"the {end.start_name} (a date the documents do not state)" \
             if end.start_name else "a start the quote does not date"
-        return Verdict(label="value", text=f"{amount:g} {unit}{'' if amount == 1 else 's'} "
-                       f"from {since}",
+        return Verdict(label="value",
+                       text=f"{format_length(*(end.length or (0.0, 'day')))} from {since}",
                        clause_id=clause_id,
                        basis="the term's length, from a date not found in the document")
     shown = f"Ends on {_long_date(end.end)}"
@@ -203,8 +198,7 @@ def _term_verdict(end: TermEnd, clause_id: str, where: Mapping[str, str]) -> Ver
     elif end.length is None:
         basis = "the end date the quoted clause states"
     else:
-        amount, unit = end.length
-        length = f"{amount:g} {unit}{'' if amount == 1 else 's'}"
+        length = format_length(*end.length)
         cited = f", {where[end.start_name]}" if end.start_name in where else ""
         counted = f"the {end.start_name} ({_long_date(end.start)}{cited})" \
             if end.start_name else _long_date(end.start)
@@ -347,8 +341,7 @@ def _days(value: Value) -> float:
 def display(value: Value, adjective: bool = False) -> str:
     """A value as a verdict states it: "36 months" ("36-month" before a noun), "$500"."""
     if value.kind in ("duration", "age") and value.amount is not None and value.unit:
-        number = f"{value.amount:g}"
         if adjective:
-            return f"{number}-{value.unit}"
-        return f"{number} {value.unit}{'' if value.amount == 1 else 's'}"
+            return f"{value.amount:g}-{value.unit}"
+        return format_length(value.amount, value.unit)
     return " ".join(value.text.split())

@@ -14,6 +14,7 @@ from clausegraph.text.term import (
     PERPETUAL,
     add_duration,
     date_by_name,
+    format_length,
     notice_period,
     renewal_length,
     term_end,
@@ -87,24 +88,18 @@ def _renewal(text: str, known: Mapping[str, str | None]) -> str | None:
     term is "perpetual"."""
     length = renewal_length(text)
     if length:
-        return format_duration(*length)
+        return format_length(*length)
     return "perpetual" if PERPETUAL.search(text) else None
 
 
 def _notice(text: str, known: Mapping[str, str | None]) -> str | None:
     """The notice period (``clausegraph.text.term.notice_period``)."""
     length = notice_period(text)
-    return format_duration(*length) if length else None
+    return format_length(*length) if length else None
 
 
 def _jurisdiction(text: str, known: Mapping[str, str | None]) -> str | None:
     return governing_jurisdiction(text)
-
-
-def format_duration(amount: float, unit: str) -> str:
-    """CUAD's way of writing a duration: "1 year", "90 days", "0.5 year"."""
-    shown = f"{amount:g}"
-    return f"{shown} {unit}" if amount <= 1 else f"{shown} {unit}s"
 
 
 _READERS = {

@@ -55,10 +55,13 @@ _NAMES_SIGNATURE = re.compile(
     r"\bsignature\s+block\b|\bdate\s+of\s+(?:the\s+)?(?:last\s+)?signature\b")
 # A length that is not the term's own: a notice period ("ninety (90) days prior written
 # notice") or a renewal ("renew for successive one (1) year terms").
+# A duration stated as notice: "90 days prior", "30 days' written notice", "60 days before".
+_NOTICE_WORDS = (r"[\s'’]*(?:\([^)]{0,20}\)\s*)?(?:\w+\s+)?(?:prior|before|in\s+advance|"
+                 r"(?:advance\s+)?(?:written\s+)?notice")
+_NOTICE_STATED = re.compile(rf"(?i){_NOTICE_WORDS})\b")
+# ... or a window before the end ("within 90 days of the end of the term"): not a term
 _NOTICE_AFTER = re.compile(
-    r"(?i)[\s'’]*(?:\([^)]{0,20}\)\s*)?(?:\w+\s+)?(?:prior|before|in\s+advance|"
-    r"(?:advance\s+)?(?:written\s+)?notice|(?:of|from|after|following)\s+the\s+"
-    r"(?:end|expir\w*|terminat\w*))\b")
+    rf"(?i){_NOTICE_WORDS}|(?:of|from|after|following)\s+the\s+(?:end|expir\w*|terminat\w*))\b")
 _RENEWAL_BEFORE = re.compile(r"(?i)\b(?:renew\w*|extend\w*|extension|successive|additional)"
                              r"\W+(?:\w+\W+){0,6}$")
 # "the fifth (5th) anniversary", "the 3rd anniversary": so many years; "the end of Year 3"
@@ -257,10 +260,6 @@ def date_by_name(text: str, starts: Mapping[str, str | None]) -> tuple[str, str]
 # unless either party gives ninety (90) days prior written notice".
 RENEWS = re.compile(r"(?i)\b(?:renew\w*|extend\w*|extension)\b")
 _NOTICE_WORD = re.compile(r"(?i)\b(?:notice|notif\w*|prior|before|advance)\b")
-# A duration stated as notice: "90 days prior", "30 days' written notice", "60 days before".
-_NOTICE_STATED = re.compile(
-    r"(?i)[\s'’]*(?:\([^)]{0,20}\)\s*)?(?:\w+\s+)?(?:prior|before|in\s+advance|"
-    r"(?:advance\s+)?(?:written\s+)?notice)\b")
 _YEARLY = re.compile(r"(?i)\b(?:year\s+to\s+year|annual(?:ly)?|each\s+year|every\s+year)\b")
 _NEAR = 80  # characters between a duration and the word that says what it measures
 
@@ -283,6 +282,11 @@ def renewal_length(text: str) -> tuple[float, str] | None:
     if near:
         return near[0]
     return (1.0, "year") if _YEARLY.search(text) else None
+
+
+def format_length(amount: float, unit: str) -> str:
+    """A length as CUAD and the verdicts write it: "1 year", "90 days", "0.5 year"."""
+    return f"{amount:g} {unit}" if amount <= 1 else f"{amount:g} {unit}s"
 
 
 def _durations(text: str) -> list[Value]:
