@@ -60,6 +60,17 @@ def test_a_start_date_is_never_the_end():
                    lambda doc_id: {"Effective Date": "2018-03-20"}).label == "cannot_tell"
 
 
+def test_a_period_that_ends_is_asked_as_a_date():
+    """"When does the policy period end?" asks a date though "period" reads as a length: a
+    grace period beside it is not the end."""
+    grace = _direct("At the end of the policy period, the policy shall terminate and can be "
+                    "renewed within the Grace Period of 30 days.")
+    result = verdict("When does the policy period end?", grace)
+    assert result.label == "cannot_tell" and "30 days" not in result.text
+    counted = _direct("The policy period is twelve (12) months commencing on 1 April 2024.")
+    assert verdict("When does the policy period end?", counted).value == "2025-04-01"
+
+
 def test_an_open_ended_term_and_a_named_date():
     open_ended = verdict("When does the agreement expire?", _direct(
         "This Agreement shall continue until terminated by either party on notice."))
