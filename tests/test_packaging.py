@@ -31,9 +31,12 @@ def test_build_copies_resources_into_the_package(tmp_path):
     calibration = "embed/data/all-MiniLM-L6-v2-smoothquant.npz"  # embedding.quantize=int8
     assert (tmp_path / "clausegraph" / calibration).read_bytes() == \
         (REPO / "clausegraph" / calibration).read_bytes()
-    clause_types = "classify/data/clause_types.npz"  # the clause-type model's weights
-    assert (tmp_path / "clausegraph" / clause_types).read_bytes() == \
-        (REPO / "clausegraph" / clause_types).read_bytes()
+    # the learned parts' weights: clause types, the review's span ranker and its presence
+    # threshold, the answer gate
+    for learned in ("classify/data/clause_types.npz", "review/data/span_ranker.npz",
+                    "review/data/type_presence.json", "answer/data/answer_gate.json"):
+        assert (tmp_path / "clausegraph" / learned).read_bytes() == \
+            (REPO / "clausegraph" / learned).read_bytes(), learned
     # The package finds them there (it prefers _data/ over a checkout beside it).
     probe = ("import clausegraph.config as c; "
              "print(c.RULES_DIR); print(c.PROMPTS_DIR); print(c.DATASET_DIR); "

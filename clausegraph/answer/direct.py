@@ -43,12 +43,16 @@ from clausegraph.answer import sentences
 from clausegraph.answer.gate import KINDS, active_gate, answer_features
 from clausegraph.classify.categories import CUAD_CATEGORIES
 from clausegraph.classify.questions import type_affinity
-from clausegraph.models import AnswerLine, Clause, DirectAnswer, RelationType, Span
+from clausegraph.models import AnswerLine, Clause, DirectAnswer, RelationType, Span, TypeCheck
 from clausegraph.store.base import IndexReader
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import Value, extract_values
 
 NOT_FOUND = "Not found in the indexed documents"
+# The answer gate's P(right) from which a review that finds no clause of the type asked does
+# not refuse the answer: on CUAD dev any value from 0.7 to 0.9 loses no not-found recall
+# against never (docs/cuad_dev.md, session 13)
+SURE_ANSWER = 0.8
 _TYPE_COLUMN = {name: i for i, name in enumerate(CUAD_CATEGORIES)}
 CANDIDATE_CLAUSES = 5
 # The old not-found thresholds (docs/real_documents.md), now one feature of the answer gate
@@ -545,6 +549,8 @@ def direct_answer(
     question_types: np.ndarray | None = None,
     type_prior: float = 0.0,
     learned_choice: bool = False,
+    checked: TypeCheck | None = None,
+    absent_refuses: bool = False,
 ) -> DirectAnswer:
     """The direct answer from one document's ranked clauses (best first).
 
@@ -555,7 +561,10 @@ def direct_answer(
     answer gate. The quoted sentence is the one the answer-sentence scorer (learned on CUAD
     train, answer/sentences.py) rates most likely to answer when ``learned_choice`` and the
     question asks about a CUAD type, else the best by hand score plus ``type_prior`` times
-    its clause's type affinity."""
+    its clause's type affinity. ``checked``: whether the document has a clause of the CUAD
+    types the question asks about (review/presence.py): when it has, the answer is given
+    and quotes that clause if it is among the candidates; when it has none and
+    ``absent_refuses``, the answer is not found unless the gate is sure of it."""
     kind = question_kind(question)
     tokens = content_tokens(question)
     if not ranked:
@@ -579,7 +588,10 @@ def direct_answer(
                                        terms.list_heading(clause), asked_words(question),
                                        _value_list_title(terms, clause, kind))
     ]
-    best = _choose(candidates, question, doc_id, kind, question_types, type_prior,
+    # the review found the type asked in this clause: the answer quotes one of its sentences
+    reviewed = [c for c in candidates if checked is not None and checked.present
+                and c.clause.clause_id == checked.clause_id]
+    best = _choose(reviewed or candidates, question, doc_id, kind, question_types, type_prior,
                    learned_choice)
     nearest = [_line(index, c, _lead_span(c)) for c in ranked[:3]]
     confidence = round(min(best.score if best else 0.0, 1.0) * doc_coverage, 3)
@@ -589,12 +601,23 @@ def direct_answer(
     gate = active_gate()
     answers, probability = (best is not None, None) if gate is None or features is None \
         else gate.answers(features)
+    # Whether the contract has such a clause at all is read from the whole document by the
+    # review; the gate reads one sentence's words, which a contract of the same kind uses
+    # either way (docs/cuad_dev.md, session 13). A gate sure of its answer is not overruled
+    # by an absence: the review is only as right as the question's type ("How long does the
+    # agreement last?" is typed Agreement Date).
+    if checked is not None and best is not None and checked.present:
+        answers = True
+    elif checked is not None and best is not None and checked.present is False \
+            and absent_refuses:
+        answers = probability is not None and probability >= SURE_ANSWER
     if not answers:
         return DirectAnswer(found=False, text=None, document=document, doc_id=doc_id,
                             file=file, nearest=nearest, confidence=confidence, kind=kind,
                             document_coverage=round(doc_coverage, 3),
                             sentence_score=round(best.score if best else 0.0, 3),
-                            right_probability=_rounded(probability), gate_features=features)
+                            right_probability=_rounded(probability), gate_features=features,
+                            type_check=checked)
     # "X may terminate ...; provided, however, that ...": the rule answers, its proviso
     # is the first exception
     rule, inline_proviso = _split_proviso(best.clause.text, best.span)
@@ -653,6 +676,7 @@ def direct_answer(
         confidence=confidence, kind=kind,
         document_coverage=round(doc_coverage, 3), sentence_score=round(best.score, 3),
         right_probability=_rounded(probability), gate_features=features,
+        type_check=checked,
     )
 
 

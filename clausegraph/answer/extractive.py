@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -33,6 +34,7 @@ from clausegraph.models import (
     RelationType,
     RetrievedClause,
     Span,
+    TypeCheck,
 )
 from clausegraph.store.base import IndexReader
 from clausegraph.text.templates import render
@@ -223,13 +225,16 @@ def build_answer(
     asked: str | None = None,
     by_document: dict[str, list[RetrievedClause]] | None = None,
     question_types: np.ndarray | None = None,
+    type_check: Callable[[str], TypeCheck | None] | None = None,
 ) -> Answer:
     """Group, chain and quote the retrieved clauses into the offline extractive answer.
 
     ``by_document``: a document's own evidence (a search inside it), when the question
     named no document; its direct answer is then taken from that, not from the few
     clauses of it in ``results``. ``question_types``: the CUAD clause types the question
-    asks about (classify/questions.py), read by the answer gate."""
+    asks about (classify/questions.py), read by the answer gate. ``type_check(doc_id)``:
+    whether the document has a clause of those types (review/presence.py), which then
+    decides found / not found in place of the gate."""
     edges = chain_edges(index, results)
     groups = assign_groups(results, edges, index)
     # Evidence stays in rank order (retrieved clauses best first, then the definitions and
@@ -250,7 +255,7 @@ def build_answer(
         retrieval=retrieval_settings,
     )
     _attach_direct(answer, index, results, asked or question, by_document or {},
-                   question_types)
+                   question_types, type_check)
     _add_cited(answer, index, by_document or {})
     explain(answer, index)
     # a term counted from the effective date ends by that date (only an end question reads it)
@@ -366,6 +371,7 @@ def chain_to(roots: list[str], links: list[ChainLink]) -> list[ChainLink]:
 def _attach_direct(
     answer: Answer, index: IndexReader, results: list[RetrievedClause], asked: str,
     by_document: dict[str, list[RetrievedClause]], question_types: np.ndarray | None = None,
+    type_check: Callable[[str], TypeCheck | None] | None = None,
 ) -> None:
     """One direct answer per document of the evidence; the best-answering document leads.
 
@@ -378,7 +384,9 @@ def _attach_direct(
         answer.per_document.append(_document_answer(
             index, terms, asked, own, trusted, question_types,
             float(answer.retrieval.get("answer_type_prior", 0.0)),
-            answer.retrieval.get("answer_sentences") == "learned"))
+            answer.retrieval.get("answer_sentences") == "learned",
+            type_check(doc_id) if type_check is not None else None,
+            bool(answer.retrieval.get("answer_type_absent_refuses", False))))
     # the document that answers best leads (ties: the best-ranked document)
     lead = max((d for d in answer.per_document if d.found), key=lambda d: d.confidence,
                default=None)
@@ -418,7 +426,8 @@ def _add_cited(
 def _document_answer(
     index: IndexReader, terms: DocumentTerms, asked: str, results: list[RetrievedClause],
     trusted: float = 0.5, question_types: np.ndarray | None = None, type_prior: float = 0.0,
-    learned_choice: bool = False,
+    learned_choice: bool = False, checked: TypeCheck | None = None,
+    absent_refuses: bool = False,
 ) -> DirectAnswer:
     """The direct answer of one document from its evidence (ranked clauses, then the
     definitions and exceptions that govern them). An Overrides edge makes its source an
@@ -434,7 +443,7 @@ def _document_answer(
                           and not _exclusion_beside_exclusion(index, e))
     similarity = {r.clause_id: r.dense for r in results if r.origin != "governing"}
     return direct_answer(index, terms, asked, ranked, exceptions, overrides, similarity,
-                         question_types, type_prior, learned_choice)
+                         question_types, type_prior, learned_choice, checked, absent_refuses)
 
 
 def _exclusion_beside_exclusion(index: IndexReader, edge: Edge) -> bool:

@@ -49,3 +49,12 @@ def list_items(terms: DocumentTerms, results: list[RetrievedClause]) -> list[Ret
                     "origin": "expanded", "seed_rank": None, "via": [],
                     "via_seed": result.clause_id}))
     return added
+
+
+def lead_with(results: list[RetrievedClause], lead: RetrievedClause,
+              top_k: int) -> list[RetrievedClause]:
+    """``lead`` first, then the other retrieved clauses in their order (``top_k`` in all),
+    then the definitions and exceptions that govern them."""
+    rest = [r for r in results if r.clause_id != lead.clause_id]
+    hits = [r for r in rest if r.origin != "governing"]
+    return [lead] + hits[: max(top_k - 1, 0)] + [r for r in rest if r.origin == "governing"]

@@ -5,10 +5,18 @@ salted ``hash``), so inference needs no vocabulary file: only the IDF of each ha
 learned on the training clauses and saved with the model. Tokens are the BM25 tokens
 (:func:`clausegraph.text.tokenize.tokenize`: lower-cased, stop words dropped, stemmed), so
 "terminates" and "termination" share a feature as they do in search.
+
+A date written in digits alone ("2024-03-01", "01/03/2024") is read as the month-name form
+CUAD's contracts use ("March 1, 2024", :func:`spelled_dates`): the model learned a date from
+its month word, and a contract that writes its dates in digits would otherwise hold no date
+for it (an ISO-dated commencement clause read as no Effective Date at all,
+tests/answer/test_style_variants.py).
 """
 
 from __future__ import annotations
 
+import calendar
+import re
 import zlib
 from collections import Counter
 from collections.abc import Sequence
@@ -17,12 +25,34 @@ import numpy as np
 
 from clausegraph.text.tokenize import tokenize
 
+# digits, a separator, digits, the same separator, digits: a date written in digits alone
+_DIGIT_DATE = re.compile(r"\b\d{1,4}([-/.])\d{1,2}\1\d{2,4}\b")
+
 SparseRow = tuple[np.ndarray, np.ndarray]  # (bucket ids, values)
+
+
+def spelled_dates(text: str) -> str:
+    """``text`` with each date written in digits alone in the month-name form ("March 1,
+    2024"); other text, and dates that name their month, unchanged."""
+    if not _DIGIT_DATE.search(text):
+        return text
+    from clausegraph.text.values import extract_values
+
+    parts, at = [], 0
+    for value in extract_values(text):
+        written = text[value.start:value.end]
+        if value.kind != "date" or not _DIGIT_DATE.fullmatch(written) or \
+                not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.iso or ""):
+            continue
+        year, month, day = (int(x) for x in value.iso.split("-"))
+        parts += [text[at:value.start], f"{calendar.month_name[month]} {day}, {year}"]
+        at = value.end
+    return "".join(parts) + text[at:]
 
 
 def hashed_terms(text: str, buckets: int) -> Counter[int]:
     """Counts of the hash buckets of ``text``'s token unigrams and adjacent bigrams."""
-    tokens = tokenize(text)
+    tokens = tokenize(spelled_dates(text))
     terms = tokens + [f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False)]
     return Counter(zlib.crc32(term.encode("utf-8")) % buckets for term in terms)
 

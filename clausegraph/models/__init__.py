@@ -13,6 +13,7 @@ from clausegraph.models.answer import (
     DirectAnswer,
     EvidenceClause,
     Quote,
+    TypeCheck,
     Verdict,
 )
 from clausegraph.models.document import (
@@ -33,7 +34,7 @@ from clausegraph.models.retrieval import RetrievedClause, local_label
 
 __all__ = [
     "SEGMENT_JOINER", "Answer", "AnswerLine", "Block", "ChainLink", "Clause", "ClauseType",
-    "DirectAnswer", "Verdict",
+    "DirectAnswer", "TypeCheck", "Verdict",
     "Document", "DocumentGraph", "Edge", "Entity", "EvidenceClause", "OcrWord", "Page", "Quote",
     "RelationType", "RetrievedClause", "Span", "Table", "TableCell",
     "UnresolvedReference", "local_label",

@@ -120,6 +120,29 @@ class Verdict(BaseModel):
     basis: str = Field("", description="why, in words")
 
 
+class TypeCheck(BaseModel):
+    """What the review read of one document for the CUAD clause types a question asks
+    about (clausegraph/review/presence.py): when the question asks about one, this decides
+    found / not found in place of the answer gate."""
+
+    categories: list[str] = Field(description="the CUAD types the question asks about, most "
+                                  "probable first")
+    category: str = Field(description="of those, the one the review is surest of")
+    confidence: float = Field(description="the review's confidence in its best span of "
+                              "``category``")
+    clause_id: str | None = Field(None, description="the clause of that span")
+    threshold: float = Field(description="a type is present at or above this (fitted on "
+                             "CUAD train)")
+    present: bool | None = Field(description="every type asked is present (True) or none is "
+                                 "(False); None when they disagree: the answer gate decides")
+
+    def reason(self) -> str:
+        """What a reader is told of a "not found" this check decided."""
+        asked = " or ".join(self.categories)
+        return (f"The contract review finds no {asked} clause in this document (best "
+                f"confidence {self.confidence:.2f}, found from {self.threshold:.2f}).")
+
+
 class DirectAnswer(BaseModel):
     """The one-line answer of one document (or the not-found verdict)."""
 
@@ -146,6 +169,9 @@ class DirectAnswer(BaseModel):
         None, exclude=True, description="what the answer gate read (clausegraph/answer/gate.py); "
         "not serialised")
     verdict: Verdict | None = Field(None, description="the short answer read from the lines")
+    type_check: TypeCheck | None = Field(
+        None, description="the review's reading of the clause types asked about, when the "
+        "question asks about one: it decided found / not found")
 
     def citations(self) -> list[str]:
         return [line.clause_id for line in self.lines]

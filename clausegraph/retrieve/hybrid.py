@@ -90,6 +90,15 @@ class Retriever:
         """The CUAD clause types the question asks about ((41,), zeros for none), read from
         its vector and, given its text, by the clause-type model too; the category
         descriptions are embedded by this retriever's encoder on first use."""
+        texts = None if question is None else [question]
+        return self.question_type_model().predict_proba(query_vector, texts)[0]
+
+    def question_type_similarity(self, query_vector: np.ndarray) -> float:
+        """How far the question is like a CUAD category at all: its best cosine with a
+        category's description."""
+        return float(self.question_type_model().similarities(query_vector).max())
+
+    def question_type_model(self) -> QuestionTypeModel:
         if self._question_model is None:
             from clausegraph.classify import fits_encoder, load_clause_type_model
 
@@ -97,8 +106,7 @@ class Retriever:
                 if fits_encoder(self.embedder.name, self.embedder.dim) else None
             self._question_model = shipped_model(self.embedder.encode(descriptions()),
                                                  clause_model)
-        texts = None if question is None else [question]
-        return self._question_model.predict_proba(query_vector, texts)[0]
+        return self._question_model
 
     def _encode_query(self, query: str) -> np.ndarray:
         """The query's embedding (see ``query_vector``)."""

@@ -3,7 +3,7 @@ document (from its stored vector and text), then the items (``select.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -68,10 +68,12 @@ class ClauseReviewer:
                                                     vectors))
 
     def review(self, index: Any, doc_id: str,
-               configs: Sequence[ReviewConfig] | None = None) -> list[DocumentReview]:
+               configs: Sequence[ReviewConfig] | None = None,
+               categories: Collection[str] | None = None) -> list[DocumentReview]:
         """The review of the stored document ``doc_id`` of ``index`` (an IndexReader),
         one per config of ``configs`` (default: this reviewer's): the probabilities and
-        sentence scores are computed once for all of them."""
+        sentence scores are computed once for all of them. ``categories``: review only
+        these (the items of the others are left out)."""
         document = index.clauses.document(doc_id)
         clauses = index.clauses.document_clauses(doc_id)
         vectors = index.vectors.vectors([c.clause_id for c in clauses])
@@ -84,7 +86,7 @@ class ClauseReviewer:
             cache = caches.setdefault(config.sentence_vectors, {})
             ranker = self.ranker if config.span_confidence == "learned" else None
             items = review_items(document, clauses, probabilities, self.categories, config,
-                                 Narrower(config, scorer, cache), ranker)
+                                 Narrower(config, scorer, cache), ranker, categories)
             reviews.append(DocumentReview(
                 doc_id=doc_id, key=document.key, file=Path(document.source_path).name,
                 title=document.title, items=items))

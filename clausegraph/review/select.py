@@ -10,11 +10,12 @@ when the best probability reaches ``found_threshold``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from clausegraph.classify.features import spelled_dates
 from clausegraph.config import ReviewConfig
 from clausegraph.models import Clause, Document, Span
 from clausegraph.review.answers import normalised_answer
@@ -217,7 +218,9 @@ class SpanCandidate:
 
 
 def _words(text: str) -> int:
-    return len(text.split())
+    """Words as CUAD counts them; a date in digits counts as its month-name form ("2024-03-01"
+    is "March 1, 2024"), which is how the span ranker learned a date's length."""
+    return len(spelled_dates(text).split())
 
 
 def clause_candidates(clause: Clause, row: int, rank: int, category: int, name: str,
@@ -261,10 +264,13 @@ def clause_candidates(clause: Clause, row: int, rank: int, category: int, name: 
 def span_candidates(document: Document, clauses: Sequence[Clause], probabilities: np.ndarray,
                     categories: Sequence[str], config: ReviewConfig,
                     narrower: Narrower | None = None,
-                    every_sentence: bool = False) -> list[list[SpanCandidate]]:
-    """Per category (in ``categories`` order), the candidate spans of its listed clauses."""
+                    every_sentence: bool = False,
+                    wanted: Collection[int] | None = None) -> list[list[SpanCandidate]]:
+    """Per category (in ``categories`` order), the candidate spans of its listed clauses
+    (none for a category whose column is not in ``wanted``, when given)."""
     narrower = narrower or Narrower(config, None)
-    picked = {j: candidates(probabilities, j, config) if len(clauses) else []
+    picked = {j: candidates(probabilities, j, config)
+              if len(clauses) and (wanted is None or j in wanted) else []
               for j in range(len(categories))}
     narrower.prepare([clauses[i] for rows in picked.values() for i in rows])
     best = probabilities.max(axis=0) if len(clauses) else np.zeros(len(categories))
@@ -286,9 +292,11 @@ def review_items(
     config: ReviewConfig,
     narrower: Narrower | None = None,
     ranker: SpanConfidence | None = None,
+    wanted: Collection[str] | None = None,
 ) -> list[ReviewItem]:
-    """One item per category (in ``categories`` order) from ``probabilities``, an array
-    (len(clauses), len(categories)) of each clause's probability of each category.
+    """One item per category (in ``categories`` order; only those of ``wanted`` when given)
+    from ``probabilities``, an array (len(clauses), len(categories)) of each clause's
+    probability of each category.
 
     Each candidate span's confidence is the ``ranker``'s when given (every sentence of a
     listed clause is then a candidate), else the clause's probability times the span's
@@ -297,11 +305,15 @@ def review_items(
         raise ValueError(f"{document.key}: {probabilities.shape[0]}x{probabilities.shape[1]} "
                          f"probabilities for {len(clauses)} clauses and "
                          f"{len(categories)} categories")
+    columns = None if wanted is None else {j for j, c in enumerate(categories) if c in wanted}
     per_category = span_candidates(document, clauses, probabilities, categories, config,
-                                   narrower, every_sentence=ranker is not None)
+                                   narrower, every_sentence=ranker is not None,
+                                   wanted=columns)
     items: list[ReviewItem] = []
     known: dict[str, str | None] = {}
     for category, found_spans in zip(categories, per_category, strict=True):
+        if wanted is not None and category not in wanted:
+            continue
         confidences = (ranker(found_spans, category) if ranker is not None and found_spans
                        else [c.rule_confidence for c in found_spans])
         listed: dict[str, ReviewClause] = {}

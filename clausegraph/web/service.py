@@ -470,7 +470,9 @@ def direct_answer(answer: Answer) -> DirectAnswer:
     empty when the evidence supports no answer."""
     line = answer.direct.answering_line() if answer.found and answer.direct else None
     if line is None:
-        return DirectAnswer(text="", clause_id=None, span=None, citation=None)
+        check = answer.direct.type_check if answer.direct else None
+        why = check.reason() if check is not None and check.present is False else None
+        return DirectAnswer(text="", clause_id=None, span=None, citation=None, verdict=why)
     equal = answer.answering_documents()
     return DirectAnswer(
         text=answer.direct_answer or line.text, clause_id=line.clause_id, span=line.span,

@@ -1,0 +1,216 @@
+"""Whether a document has a clause of the CUAD types a question asks about
+(clausegraph/review/presence.py): the threshold's fit, the types a question asks about, the
+verdict, the shipped parameters, and asks of a real contract through the Python API."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from clausegraph.answer.direct import SURE_ANSWER
+from clausegraph.api import ClauseGraph
+from clausegraph.config import SAMPLE_QUESTION
+from clausegraph.classify.categories import CUAD_CATEGORIES
+from clausegraph.eval.cuad import load_cuad_questions
+from clausegraph.review.presence import TypePresence, shipped_presence
+from clausegraph.web.service import direct_answer as web_direct_answer
+from tests.conftest import dataset_pdf
+
+
+def _types(weights: dict[str, float]) -> np.ndarray:
+    row = np.zeros(len(CUAD_CATEGORIES))
+    for name, weight in weights.items():
+        row[CUAD_CATEGORIES.index(name)] = weight
+    return row
+
+
+def test_fit_takes_the_largest_threshold_that_keeps_absent_precise() -> None:
+    # absent pairs score low, present ones high, with one present pair among the low ones
+    confidences = [0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10, 0.5, 0.6]
+    present = [False, False, False, True, False, False, False, False, False, True, True, True]
+    model = TypePresence(target_precision=0.85).fit(confidences, present)
+    # below 0.095 eight of nine are absent (0.89); with 0.10 too, eight of ten (0.80)
+    assert 0.09 < model.threshold_ < 0.10
+    assert model.evidence_["precision"] == pytest.approx(8 / 9, abs=1e-3)
+    assert model.evidence_["recall"] == 1.0
+    # a stricter target keeps only the first three
+    strict = TypePresence(target_precision=0.95).fit(confidences, present)
+    assert 0.03 < strict.threshold_ < 0.04
+
+
+def test_fit_refuses_a_target_no_threshold_reaches() -> None:
+    with pytest.raises(ValueError, match="no threshold"):
+        TypePresence(target_precision=0.9).fit([0.1, 0.2], [True, True])
+    with pytest.raises(ValueError, match="one label per confidence"):
+        TypePresence().fit([0.1, 0.2], [True])
+
+
+def test_the_types_asked_are_the_most_probable_and_those_near_it() -> None:
+    model = TypePresence(ratio=0.5)
+    assert model.asked(_types({"Governing Law": 0.9, "Parties": 0.1})) == ["Governing Law"]
+    # "When does the agreement commence?" is about either date
+    assert model.asked(_types({"Agreement Date": 0.46, "Effective Date": 0.25,
+                               "Expiration Date": 0.2})) == ["Agreement Date", "Effective Date"]
+    # at most three, however flat the distribution
+    assert len(model.asked(np.full(len(CUAD_CATEGORIES), 1 / len(CUAD_CATEGORIES)))) == 3
+    # a question like no category asks about none
+    assert model.asked(np.zeros(len(CUAD_CATEGORIES))) == []
+    assert model.asked(None) == []
+
+
+def test_check_decides_when_the_types_asked_agree() -> None:
+    model = TypePresence(ratio=0.5)
+    model.threshold_ = 0.1
+    confidences = {"Exclusivity": (0.04, "c1"), "Non-Compete": (0.3, "c2"),
+                   "Agreement Date": (0.07, "c3"), "Effective Date": (0.41, "c4"),
+                   "Source Code Escrow": (0.01, "c5")}
+    present = model.check(_types({"Non-Compete": 1.0}), 0.7, confidences.__getitem__)
+    assert present is not None and present.present is True
+    assert present.category == "Non-Compete" and present.clause_id == "c2"
+    absent = model.check(_types({"Exclusivity": 0.6, "Source Code Escrow": 0.4}), 0.7,
+                         confidences.__getitem__)
+    assert absent is not None and absent.present is False and absent.confidence == 0.04
+    assert absent.categories == ["Exclusivity", "Source Code Escrow"]
+    assert "no Exclusivity or Source Code Escrow clause" in absent.reason()
+    # a contract that commences on a date but is dated by none: the gate decides
+    mixed = model.check(_types({"Agreement Date": 0.46, "Effective Date": 0.25}), 0.7,
+                        confidences.__getitem__)
+    assert mixed is not None and mixed.present is None and mixed.category == "Effective Date"
+    assert model.check(np.zeros(len(CUAD_CATEGORIES)), 0.7, confidences.__getitem__) is None
+    # a question hardly like any category's description is not checked
+    assert model.check(_types({"Exclusivity": 1.0}), model.min_similarity - 0.01,
+                       confidences.__getitem__) is None
+    with pytest.raises(RuntimeError, match="fit has not been called"):
+        TypePresence().check(_types({"Exclusivity": 1.0}), 0.7, confidences.__getitem__)
+
+
+def test_save_and_load_round_trip(tmp_path) -> None:
+    model = TypePresence(target_precision=0.8).fit([0.01, 0.02, 0.9], [False, False, True])
+    path = tmp_path / "presence.json"
+    model.save(path)
+    loaded = TypePresence.load(path)
+    assert loaded.threshold_ == model.threshold_
+    assert (loaded.target_precision, loaded.min_similarity, loaded.ratio) == \
+        (model.target_precision, model.min_similarity, model.ratio)
+    path.write_text(json.dumps({"format": "other"}), encoding="utf-8")
+    with pytest.raises(ValueError, match="not a clausegraph-type-presence file"):
+        TypePresence.load(path)
+
+
+def test_the_shipped_threshold_was_fitted_on_train() -> None:
+    shipped = shipped_presence()
+    assert 0.0 < shipped.threshold_ < 1.0
+    assert shipped.evidence_["split"] == "train"
+    assert shipped.evidence_["precision"] >= shipped.target_precision
+
+
+# -- asks of a real contract (the bundled Bellring manufacturing agreement, a CUAD PDF) ----
+
+pytest.importorskip("clausegraph.classify", reason="the clause-type model is not in this tree")
+BELLRING = dataset_pdf("Bellring").name
+QUESTIONS = Path(__file__).resolve().parents[2] / "benchmarks" / "cuad_dev" / "questions.yaml"
+
+
+@pytest.fixture(scope="module")
+def bellring_review(sample_graph: ClauseGraph):
+    return sample_graph.review([BELLRING]).documents[0]
+
+
+def test_a_partial_review_gives_the_full_reviews_confidences(
+        sample_graph: ClauseGraph, bellring_review) -> None:
+    reviewer = sample_graph.reviewer()
+    doc_id = bellring_review.doc_id
+    wanted = ["Governing Law", "Source Code Escrow"]
+    (partial,) = reviewer.review(sample_graph.index, doc_id, categories=wanted)
+    assert [item.category for item in partial.items] == wanted
+    for item in partial.items:
+        assert item.confidence == bellring_review.item(item.category).confidence
+
+
+def test_ask_reads_the_reviews_verdict_on_the_type_asked(
+        sample_graph: ClauseGraph, bellring_review) -> None:
+    threshold = shipped_presence().threshold_
+    law = sample_graph.ask("Which state's law governs the agreement?", documents=[BELLRING])
+    check = law.direct.type_check
+    assert check is not None and check.categories == ["Governing Law"]
+    assert check.present is True and law.found
+    assert check.confidence == pytest.approx(
+        bellring_review.item(check.category).confidence, abs=1e-4)
+    # the review's clause for the type leads the evidence
+    assert law.evidence[0].clause_id == check.clause_id
+    # every benchmark question about a type the review finds absent is not found
+    questions = load_cuad_questions(QUESTIONS)
+    retriever = sample_graph.retriever
+    presence = shipped_presence()
+    absent = [q for q in questions
+              if presence.asked(retriever.question_types(
+                  retriever.query_vector(q.question), q.question)) == [q.category]
+              and bellring_review.item(q.category).confidence < threshold]
+    assert len(absent) >= 5
+    for question in absent[:8]:
+        asked = sample_graph.ask(question.question, documents=[BELLRING],
+                                 answer_type_absent_refuses=True)
+        check = asked.direct.type_check
+        assert check is not None and check.categories == [question.category]
+        assert check.present is False, question.question
+        assert not asked.found or asked.direct.right_probability >= SURE_ANSWER
+        if not asked.found:  # the reader is told why: in the text answer and on the web page
+            assert check.reason() in " ".join(asked.answer.split())
+            assert web_direct_answer(asked).verdict == check.reason()
+    # with the check off, the gate decides and no check is reported
+    off = sample_graph.ask("Which state's law governs the agreement?", documents=[BELLRING],
+                           answer_type_check=False)
+    assert off.direct.type_check is None
+
+
+def test_a_gate_sure_of_its_answer_is_not_overruled_by_an_absence(tmp_path) -> None:
+    from written_graph import written_graph
+
+    graph = written_graph(tmp_path, {"term.txt": (
+        "1. Term\nThis Agreement lasts five (5) years from the Effective Date.\n"
+        "2. Termination\nEither party may terminate on ninety days notice.\n")})
+    # typed Agreement Date, which the contract lacks; its term clause answers
+    answer = graph.ask("How long does the agreement last?", documents=["term.txt"],
+                       answer_type_absent_refuses=True)
+    check = answer.direct.type_check
+    assert check is not None and check.present is False
+    assert answer.direct.right_probability >= SURE_ANSWER
+    assert answer.found and "five (5) years" in answer.direct_answer
+
+
+def test_lead_with_puts_one_clause_first_and_keeps_top_k(sample_graph: ClauseGraph) -> None:
+    from clausegraph.answer.focus import lead_with
+    from clausegraph.models import RetrievedClause
+
+    doc_id = next(k for k, e in sample_graph.index.entries().items()
+                  if BELLRING in e.source_path)
+    clauses = sample_graph.index.clauses.document_clauses(doc_id)[:7]
+
+    def retrieved(clause, origin="seed"):
+        return RetrievedClause(clause=clause, score=1.0, sim=1.0, bm25=1.0, dense=1.0,
+                               centrality=0.0, path_support=0.0, origin=origin)
+
+    results = [retrieved(c) for c in clauses[:5]] + [retrieved(clauses[5], "governing")]
+    ids = [c.clause_id for c in clauses]
+    # a clause from outside the results leads; the last hit makes room; governing stay last
+    led = lead_with(results, retrieved(clauses[6], "review"), top_k=5)
+    assert [r.clause_id for r in led] == [ids[6], *ids[:4], ids[5]]
+    # a clause already retrieved moves up
+    led = lead_with(results, results[3], top_k=5)
+    assert [r.clause_id for r in led] == [ids[3], ids[0], ids[1], ids[2], ids[4], ids[5]]
+
+
+def test_a_question_near_a_type_keeps_its_answers(sample_graph: ClauseGraph) -> None:
+    # termination for breach is typed Termination for Convenience, which two of the three
+    # contracts lack: each still answers from its own termination-for-cause clause
+    answer = sample_graph.ask(SAMPLE_QUESTION)
+    assert len(answer.per_document) == 3
+    for document in answer.per_document:
+        assert document.type_check is not None
+        assert document.type_check.categories[0] == "Termination for Convenience"
+        assert document.found, document.file
+        assert "terminat" in document.text.lower() and "insurance" not in document.text.lower()
+
