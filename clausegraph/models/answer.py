@@ -139,7 +139,7 @@ class TypeCheck(BaseModel):
     def reason(self) -> str:
         """What a reader is told of a "not found" this check decided."""
         asked = " or ".join(self.categories)
-        return (f"The contract review finds no {asked} clause in this document (best "
+        return (f"No {asked} clause: the contract review finds none in this document (best "
                 f"confidence {self.confidence:.2f}, found from {self.threshold:.2f}).")
 
 
