@@ -14,6 +14,7 @@ items.
     python scripts/segment_audit.py                                   # defaults
     python scripts/segment_audit.py --set style_headings=true --set lead_in_paths=true
     python scripts/segment_audit.py --items 3 --rows 1 --seed 26 --out audit.txt
+    python scripts/segment_audit.py --context 400     # more of the clause before each item
 
 The counts judged by hand are in docs/segmentation.md.
 """
@@ -32,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from clausegraph.config import SegmentConfig
 from clausegraph.eval.data import shared_data_dir
 from clausegraph.ingest import load_document
-from clausegraph.models import Clause, Document
+from clausegraph.models import SEGMENT_JOINER, Clause, Document
 from clausegraph.segment import segment
 
 # Folders of the shared data: the policies rules were developed on, then those they are
@@ -79,16 +80,28 @@ def clause_at(clauses: list[Clause], offset: int) -> Clause | None:
     return None
 
 
-def describe(document: Document, clauses: list[Clause], kind: str, line: tuple[int, int]) -> str:
-    """The item and what its clause carries, a few lines for a reader to judge."""
+def clause_offset(clause: Clause, offset: int) -> int:
+    """Where document ``offset`` falls in ``clause.text`` (its segments joined): the item's
+    own place, not the first place its words recur ("ii." or a bullet recurs often)."""
+    consumed = 0
+    for start, end in clause.segments:
+        if start <= offset < end:
+            return consumed + offset - start
+        consumed += end - start + len(SEGMENT_JOINER)
+    return 0
+
+
+def describe(document: Document, clauses: list[Clause], kind: str, line: tuple[int, int],
+             context: int = 140) -> str:
+    """The item and what its clause carries, a few lines for a reader to judge; ``context``
+    characters of the clause's text before the item."""
     start, end = line
     shown = " ".join(document.text[start:end].split())[:_SHOWN]
     page = document.page_of(start)
     clause = clause_at(clauses, start)
     if clause is None:
         return f"  [{kind}] p.{page} {shown!r}\n      (in no clause)"
-    before = clause.text[: max(0, clause.text.find(document.text[start:end]))]
-    before = " ".join(before.split())
+    before = " ".join(clause.text[: clause_offset(clause, start)].split())
     parts = [
         f"  [{kind}] p.{page} {shown!r}",
         f"      clause:  {clause.clause_id.split(':', 1)[1]} ({clause.kind})",
@@ -96,12 +109,13 @@ def describe(document: Document, clauses: list[Clause], kind: str, line: tuple[i
         f"      heading: {clause.heading or '-'}",
     ]
     if before:
-        parts.append(f"      before:  ...{before[-140:]!r}")
+        parts.append(f"      before:  ...{before[-context:]!r}")
     return "\n".join(parts)
 
 
 def audit_document(
-    document: Document, config: SegmentConfig, items: int, rows: int, seed: int
+    document: Document, config: SegmentConfig, items: int, rows: int, seed: int,
+    context: int = 140,
 ) -> str:
     clauses = segment(document, config)
     item_lines, row_lines = candidate_lines(document)
@@ -109,7 +123,7 @@ def audit_document(
     chosen = [("item", line) for line in rng.sample(item_lines, min(items, len(item_lines)))]
     chosen += [("row", line) for line in rng.sample(row_lines, min(rows, len(row_lines)))]
     chosen.sort(key=lambda pair: pair[1])
-    return "\n".join(describe(document, clauses, kind, line) for kind, line in chosen)
+    return "\n".join(describe(document, clauses, kind, line, context) for kind, line in chosen)
 
 
 def parse_settings(pairs: list[str]) -> SegmentConfig:
@@ -128,6 +142,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="a segment setting, e.g. style_headings=true")
+    parser.add_argument("--context", type=int, default=140,
+                        help="characters of the clause's text shown before the item")
     parser.add_argument("--out", type=Path, help="also write the report here")
     args = parser.parse_args()
     config = parse_settings(args.set)
@@ -141,7 +157,8 @@ def main() -> None:
         document = load_document(path)
         seconds = time.perf_counter() - started
         out.append(f"\n## {path.name} ({group}; ingest {seconds:.1f} s)")
-        out.append(audit_document(document, config, args.items, args.rows, args.seed))
+        out.append(audit_document(document, config, args.items, args.rows, args.seed,
+                                  args.context))
         print("\n".join(out[-2:]), flush=True)
     if args.out:
         args.out.write_text("\n".join(out) + "\n", encoding="utf-8")
