@@ -611,9 +611,15 @@ class ClauseGraph:
                 not fits_encoder(self.embedder.name, self.embedder.dim):
             return None
         presence = shipped_presence()
-        return lambda doc_id: presence.check(
-            question_types, similarity,
-            lambda category: self._review_confidence(doc_id, category))
+        checks: dict[str, TypeCheck | None] = {}  # one check per document and question
+
+        def check(doc_id: str) -> TypeCheck | None:
+            if doc_id not in checks:
+                checks[doc_id] = presence.check(
+                    question_types, similarity,
+                    lambda categories: self._review_confidences(doc_id, categories))
+            return checks[doc_id]
+        return check
 
     @staticmethod
     def _review_first(results: list[RetrievedClause],
@@ -634,18 +640,21 @@ class ClauseGraph:
         lead = next((r for r in results if r.clause_id == check.clause_id), None)
         return results if lead is None else lead_with(results, lead, top_k)
 
-    def _review_confidence(self, doc_id: str, category: str) -> tuple[float, str | None]:
-        """The review's best span confidence for one category of one document, and that
-        span's clause (each reviewed once per index snapshot)."""
+    def _review_confidences(self, doc_id: str, categories: list[str],
+                            ) -> dict[str, tuple[float, str | None]]:
+        """The review's best span confidence for each category of one document, and that
+        span's clause (the categories not known yet reviewed together, once per index
+        snapshot)."""
         index = self.index
         if self._presence[0] is not index:
             self._presence = (index, {})
         known = self._presence[1]
-        if (doc_id, category) not in known:
-            (item,) = self.reviewer().review(index, doc_id, categories=[category])[0].items
-            known[(doc_id, category)] = (item.confidence,
-                                         item.clauses[0].clause_id if item.clauses else None)
-        return known[(doc_id, category)]
+        todo = [c for c in categories if (doc_id, c) not in known]
+        if todo:
+            for item in self.reviewer().review(index, doc_id, categories=todo)[0].items:
+                known[(doc_id, item.category)] = (
+                    item.confidence, item.clauses[0].clause_id if item.clauses else None)
+        return {c: known[(doc_id, c)] for c in categories}
 
     def _per_document_evidence(
         self, asked: str, results: list[RetrievedClause], strategy: str | Strategy,

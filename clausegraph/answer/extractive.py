@@ -233,8 +233,8 @@ def build_answer(
     named no document; its direct answer is then taken from that, not from the few
     clauses of it in ``results``. ``question_types``: the CUAD clause types the question
     asks about (classify/questions.py), read by the answer gate. ``type_check(doc_id)``:
-    whether the document has a clause of those types (review/presence.py), which then
-    decides found / not found in place of the gate."""
+    whether the document has a clause of those types (review/presence.py; see
+    ``answer.direct.direct_answer``)."""
     edges = chain_edges(index, results)
     groups = assign_groups(results, edges, index)
     # Evidence stays in rank order (retrieved clauses best first, then the definitions and

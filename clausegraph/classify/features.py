@@ -16,7 +16,6 @@ tests/answer/test_style_variants.py).
 from __future__ import annotations
 
 import calendar
-import re
 import zlib
 from collections import Counter
 from collections.abc import Sequence
@@ -24,9 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from clausegraph.text.tokenize import tokenize
-
-# digits, a separator, digits, the same separator, digits: a date written in digits alone
-_DIGIT_DATE = re.compile(r"\b\d{1,4}([-/.])\d{1,2}\1\d{2,4}\b")
+from clausegraph.text.values import numeric_dates
 
 SparseRow = tuple[np.ndarray, np.ndarray]  # (bucket ids, values)
 
@@ -34,20 +31,14 @@ SparseRow = tuple[np.ndarray, np.ndarray]  # (bucket ids, values)
 def spelled_dates(text: str) -> str:
     """``text`` with each date written in digits alone in the month-name form ("March 1,
     2024"); other text, and dates that name their month, unchanged."""
-    if not _DIGIT_DATE.search(text):
-        return text
-    from clausegraph.text.values import extract_values
-
     parts, at = [], 0
-    for value in extract_values(text):
-        written = text[value.start:value.end]
-        if value.kind != "date" or not _DIGIT_DATE.fullmatch(written) or \
-                not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.iso or ""):
+    for value in sorted(numeric_dates(text), key=lambda v: v.start):
+        if value.start < at:
             continue
         year, month, day = (int(x) for x in value.iso.split("-"))
         parts += [text[at:value.start], f"{calendar.month_name[month]} {day}, {year}"]
         at = value.end
-    return "".join(parts) + text[at:]
+    return "".join(parts) + text[at:] if parts else text
 
 
 def hashed_terms(text: str, buckets: int) -> Counter[int]:

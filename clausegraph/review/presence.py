@@ -36,7 +36,7 @@ the shipped parameters, ``data/type_presence.json`` (its dev figures: docs/cuad_
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -103,17 +103,18 @@ class TypePresence:
         return [CUAD_CATEGORIES[int(j)] for j in order if row[j] >= self.ratio * row[order[0]]]
 
     def check(self, question_types: np.ndarray | None, similarity: float,
-              confidence_of: Callable[[str], tuple[float, str | None]]) -> TypeCheck | None:
-        """The verdict for one document: ``confidence_of(category)`` gives the review's
-        confidence and best clause id; ``similarity`` is the question's best cosine with a
-        category's description. None when the question asks about no type, or is not
-        close enough to one."""
+              confidences_of: Callable[[list[str]], Mapping[str, tuple[float, str | None]]],
+              ) -> TypeCheck | None:
+        """The verdict for one document: ``confidences_of(categories)`` gives the review's
+        confidence and best clause id of each (one review of them all); ``similarity`` is
+        the question's best cosine with a category's description. None when the question
+        asks about no type, or is not close enough to one."""
         if self.threshold_ is None:
             raise RuntimeError("TypePresence.fit has not been called")
         names = self.asked(question_types)
         if not names or similarity < self.min_similarity:
             return None
-        read = {name: confidence_of(name) for name in names}
+        read = confidences_of(names)
         best = max(names, key=lambda name: read[name][0])
         found = {read[name][0] >= self.threshold_ for name in names}
         return TypeCheck(categories=names, category=best,

@@ -391,8 +391,8 @@ def _windows(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 _NUMERIC_HINT = re.compile(r"\d[/.-]\d{1,2}[/.-]\d")
 
 
-def _numeric_dates(text: str) -> list[Value]:
-    """ISO and numeric dates; the day/month order of an ambiguous one as the module says."""
+def numeric_dates(text: str) -> list[Value]:
+    """Dates written in digits alone, ISO and numeric; the day/month order of an ambiguous one as the module says."""
     windows = _windows([(max(0, m.start() - 4), m.end() + 4)
                         for m in _NUMERIC_HINT.finditer(text)])
     found = [_value(text, "date", m.start(), m.end(), None,
@@ -441,7 +441,7 @@ def _merge_restated(text: str, values: list[Value]) -> list[Value]:
 @lru_cache(maxsize=16384)
 def _extract(text: str) -> tuple[Value, ...]:
     lower = _ascii_lower(text)
-    dates = _non_overlapping(_named_dates(text, lower) + _numeric_dates(text))
+    dates = _non_overlapping(_named_dates(text, lower) + numeric_dates(text))
     taken = [(d.start, d.end) for d in dates]
     values = [_classify(text, number) for number in _numbers(text, lower, taken)]
     values = _non_overlapping(values + dates)

@@ -67,24 +67,27 @@ def test_check_decides_when_the_types_asked_agree() -> None:
     confidences = {"Exclusivity": (0.04, "c1"), "Non-Compete": (0.3, "c2"),
                    "Agreement Date": (0.07, "c3"), "Effective Date": (0.41, "c4"),
                    "Source Code Escrow": (0.01, "c5")}
-    present = model.check(_types({"Non-Compete": 1.0}), 0.7, confidences.__getitem__)
+
+    def read(names):
+        return {name: confidences[name] for name in names}
+    present = model.check(_types({"Non-Compete": 1.0}), 0.7, read)
     assert present is not None and present.present is True
     assert present.category == "Non-Compete" and present.clause_id == "c2"
     absent = model.check(_types({"Exclusivity": 0.6, "Source Code Escrow": 0.4}), 0.7,
-                         confidences.__getitem__)
+                         read)
     assert absent is not None and absent.present is False and absent.confidence == 0.04
     assert absent.categories == ["Exclusivity", "Source Code Escrow"]
     assert absent.reason().startswith("No Exclusivity or Source Code Escrow clause:")
     # a contract that commences on a date but is dated by none: the gate decides
     mixed = model.check(_types({"Agreement Date": 0.46, "Effective Date": 0.25}), 0.7,
-                        confidences.__getitem__)
+                        read)
     assert mixed is not None and mixed.present is None and mixed.category == "Effective Date"
-    assert model.check(np.zeros(len(CUAD_CATEGORIES)), 0.7, confidences.__getitem__) is None
+    assert model.check(np.zeros(len(CUAD_CATEGORIES)), 0.7, read) is None
     # a question hardly like any category's description is not checked
     assert model.check(_types({"Exclusivity": 1.0}), model.min_similarity - 0.01,
-                       confidences.__getitem__) is None
+                       read) is None
     with pytest.raises(RuntimeError, match="fit has not been called"):
-        TypePresence().check(_types({"Exclusivity": 1.0}), 0.7, confidences.__getitem__)
+        TypePresence().check(_types({"Exclusivity": 1.0}), 0.7, read)
 
 
 def test_save_and_load_round_trip(tmp_path) -> None:
