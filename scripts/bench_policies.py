@@ -122,6 +122,8 @@ def gate_rows(graphs: dict[str, ClauseGraph], documents: dict[str, dict],
                 "label": int(not judged["not_found"] and judged["direct_ok"]),
                 "answerable": not judged["not_found"],
                 "features": answer.direct.gate_features if answer.direct else None,
+                "review_present": (answer.direct.type_check.present if answer.direct
+                                   and answer.direct.type_check else None),
                 "outcome": {k: v for k, v in judged.items()
                             if k not in ("question", "direct_answer", "top")},
             })

@@ -45,7 +45,14 @@ from bench_answers import share  # noqa: E402
 from bench_cuad_dev import commit  # noqa: E402
 from bench_policies import gate_rows, leave_one_out_folds, load_questions  # noqa: E402
 
-from clausegraph.answer.gate import FEATURES, SHIPPED, AnswerGate, fit_gate  # noqa: E402
+from clausegraph.answer.gate import (  # noqa: E402
+    FEATURES,
+    SHIPPED,
+    SHIPPED_UNTYPED,
+    TYPED_FEATURES,
+    AnswerGate,
+    fit_gate,
+)
 from clausegraph.eval.cuad_bench import AskOutcome, summarise  # noqa: E402
 
 CUAD_FOLDS = 5
@@ -83,6 +90,7 @@ def collect_cuad(index: Path, limit_docs: int | None) -> list[dict[str, Any]]:
             "id": f"{outcome.contract}|{outcome.category}",
             "label": cuad_label(outcome), "answerable": outcome.gold == "positive",
             "features": answer.direct.gate_features if answer.direct else None,
+            "review_present": review_read(answer.direct),
             "outcome": outcome.model_dump(mode="json", exclude={"direct_answer"}),
         })
 
@@ -90,6 +98,12 @@ def collect_cuad(index: Path, limit_docs: int | None) -> list[dict[str, Any]]:
         run_asks(ClauseGraph.open(index), contracts, load_cuad_questions(QUESTIONS), dev,
                  None, False, on_answer=keep)
     return rows
+
+
+def review_read(direct: Any) -> bool | None:
+    """What the contract review read for the question's types (None: it did not read)."""
+    check = direct.type_check if direct is not None else None
+    return None if check is None else check.present
 
 
 def cuad_label(outcome: AskOutcome) -> int:
@@ -189,6 +203,18 @@ def out_of_sample(rows: Sequence[dict[str, Any]], C: float, features: Sequence[s
     return decisions, thresholds
 
 
+def review_present(row: dict[str, Any]) -> bool:
+    """Whether the contract review finds every CUAD type the question asks about: the answer
+    is then given whatever the gate says (answer/direct.py)."""
+    return bool(row["features"]) and row.get("review_present") is True
+
+
+def with_review(result: dict[str, Any], rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """A variant's figures when the review's presence answers too, as the product decides."""
+    decisions = result["decisions"]
+    return evaluate(rows, lambda r: decisions[r["id"]][0] or review_present(r))
+
+
 def constants(row: dict[str, Any]) -> bool:
     return bool(row["features"]) and row["features"]["constants_pass"] == 1.0
 
@@ -249,7 +275,11 @@ def write_note(report: dict[str, Any], path: Path) -> None:
     comparison = "\n".join([SUMMARY_HEADER,
                             summary_line("old constants", report["constants"]),
                             summary_line("gate off (always answer)", report["gate_off"]),
-                            summary_line("**gate, out of sample**", chosen),
+                            summary_line("gate, out of sample", chosen),
+                            summary_line("**gate + the review's presence (as shipped)**",
+                                         report["out_of_sample_with_review"]),
+                            summary_line("session 13: gate without review_* + the review's "
+                                         "presence", report["without_review_features_with_review"]),
                             *(summary_line(f"variant: {name}", v)
                               for name, v in report["variants"].items())])
     gate = report["shipped"]
@@ -265,6 +295,14 @@ direct answer already has (features and why: the module's docstring), fitted by
 the CUAD dev asks of `benchmarks/cuad_dev/questions.yaml` together. It replaces the hand
 thresholds `MIN_DOCUMENT_COVERAGE`, `MIN_SENTENCE_SCORE`, `MIN_CONFIDENCE`, which remain as
 one feature (`constants_pass`).
+
+When a question asks about CUAD clause types, the contract review (`clausegraph/review/
+presence.py`) reads the whole document for them. Since session 14 its confidence is a feature
+of the gate (`review_margin`, `review_quoted`), and when the review finds
+every type asked the answer is given whatever the gate says (as in session 13); the table
+shows both, the shipped decision in bold. A caller that does not type the question (an index
+embedded by another model) is answered by a second gate fitted without the four
+question-type features (`answer_gate_untyped.json`; the variant "without question types").
 
 ## Commands
 
@@ -360,7 +398,9 @@ def main() -> None:
         for name, group in (("dense_top, dense_best", {"dense_top", "dense_best"}),
                             ("constants_pass", {"constants_pass"}),
                             ("asks_type, type_match", {"asks_type", "type_match"}),
-                            ("kind_*", {f for f in features if f.startswith("kind_")}))
+                            ("kind_*", {f for f in features if f.startswith("kind_")}),
+                            ("review_*", {f for f in features if f.startswith("review_")}),
+                            ("question types (the untyped gate)", set(TYPED_FEATURES)))
     } | {
         "wrong answers to answerable questions left out of the fit": variant(
             rows, args.C, features, fit_unsure=False),
@@ -382,6 +422,8 @@ def main() -> None:
                  "without_features": sum(not r["features"] for r in rows)},
         "constants": evaluate(rows, constants), "gate_off": evaluate(rows, gate_off),
         "out_of_sample": chosen,
+        "out_of_sample_with_review": with_review(chosen, rows),
+        "without_review_features_with_review": with_review(variants["without review_*"], rows),
         "variants": {name: {k: v for k, v in result.items()
                             if k not in ("decisions", "policies_per_document")}
                      for name, result in variants.items()},
@@ -390,22 +432,29 @@ def main() -> None:
     print(summary_line("old constants", report["constants"]))
     print(summary_line("gate off", report["gate_off"]))
     print(summary_line("gate, out of sample", chosen))
+    print(summary_line("gate + review presence (shipped)", report["out_of_sample_with_review"]))
+    print(summary_line("without review_* + review presence (session 13)",
+                       report["without_review_features_with_review"]))
     for name, result in variants.items():
         print(summary_line(name, result))
     print()
     print(document_table(report["constants"], chosen))
     gate = fit_gate(rows, args.C, features)
     report["shipped"] = gate.to_dict()
+    untyped = fit_gate(rows, args.C, [f for f in features if f not in TYPED_FEATURES])
+    report["shipped_untyped"] = untyped.to_dict()
     probabilities = [p for _, p in chosen["decisions"].values() if p is not None]
     print(f"\nshipped threshold {gate.threshold_:.3f}; out-of-sample P(right) "
           f"median {np.median(probabilities):.3f}")
     if args.write:
-        gate.save(SHIPPED, fitted_on={k: report["rows"][k] for k in ("policy", "cuad")},
-                  command=report["command"], commit=report["commit"])
+        for model, path in ((gate, SHIPPED), (untyped, SHIPPED_UNTYPED)):
+            model.save(path, fitted_on={k: report["rows"][k] for k in ("policy", "cuad")},
+                       command=report["command"], commit=report["commit"])
         del chosen["decisions"]  # per ask: in --rows' order, refitted in seconds
         REPORT.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
         write_note(report, NOTE)
-        print(f"wrote {SHIPPED.relative_to(ROOT)}, {REPORT.relative_to(ROOT)}, "
+        print(f"wrote {SHIPPED.relative_to(ROOT)}, {SHIPPED_UNTYPED.name}, "
+              f"{REPORT.relative_to(ROOT)}, "
               f"{NOTE.relative_to(ROOT)}")
 
 

@@ -32,9 +32,10 @@ def test_build_copies_resources_into_the_package(tmp_path):
     assert (tmp_path / "clausegraph" / calibration).read_bytes() == \
         (REPO / "clausegraph" / calibration).read_bytes()
     # the learned parts' weights: clause types, the review's span ranker and its presence
-    # threshold, the answer gate
+    # threshold, the answer gates (for typed questions and not)
     for learned in ("classify/data/clause_types.npz", "review/data/span_ranker.npz",
-                    "review/data/type_presence.json", "answer/data/answer_gate.json"):
+                    "review/data/type_presence.json", "answer/data/answer_gate.json",
+                    "answer/data/answer_gate_untyped.json"):
         assert (tmp_path / "clausegraph" / learned).read_bytes() == \
             (REPO / "clausegraph" / learned).read_bytes(), learned
     # The package finds them there (it prefers _data/ over a checkout beside it).

@@ -597,8 +597,9 @@ def direct_answer(
     confidence = round(min(best.score if best else 0.0, 1.0) * doc_coverage, 3)
     features = None if best is None else _gate_features(
         best, ranked, doc_coverage, confidence, kind, len(tokens), similarity,
-        None if question_types is None else _type_match(index, doc_id, question_types))
-    gate = active_gate()
+        None if question_types is None else _type_match(index, doc_id, question_types),
+        checked)
+    gate = active_gate(typed=question_types is not None)
     answers, probability = (best is not None, None) if gate is None or features is None \
         else gate.answers(features)
     # Whether the contract has such a clause at all is read from the whole document by the
@@ -683,7 +684,7 @@ def direct_answer(
 def _gate_features(
     best: _Scored, ranked: Sequence[Clause], doc_coverage: float, confidence: float,
     kind: str | None, question_words: int, similarity: Mapping[str, float] | None,
-    type_match: float | None,
+    type_match: float | None, checked: TypeCheck | None,
 ) -> dict[str, float | None]:
     """What the answer gate reads of the answer ``best`` would give (gate.answer_features)."""
     top = ranked[:CANDIDATE_CLAUSES]
@@ -700,6 +701,9 @@ def _gate_features(
         dense_top=max(cosines) if cosines else None,
         dense_best=similarity.get(best.clause.clause_id) if similarity else None,
         type_match=type_match,
+        review_margin=None if checked is None or checked.least_confidence is None
+        else checked.least_confidence - checked.threshold,
+        review_quoted=checked is not None and checked.clause_id == best.clause.clause_id,
     )
 
 

@@ -3,7 +3,7 @@
 and 26).
 
 Shaped like a scikit-learn estimator (``fit``, ``predict_proba``, ``predict``, ``save``,
-``load``), as :mod:`clausegraph.classify.model`: a logistic regression over 21
+``load``), as :mod:`clausegraph.classify.model`: a logistic regression over 23
 standardised features, fitted here with NumPy alone (Newton steps on the L2-penalised log
 loss: 21 features need nothing more), its decision threshold fitted too. The shipped
 weights are ``clausegraph/answer/data/answer_gate.json``, written by
@@ -35,6 +35,19 @@ The features (:data:`FEATURES`), all read off the best sentence the direct answe
   clause is of that type (its stored clause-type probability, classify/model.py, fitted on
   CUAD *train*): a contract asked about a clause it lacks has no clause of that type,
   though it may use the question's words. 0 when the question asks about no type.
+* ``review_margin`` / ``review_quoted``: when the contract review (review/presence.py) read
+  the document for the CUAD types the question asks about, its confidence in the type asked
+  that it is least sure of minus the presence threshold (its span ranker reads the whole
+  contract, fitted on CUAD train), and whether the answer quotes the review's best clause.
+  Both 0 when the review did not read it: an unread review is neutral, not "none found" (as
+  a flag beside a confidence of 0 it was: nearly every question the review skips is a
+  policy's, so the flag learned "a policy question" and refused contract questions the
+  review skips, docs/cuad_dev.md, "Session 14").
+
+A caller that does not type the question (no ``question_types``: an index embedded by
+another model than the clause-type model's) is answered by a second gate fitted on the same
+rows without those four features (:data:`UNTYPED_FEATURES`, ``answer_gate_untyped.json``):
+read as their mean, the review's weight would decide for it.
 
 Unknown features (a caller that passes no retrieval scores or question types) read as the
 training mean.
@@ -57,13 +70,19 @@ from clausegraph.learn import FeatureLogistic
 FORMAT = "clausegraph-answer-gate"
 FORMAT_VERSION = 1
 SHIPPED = Path(__file__).parent / "data" / "answer_gate.json"
+# for callers that do not type the question (an index embedded by another model than the
+# clause-type model's): the same fit without the features that need the question's types
+SHIPPED_UNTYPED = Path(__file__).parent / "data" / "answer_gate_untyped.json"
 KINDS = ("law", "definition", "duration", "amount", "count", "coverage", "incorporation")
 FEATURES = (
     "document_coverage", "sentence_score", "sentence_words", "sentence_coverage",
     "confidence", "constants_pass", "holds_value", "asks_value",
     *(f"kind_{kind}" for kind in KINDS),
     "question_words", "best_rank", "dense_top", "dense_best", "asks_type", "type_match",
+    "review_margin", "review_quoted",
 )
+TYPED_FEATURES = ("asks_type", "type_match", "review_margin", "review_quoted")
+UNTYPED_FEATURES = tuple(f for f in FEATURES if f not in TYPED_FEATURES)
 
 
 def answer_features(
@@ -71,7 +90,8 @@ def answer_features(
     sentence_coverage: float, confidence: float, constants_pass: bool, holds_value: bool,
     asks_value: bool, kind: str | None, question_words: int, best_rank: int,
     dense_top: float | None = None, dense_best: float | None = None,
-    type_match: float | None = None,
+    type_match: float | None = None, review_margin: float | None = None,
+    review_quoted: bool = False,
 ) -> dict[str, float | None]:
     """The gate's features of one would-be answer (None: unknown, read as the mean)."""
     row = {
@@ -87,6 +107,10 @@ def answer_features(
         # -1: the question asks about no CUAD type; None: unknown
         "asks_type": None if type_match is None else float(type_match >= 0),
         "type_match": None if type_match is None else max(type_match, 0.0),
+        # None: the review did not read the document for the question (neutral: 0, as a
+        # confidence right at the presence threshold), not "it found nothing"
+        "review_margin": review_margin or 0.0,
+        "review_quoted": float(review_quoted),
     }
     return {name: None if value is None else round(float(value), 4)
             for name, value in row.items()}
@@ -184,23 +208,29 @@ def fit_gate(rows: Sequence[Mapping[str, Any]], C: float = 1.0,
     return gate
 
 
-@lru_cache(maxsize=1)
-def shipped_gate() -> AnswerGate:
-    """The gate shipped with the package (loaded once)."""
-    return AnswerGate.load(SHIPPED)
+def shipped_gate(typed: bool = True) -> AnswerGate:
+    """The gate shipped with the package (loaded once): for typed questions, or the one
+    fitted without the question-type features."""
+    return _load(SHIPPED if typed else SHIPPED_UNTYPED)
+
+
+@lru_cache(maxsize=2)
+def _load(path: Path) -> AnswerGate:
+    return AnswerGate.load(path)
 
 
 _OFF = "off"
 _ACTIVE: ContextVar[AnswerGate | str | None] = ContextVar("answer_gate", default=None)
 
 
-def active_gate() -> AnswerGate | None:
-    """The gate direct answers use here: the shipped one, unless :func:`using_gate` says
-    otherwise (None: no gate, every answer that has a sentence is given)."""
+def active_gate(typed: bool = True) -> AnswerGate | None:
+    """The gate direct answers use here: the shipped one (for a typed question or not),
+    unless :func:`using_gate` says otherwise (None: no gate, every answer that has a
+    sentence is given)."""
     gate = _ACTIVE.get()
     if gate == _OFF:
         return None
-    return gate if isinstance(gate, AnswerGate) else shipped_gate()
+    return gate if isinstance(gate, AnswerGate) else shipped_gate(typed)
 
 
 @contextmanager

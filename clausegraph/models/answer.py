@@ -130,6 +130,8 @@ class TypeCheck(BaseModel):
     category: str = Field(description="of those, the one the review is surest of")
     confidence: float = Field(description="the review's confidence in its best span of "
                               "``category``")
+    least_confidence: float | None = Field(None, description="the review's confidence in the "
+                                           "type asked that it is least sure of")
     clause_id: str | None = Field(None, description="the clause of that span")
     threshold: float = Field(description="a type is present at or above this (fitted on "
                              "CUAD train)")
