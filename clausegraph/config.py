@@ -66,6 +66,12 @@ class SegmentConfig(StrictModel):
         False, description="an unheaded list's lead-in sentence (\"... a waiting period of 36 "
         "months:\") names it in its items' section_path, which retrieval text carries"
     )
+    # on: no CUAD dev, policy or LegalBench-RAG mini figure moved, and the evidence quotes
+    # "14. Hernia" as its own clause, not "Hernia 15." inside item 12 (docs/segmentation.md)
+    keep_worded_items: bool = Field(
+        True, description="a numbered list item with a word of its own (\"14. Hernia\") is a "
+        "clause however short; off: items under 15 characters merge into their sibling"
+    )
     more_containers: bool = Field(
         False, description="'Chapter', 'Paragraph' and 'Rule' open containers like 'Article' "
         "and 'Section'"

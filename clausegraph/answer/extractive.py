@@ -59,6 +59,8 @@ _SENTENCE_END = re.compile(
     r"(?<!\bInc)(?<!\bNo)(?<!\bCo)(?<!\bLtd)(?<!\bU\.S)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)"
     r"[.;](?=\s+[A-Z(\"0-9])"
 )
+# what a list item opens with: "4.", "(b).", "iv.", "A."
+_LABEL_ONLY = re.compile(r"\(?(?:\d{1,3}(?:\.\d{1,3})*|[a-zA-Z]|[ivxlIVXL]{1,6})\)?\.")
 
 
 # -- roles and chain ----------------------------------------------------------------------
@@ -177,13 +179,18 @@ def chain_edges(index: IndexReader, results: list[RetrievedClause]) -> list[Edge
 
 
 def sentence_spans(text: str) -> list[Span]:
-    """Rough sentence boundaries inside a clause (good enough to pick a quote).
+    """Rough sentence boundaries inside a clause (good enough to pick a quote). A list
+    label is no sentence of its own: "4. Uterine Polyps" is one.
 
     >>> sentence_spans("A is covered. B is not.")
     [(0, 13), (14, 23)]
+    >>> sentence_spans("14. Hernia")
+    [(0, 10)]
     """
     spans, start = [], 0
     for match in _SENTENCE_END.finditer(text):
+        if _LABEL_ONLY.fullmatch(text, start, match.end()):
+            continue
         spans.append((start, match.end()))
         start = match.end()
         while start < len(text) and text[start].isspace():

@@ -47,7 +47,8 @@ def segment(document: Document, config: SegmentConfig | None = None) -> list[Cla
     config = config or SegmentConfig()
     units = Parser(document, config).run()
     units = merge_headings(units)
-    units = merge_tiny(units, config.min_clause_chars)
+    units = merge_tiny(units, config.min_clause_chars,
+                       document.text if config.keep_worded_items else None)
     units = merge_lead_in_lists(units, document.text, config.max_clause_chars // 2)
     return build_clauses(
         document, units, config.max_clause_chars, config.lead_in_paths

@@ -9,6 +9,7 @@ under it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from clausegraph.models import Span
@@ -17,6 +18,8 @@ from clausegraph.segment.outline import Node
 
 # A numbered item at least this long stays a clause of its own ("6. Ectopic pregnancy").
 _SHORT_ITEM_CHARS = 15
+# a word of an item's own after its label ("14. Hernia"): three letters or more
+_OWN_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
 @dataclass(slots=True)
@@ -66,14 +69,17 @@ def merge_headings(units: list[Unit]) -> list[Unit]:
     return out
 
 
-def merge_tiny(units: list[Unit], min_chars: int) -> list[Unit]:
+def merge_tiny(units: list[Unit], min_chars: int, text: str | None = None) -> list[Unit]:
     """Fold units under ``min_chars`` into their neighbour within the same top-level zone.
 
     A tiny numbered item joins the unit before it only when that unit is its ancestor or
     its sibling; a tiny item that heads a list ("iii. Two years waiting period" over "a.
     Cataract") or follows a deeper item of another branch joins the unit after it instead,
     so no list item ends up under a heading it does not sit under. A table is a clause
-    of its own whatever its size: it neither takes in nor joins a neighbour.
+    of its own whatever its size: it neither takes in nor joins a neighbour. Given the
+    document ``text``, a numbered item with a word of its own after its label stays a clause
+    whatever its length ("14. Hernia" in a list of conditions); without it, only items of
+    ``_SHORT_ITEM_CHARS`` or more do.
     """
     out: list[Unit] = []
     pending: Unit | None = None
@@ -92,7 +98,8 @@ def merge_tiny(units: list[Unit], min_chars: int) -> list[Unit]:
                 and following is not None
                 and following.node.descends_from(unit.node)
             )
-            if unit.node.numbered and not heads_list and unit.size >= _SHORT_ITEM_CHARS:
+            if unit.node.numbered and not heads_list and (
+                    unit.size >= _SHORT_ITEM_CHARS if text is None else _has_own_word(unit, text)):
                 out.append(unit)  # "6. Ectopic pregnancy": a short item, but an item
                 continue
             if out and not heads_list and _may_absorb(out[-1].node, unit.node):
@@ -104,6 +111,13 @@ def merge_tiny(units: list[Unit], min_chars: int) -> list[Unit]:
     if pending is not None:
         out.append(pending)
     return out
+
+
+def _has_own_word(unit: Unit, text: str) -> bool:
+    """Whether a numbered unit says something after its label: a word of three letters or
+    more past its first token ("14. Hernia", "(a) Nil"; not "4.", "(iv) 2", "5. 50%")."""
+    own = " ".join(text[start:end] for start, end in unit.pieces).split(maxsplit=1)
+    return len(own) == 2 and _OWN_WORD.search(own[1]) is not None
 
 
 def _may_absorb(previous: Node, tiny: Node) -> bool:

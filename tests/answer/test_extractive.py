@@ -67,3 +67,13 @@ def test_sentences_do_not_end_at_abbreviations() -> None:
     pieces = [text[a:b].strip() for a, b in sentence_spans(text)]
     assert pieces == ["Payment is due in U.S. Dollars to Acme Inc. within 30 days.",
                       "Late fees apply."]
+
+
+@pytest.mark.parametrize("label", ["14.", "(b).", "iv.", "C.", "4.2."])
+def test_a_list_label_is_no_sentence_of_its_own(label: str) -> None:
+    # the evidence quotes "14. Hernia", never the bare "14."
+    text = f"{label} Hernia of all types"
+    assert [text[a:b] for a, b in sentence_spans(text)] == [text]
+    text = f"{label} Hernia. Surgery for it is covered after two years."
+    assert [text[a:b] for a, b in sentence_spans(text)] == [
+        f"{label} Hernia.", "Surgery for it is covered after two years."]

@@ -230,3 +230,41 @@ def test_amounts_and_a_code_used_twice_open_no_container() -> None:
     clauses = segment(text_document(text))
     assert not any(part.startswith(("INR", "GR")) for c in clauses
                    for part in [*c.section_path, c.label])
+
+
+# A list of short conditions under one lead-in, as the waiting-period lists of policy
+# wordings set them; three numbering styles.
+SHORT_ITEM_STYLES = {
+    "digits": ("1.", "2.", "3.", "4."),
+    "letters in parentheses": ("(a)", "(b)", "(c)", "(d)"),
+    "roman": ("i.", "ii.", "iii.", "iv."),
+}
+
+
+@pytest.mark.parametrize("style", SHORT_ITEM_STYLES)
+def test_a_short_item_with_a_word_of_its_own_is_a_clause(style: str) -> None:
+    labels = SHORT_ITEM_STYLES[style]
+    text = "\n".join([
+        "4. Exclusions", "4.3 Specific waiting periods",
+        "The conditions listed below have a waiting period of 24 months from inception:",
+        f"{labels[0]} Stones in the urinary system", f"{labels[1]} Piles",
+        f"{labels[2]} Hernia", f"{labels[3]} Varicose veins of the lower limbs", ""])
+    kept = segment(text_document(text))
+    hernia = clause_with(kept, "Hernia")
+    assert hernia.text.split() == [labels[2], "Hernia"]
+    assert "Piles" not in hernia.text and "Piles" in clause_with(kept, "Piles").text
+    # off (before session 14), items under 15 characters join the sibling before them
+    merged = clause_with(segment(text_document(text), SegmentConfig(keep_worded_items=False)),
+                         "Hernia")
+    assert "Piles" in merged.text
+
+
+def test_a_label_with_no_word_of_its_own_still_joins_its_neighbour() -> None:
+    text = "\n".join([
+        "4. Exclusions", "4.3 Deductibles by zone",
+        "The deductible is a share of every admissible claim as listed below for each zone:",
+        "(a) Zone A, the metropolitan cities named in the schedule", "(b) 10%",
+        "(c) Zone B, every other city of the country", ""])
+    clauses = segment(text_document(text))
+    assert not any(c.text.split() == ["(b)", "10%"] for c in clauses)
+    assert "10%" in clause_with(clauses, "Zone A").text
