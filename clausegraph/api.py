@@ -346,7 +346,8 @@ class ClauseGraph:
                 real = os.path.realpath(path)  # Path.resolve raises on a symlink loop
                 twin = entry.source_path if entry.source_path != real else None
                 return IngestOutcome(path=str(path), status="unchanged", doc_id=doc_id,
-                                     key=entry.key, same_as=twin), None
+                                     key=entry.key, same_as=twin,
+                                     warnings=self._segment_drift(path, entry)), None
             artifacts = self.build_artifacts(path)
         except IngestError as exc:
             return IngestOutcome(path=str(path), status="failed", error=str(exc)), None
@@ -356,7 +357,8 @@ class ClauseGraph:
             return IngestOutcome(path=str(path), status="failed", error=error), None
         self.store.stage(artifacts)
         seconds = time.perf_counter() - started
-        entry = DocumentEntry.of(artifacts, seconds)
+        entry = DocumentEntry.of(artifacts, seconds).model_copy(
+            update={"segment_settings": self.settings.segment.model_dump(mode="json")})
         status = "replaced" if entry.source_path in by_path else "ingested"
         outcome = IngestOutcome(
             path=str(path), status=status, doc_id=artifacts.document.doc_id,
@@ -365,6 +367,22 @@ class ClauseGraph:
             warnings=[f"{path}: {w}" for w in artifacts.document.warnings],
         )
         return outcome, entry
+
+    def _segment_drift(self, path: Path, entry: DocumentEntry) -> list[str]:
+        """A warning when an unchanged file was cut into clauses with other segment settings
+        than the current ones: skipping it keeps the old clauses (the index is content
+        addressed), which a user who changed a setting should be told."""
+        stored = entry.segment_settings
+        if stored is None:
+            return []
+        current = self.settings.segment.model_dump(mode="json")
+        changed = [f"{name}={stored.get(name)!r} (now {value!r})"
+                   for name, value in current.items() if stored.get(name, value) != value]
+        if not changed:
+            return []
+        return [f"{path}: unchanged, so not segmented again: its clauses were cut with "
+                f"segment.{', segment.'.join(changed)}; remove it ('clausegraph remove') and "
+                "ingest it again to apply the current settings"]
 
     @property
     def _max_bytes(self) -> int:

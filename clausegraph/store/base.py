@@ -88,6 +88,9 @@ class DocumentEntry(BaseModel):
     #: the clause-type model that typed the document's clauses (``classify.model_id``);
     #: None: stored before clause types, so its clauses have none until ``reembed``
     clause_types: str | None = None
+    #: the segment settings the document was cut with (``SegmentConfig``); None: stored
+    #: before they were recorded
+    segment_settings: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, artifacts: DocumentArtifacts, seconds: float) -> DocumentEntry:

@@ -10,6 +10,7 @@ import pytest
 from rank_bm25 import BM25Okapi
 
 from clausegraph.api import ClauseGraph
+from clausegraph.config import Settings
 from clausegraph.embed import Embedder, create_embedder
 from clausegraph.errors import IndexStoreError
 from clausegraph.store.local.folder import FolderStore as IndexStore
@@ -46,6 +47,27 @@ def test_reingesting_an_unchanged_file_does_nothing(tmp_path: Path) -> None:
     again = graph.ingest([PHOTRONICS])
     assert [o.status for o in again.outcomes] == ["unchanged"]
     assert graph.store.read_manifest()["generation"] == generation
+
+
+def test_an_unchanged_file_cut_with_other_segment_settings_is_reported(tmp_path: Path) -> None:
+    # the index is content addressed: ingesting again with another segment setting keeps the
+    # old clauses, and the user is told which settings differ and how to apply them
+    text = tmp_path / "waiting.txt"
+    text.write_text("4. Exclusions\n4.3 Specific waiting periods\n"
+                    "The conditions below have a waiting period of 24 months:\n"
+                    "1. Piles\n2. Hernia\n3. Varicose veins of the lower limbs\n",
+                    encoding="utf-8")
+    graph = _graph_with(tmp_path, text)
+    doc_id = next(iter(graph.store.entries()))
+    assert graph.store.entries()[doc_id].segment_settings["keep_worded_items"] is True
+    (same,) = graph.ingest([text]).outcomes
+    assert same.status == "unchanged" and same.warnings == []
+    other = ClauseGraph.open(tmp_path / "idx", Settings(segment={"keep_worded_items": False}))
+    (kept,) = other.ingest([text]).outcomes
+    assert kept.status == "unchanged"
+    (warning,) = kept.warnings
+    assert "segment.keep_worded_items=True (now False)" in warning and "remove" in warning
+    assert str(text) in warning
 
 
 def test_a_byte_identical_copy_is_indexed_once(tmp_path: Path) -> None:
