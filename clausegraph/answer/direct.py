@@ -838,11 +838,15 @@ def governs(
 
 
 def is_ancestor(clause: Clause, other: Clause) -> bool:
-    """Whether ``clause`` is numbered as one of the parts of ``other``'s section path."""
+    """Whether ``clause`` is numbered as one of the parts of ``other``'s section path below
+    its own ancestors: item "4. Uterine Polyps" of list 4(c) under "4 Exclusions" is no
+    ancestor of 4(c), though its number is that of the section."""
     number = clause.number
-    if not number:
+    depth = len(clause.section_path)
+    if not number or list(other.section_path[:depth]) != list(clause.section_path):
         return False
-    return any(part == number or part.startswith(number + " ") for part in other.section_path)
+    return any(part == number or part.startswith(number + " ")
+               for part in other.section_path[depth:])
 
 
 def _held(weights: dict[str, float], own: frozenset[str], context: frozenset[str]) -> float:

@@ -12,6 +12,7 @@ from clausegraph.answer.direct import (
     _split_proviso,
     _Scored,
     governs,
+    is_ancestor,
     question_kind,
     split_sentences,
 )
@@ -166,3 +167,13 @@ def test_inline_proviso_becomes_the_first_exception():
 def test_a_numeral_opening_a_line_is_not_a_list_item():
     text = "Company shall comply within sixty\n(60) days from the date of the notice. Next."
     assert [text[a:b] for a, b in split_sentences(text)][0].endswith("of the notice.")
+
+
+def test_an_item_numbered_like_a_section_is_no_ancestor_of_its_list():
+    # "4 Exclusions" > "4(c) Specific waiting periods": 24 months > "4. Uterine Polyps"
+    section = _item("4", [], "4. Exclusions")
+    lead = _item("4(c)", ["4 Exclusions"], "c. Specific waiting periods of 24 months:")
+    item = _item("4", ["4 Exclusions", "4(c) Specific waiting periods"], "4. Uterine Polyps")
+    assert is_ancestor(section, lead) and is_ancestor(section, item)
+    assert is_ancestor(lead, item)
+    assert not is_ancestor(item, lead)
