@@ -50,6 +50,9 @@ LIST_LABEL_SHARE = 0.6
 LIST_TEXT_CHARS = 50
 _LIST_LABEL_RE = re.compile(r"\(?(?:[a-zA-Z]{1,2}|[ivxlIVXL]{1,5}|\d{1,3}(?:\.\d{1,3})*)[.)]")
 _EDGE_TOLERANCE = 1.0  # points
+# Row labels in one tall cell stand at least this many text heights apart (a wrapped
+# text's lines are about 1.2 apart; the US plan document's labels about 4)
+_APART_HEIGHTS = 2.0
 
 
 @dataclass
@@ -117,17 +120,24 @@ def _read_table(candidate, words: Sequence[tuple], blocks: Mapping[int, Sequence
     grid_boxes = [list(row.cells) for row in candidate.rows]
     columns = max((len(row) for row in grid_boxes), default=0)
     column_starts = _column_starts(grid_boxes, columns)
-    cell_words: dict[tuple[int, int], list[str]] = {}
+    placed: dict[tuple[int, int], list[tuple]] = {}
     stray: list[str] = []
     for word in own_words:
         cell = _cell_of(word[:4], grid_boxes)
-        (cell_words.setdefault(cell, []) if cell else stray).append(word[4])
+        if cell:
+            placed.setdefault(cell, []).append(word)
+        else:
+            stray.append(word[4])
+    placed = _spread_row_labels(placed, grid_boxes)
+    cell_words = {cell: [w[4] for w in words] for cell, words in placed.items()}
     grid: list[list[str | None]] = []
     for r, row in enumerate(grid_boxes):
         cells: list[str | None] = []
         for c in range(columns):
             box = row[c] if c < len(row) else None
-            if box is None:
+            if (r, c) in cell_words and box is None:  # a row label spread out of a tall cell
+                cells.append(" ".join(cell_words[(r, c)]))
+            elif box is None:
                 cells.append(None if _covered_from_left(row, c, column_starts) else "")
             else:
                 cells.append(" ".join(cell_words.get((r, c), [])))
@@ -138,6 +148,65 @@ def _read_table(candidate, words: Sequence[tuple], blocks: Mapping[int, Sequence
     prefix = " ".join(stray) + "\n" if stray else ""
     return FoundTable(bbox=bbox, rendered=rendered, text=prefix + rendered.text + "\n",
                       offset=len(prefix), blocks=inside)
+
+
+def _spread_row_labels(placed: dict[tuple[int, int], list[tuple]],
+                       grid_boxes: Sequence[Sequence]) -> dict[tuple[int, int], list[tuple]]:
+    """A column ruled only around its whole height ("Primary Care Office Visit",
+    "Specialist Office Visit", ... in one tall cell beside rows ruled one by one) holds a
+    label for each row: its text lines go to the rows they sit beside, when each row the
+    tall cell spans gets exactly one line of it. A label centred in a tall cell (fewer
+    lines than rows) stays where it is."""
+    bands = [_row_band(row) for row in grid_boxes]
+    spread = dict(placed)
+    for (r, c), words in placed.items():
+        below = r + 1
+        while below < len(grid_boxes) and (c >= len(grid_boxes[below])
+                                           or grid_boxes[below][c] is None):
+            below += 1
+        spanned = range(r, below)
+        if len(spanned) < 2 or any(bands[i] is None for i in spanned):
+            continue
+        lines = _lines_of(words)
+        if not _set_apart(lines):
+            continue  # the wrapped lines of one text, not one label a row
+        rows = [next((i for i in spanned if bands[i][0] <= _middle(line) <= bands[i][1]), None)
+                for line in lines]
+        if sorted(filter(None.__ne__, rows)) != list(spanned) or None in rows:
+            continue
+        del spread[(r, c)]
+        for row, line in zip(rows, lines, strict=True):
+            spread[(row, c)] = line
+    return spread
+
+
+def _set_apart(lines: Sequence[Sequence[tuple]]) -> bool:
+    """Whether consecutive lines stand apart, as labels each beside its own row do, not
+    one line below the other as the lines of a wrapped text (about 1.2 heights apart)."""
+    return all(_middle(below) - _middle(above) > _APART_HEIGHTS * (above[0][3] - above[0][1])
+               for above, below in zip(lines, lines[1:]))
+
+
+def _row_band(row: Sequence) -> tuple[float, float] | None:
+    """The top and bottom of a row: its cells' top and the nearest bottom (a tall cell of
+    the row reaches further down). None: it has no cell of its own."""
+    boxes = [cell for cell in row if cell is not None]
+    return (min(b[1] for b in boxes), min(b[3] for b in boxes)) if boxes else None
+
+
+def _lines_of(words: Sequence[tuple]) -> list[list[tuple]]:
+    """Words grouped into text lines by their vertical middle, top to bottom."""
+    lines: list[list[tuple]] = []
+    for word in sorted(words, key=lambda w: (_middle([w]), w[0])):
+        if lines and abs(_middle([word]) - _middle(lines[-1])) <= (word[3] - word[1]) / 2:
+            lines[-1].append(word)
+        else:
+            lines.append([word])
+    return [sorted(line, key=lambda w: w[0]) for line in lines]
+
+
+def _middle(words: Sequence[tuple]) -> float:
+    return sum((w[1] + w[3]) / 2 for w in words) / len(words)
 
 
 def _center_in(box: Sequence[float], bbox: Sequence[float]) -> bool:

@@ -251,3 +251,66 @@ def test_reading_a_ruled_table_prints_nothing(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", script, str(pdf)], capture_output=True,
                           text=True, timeout=120, check=True)
     assert done.stdout == "1\n", done.stdout
+
+
+# A plan document's schedule of benefits (the US SPD of policies-dev, p.94): the benefits
+# column is ruled row by row, the services column only around its whole height, each
+# service set beside its own row.
+SERVICES = [("Primary Care Office Visit", "$75 copay, then after Deductible"),
+            ("Specialist Office Visit", "$150 copay, then after Deductible"),
+            ("Labs and X-Ray", "100% of the Allowable Charge"),
+            ("Surgery", "100% of the Allowable Charge, Deductible waived")]
+
+
+def schedule_pdf(path: Path, labels_per_row: bool, wrapped: bool = False) -> Path:
+    """The services in one tall cell beside four ruled rows of benefits; with
+    ``labels_per_row`` each service sits beside its row, else one heading centred in it
+    (``wrapped``: two tall cells of two rows, the first's heading in two lines across the
+    border of its rows)."""
+    pdf = pymupdf.open()
+    page = pdf.new_page()
+    top, height, left, middle, right = 80.0, 40.0, 40.0, 240.0, 480.0
+    _cell(page, left, top - 20, middle, top, "Covered services")
+    _cell(page, middle, top - 20, right, top, "Benefits")
+    # the services' column: one tall cell, or (``wrapped``) two, each beside two rows
+    for y0, y1 in ([(top, top + 2 * height), (top + 2 * height, top + 4 * height)] if wrapped
+                   else [(top, top + height * len(SERVICES))]):
+        page.draw_rect(pymupdf.Rect(left, y0, middle, y1), color=(0, 0, 0), width=0.6)
+    for row, (service, benefit) in enumerate(SERVICES):
+        y = top + row * height
+        _cell(page, middle, y, right, y + height, benefit)
+        if labels_per_row:
+            page.insert_text((left + 4, y + 12), service, fontsize=FONT_SIZE)
+    if not labels_per_row and wrapped:
+        page.insert_text((left + 4, top + height - 2), "Office and laboratory",
+                         fontsize=FONT_SIZE)
+        page.insert_text((left + 4, top + height + 8), "services", fontsize=FONT_SIZE)
+    elif not labels_per_row:
+        page.insert_text((left + 4, top + height * 2), "Office services", fontsize=FONT_SIZE)
+    # a last row ruled across both columns, so the grid is one table
+    y = top + height * len(SERVICES)
+    _cell(page, left, y, middle, y + height, "Prosthetics and Supplies")
+    _cell(page, middle, y, right, y + height, "80% of the Allowable Charge")
+    pdf.save(path)
+    return path
+
+
+def test_row_labels_in_a_column_ruled_only_around_it_go_to_their_rows(tmp_path: Path) -> None:
+    document = load_document(schedule_pdf(tmp_path / "schedule.pdf", labels_per_row=True))
+    (table,) = document.tables
+    rows = document.text[table.start:table.end].split("\n")
+    for service, benefit in SERVICES:
+        assert f"{service} | Benefits: {benefit}" in rows, rows
+    # one heading centred in the tall cell is no label of each row: it stays one cell
+    document = load_document(schedule_pdf(tmp_path / "heading.pdf", labels_per_row=False))
+    (table,) = document.tables
+    text = document.text[table.start:table.end]
+    assert text.count("Office services") == 1
+    assert not any(row.startswith("Office services") and SERVICES[1][1] in row
+                   for row in text.split("\n"))
+    # nor are the wrapped lines of one heading, though they fall beside two rows
+    document = load_document(schedule_pdf(tmp_path / "wrapped.pdf", labels_per_row=False,
+                                          wrapped=True))
+    (table,) = document.tables
+    text = document.text[table.start:table.end]
+    assert "Office and laboratory services" in text, text
