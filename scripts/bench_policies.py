@@ -105,6 +105,13 @@ def ask_all(graphs: dict[str, ClauseGraph], documents: dict[str, dict], items: l
     return rows
 
 
+def review_read(direct: Any) -> bool | None:
+    """What the contract review read for the question's types: every type present (True),
+    none (False), mixed or not read (None)."""
+    check = direct.type_check if direct is not None else None
+    return None if check is None else check.present
+
+
 def gate_rows(graphs: dict[str, ClauseGraph], documents: dict[str, dict],
               items: list[dict]) -> list[dict[str, Any]]:
     """Each question asked with the answer gate off: the features the gate reads of its
@@ -122,8 +129,7 @@ def gate_rows(graphs: dict[str, ClauseGraph], documents: dict[str, dict],
                 "label": int(not judged["not_found"] and judged["direct_ok"]),
                 "answerable": not judged["not_found"],
                 "features": answer.direct.gate_features if answer.direct else None,
-                "review_present": (answer.direct.type_check.present if answer.direct
-                                   and answer.direct.type_check else None),
+                "review_present": review_read(answer.direct),
                 "outcome": {k: v for k, v in judged.items()
                             if k not in ("question", "direct_answer", "top")},
             })

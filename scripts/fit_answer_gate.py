@@ -43,7 +43,12 @@ sys.path.insert(0, str(ROOT))
 
 from bench_answers import share  # noqa: E402
 from bench_cuad_dev import commit  # noqa: E402
-from bench_policies import gate_rows, leave_one_out_folds, load_questions  # noqa: E402
+from bench_policies import (  # noqa: E402
+    gate_rows,
+    leave_one_out_folds,
+    load_questions,
+    review_read,
+)
 
 from clausegraph.answer.gate import (  # noqa: E402
     FEATURES,
@@ -98,12 +103,6 @@ def collect_cuad(index: Path, limit_docs: int | None) -> list[dict[str, Any]]:
         run_asks(ClauseGraph.open(index), contracts, load_cuad_questions(QUESTIONS), dev,
                  None, False, on_answer=keep)
     return rows
-
-
-def review_read(direct: Any) -> bool | None:
-    """What the contract review read for the question's types (None: it did not read)."""
-    check = direct.type_check if direct is not None else None
-    return None if check is None else check.present
 
 
 def cuad_label(outcome: AskOutcome) -> int:

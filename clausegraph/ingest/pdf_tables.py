@@ -172,7 +172,7 @@ def _spread_row_labels(placed: dict[tuple[int, int], list[tuple]],
             continue  # the wrapped lines of one text, not one label a row
         rows = [next((i for i in spanned if bands[i][0] <= _middle(line) <= bands[i][1]), None)
                 for line in lines]
-        if sorted(filter(None.__ne__, rows)) != list(spanned) or None in rows:
+        if rows != list(spanned):  # lines run top to bottom: one a row, every row
             continue
         del spread[(r, c)]
         for row, line in zip(rows, lines, strict=True):

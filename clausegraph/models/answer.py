@@ -122,8 +122,8 @@ class Verdict(BaseModel):
 
 class TypeCheck(BaseModel):
     """What the review read of one document for the CUAD clause types a question asks
-    about (clausegraph/review/presence.py): when the question asks about one, this decides
-    found / not found in place of the answer gate."""
+    about (clausegraph/review/presence.py): the answer gate reads its confidence, and when
+    every type asked is present the answer is given whatever the gate says."""
 
     categories: list[str] = Field(description="the CUAD types the question asks about, most "
                                   "probable first")
@@ -173,7 +173,7 @@ class DirectAnswer(BaseModel):
     verdict: Verdict | None = Field(None, description="the short answer read from the lines")
     type_check: TypeCheck | None = Field(
         None, description="the review's reading of the clause types asked about, when the "
-        "question asks about one: it decided found / not found")
+        "question asks about one: read by the answer gate; every type present answers")
 
     def citations(self) -> list[str]:
         return [line.clause_id for line in self.lines]

@@ -9,12 +9,14 @@ gives its best span's confidence: that is the evidence here. A question asks abo
 probable type of its question-type distribution (classify/questions.py) and about those at
 least ``ratio`` as probable (at most three): "When does the agreement commence?" is 46%
 Agreement Date and 25% Effective Date. A type is present when the review's confidence for
-it reaches ``threshold``. When every type asked is present the answer is given, when none
-is the answer is "not found", and when they disagree (a contract that commences on a date
-but is dated by none) the review does not decide and the answer gate does. (Present when
-any type asked is present was measured on CUAD dev and dropped: a question about a change
-of control is also 18% about the parties, which every contract names, so it was never "not
-found"; not-found recall 79.4 -> 58.8, docs/cuad_dev.md, session 13.)
+it reaches ``threshold``. When every type asked is present the answer is given; otherwise
+the answer gate decides, reading the review's confidence in the type asked it is least sure
+of (``TypeCheck.least_confidence``, answer/gate.py); with
+``retrieval.answer_type_absent_refuses`` none present is "not found" unless the gate is sure
+of its answer. (Present when any type asked is present was measured on CUAD dev and
+dropped: a question about a change of control is also 18% about the parties, which every
+contract names, so it was never "not found"; not-found recall 79.4 -> 58.8,
+docs/cuad_dev.md, session 13.)
 
 Only a question close to a CUAD category's description (cosine ``min_similarity`` or more)
 is checked: a policy's "Is there a co-payment on claims?" is like no category (cosine 0.46,

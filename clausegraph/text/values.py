@@ -392,7 +392,8 @@ _NUMERIC_HINT = re.compile(r"\d[/.-]\d{1,2}[/.-]\d")
 
 
 def numeric_dates(text: str) -> list[Value]:
-    """Dates written in digits alone, ISO and numeric; the day/month order of an ambiguous one as the module says."""
+    """Dates written in digits alone, ISO and numeric; the day/month order of an ambiguous
+    one as the module says."""
     windows = _windows([(max(0, m.start() - 4), m.end() + 4)
                         for m in _NUMERIC_HINT.finditer(text)])
     found = [_value(text, "date", m.start(), m.end(), None,
