@@ -54,7 +54,7 @@ from clausegraph.eval.data import shared_data_dir
 QUESTIONS = ROOT / "benchmarks" / "policies" / "questions.yaml"
 # what the saved JSON keeps of each evidence clause and direct answer: the wordings are their
 # issuers' copyright, so the committed baseline holds labels and outcomes, not their text
-DETAIL_FIELDS = ("direct_answer", "evidence")
+DETAIL_FIELDS = ("direct_answer", "verdict", "evidence")
 
 
 def load_questions(path: Path = QUESTIONS) -> tuple[dict[str, dict], list[dict]]:
@@ -96,6 +96,7 @@ def ask_all(graphs: dict[str, ClauseGraph], documents: dict[str, dict], items: l
         row = {"id": item["id"], "category": item.get("category"),
                **judge(answer, item, whole_words=True), "seconds": round(seconds, 3)}
         row["wrongly_not_found"] = not row["not_found"] and not row["found"]
+        row["verdict"] = answer.verdict.text if answer.verdict else None
         row["evidence"] = [{"label": e.label, "group": e.group, "pages": e.pages,
                             "text": e.text} for e in answer.evidence[:5]]
         rows.append(row)

@@ -66,6 +66,10 @@ _ALLOWS = re.compile(r"\b(may|can|is entitled to|shall be entitled to|has the ri
                      r"shall have the right to|is permitted to)\b", re.I)
 _CONDITION = re.compile(r"\b(without|unless|except|provided that|provided, however|subject to|"
                         r"only if|only with|upon|after)\b", re.I)
+# a heading that refuses cover: "Exclusions", "What is not covered", "We don't pay for"
+# ("Limitations" limits, it does not refuse)
+_EXCLUDING_HEADING = re.compile(r"\bexclu\w*|\bnot\s+covered\b|(?:\bnot|n['’]t)\s+(?:pay|cover)\b",
+                                re.I)
 _AFFIRMS_COVER = re.compile(r"\b(we|the company|the insurer|the plan)\s+(will|shall)\s+(pay|"
                             r"cover|reimburse|indemnify)\b|\b(is|are|shall be|will be)\s+"
                             r"(covered|payable|reimbursed|included)\b", re.I)
@@ -119,7 +123,7 @@ def verdict(question: str, direct: DirectAnswer | None,
     clause_id = (direct.answering_line() or direct.lines[0]).clause_id
     if yes_no:
         renewal = _renewal(text, clause_id) if RENEWS.search(question) else None
-        return renewal or _yes_no(question, text, clause_id)
+        return renewal or _yes_no(question, text, clause_id, _read_under_exclusion(direct))
     if kinds == ("jurisdiction",):
         from clausegraph.review.jurisdiction import governing_jurisdiction
 
@@ -262,9 +266,16 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str) -> Verdict:
                    clause_id=clause_id, basis="no value of the kind asked in the quote")
 
 
-def _yes_no(question: str, text: str, clause_id: str) -> Verdict:
+def _read_under_exclusion(direct: DirectAnswer) -> bool:
+    """Whether the answer quotes, above its sentence, a heading that excludes it ("GENERAL
+    EXCLUSIONS" over "xv. Maternity: Medical treatment expenses traceable to childbirth"):
+    the item refuses cover by the list it is in, not by a verb of its own."""
+    return any(line.heads and _EXCLUDING_HEADING.search(line.text) for line in direct.lines)
+
+
+def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False) -> Verdict:
     if _ASKS_COVER.search(question):
-        return _cover(question, text, clause_id)
+        return _cover(question, text, clause_id, excluded)
     if _PERMISSION.search(question):
         if _FORBIDS.search(text):
             if _CONDITION.search(text[_FORBIDS.search(text).end():]):
@@ -283,7 +294,7 @@ def _yes_no(question: str, text: str, clause_id: str) -> Verdict:
                    basis="the quote neither allows nor forbids what is asked in so many words")
 
 
-def _cover(question: str, text: str, clause_id: str) -> Verdict:
+def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> Verdict:
     """Cover questions: refused, refused for a waiting period, or paid; none when the quote
     does not name what is asked about ("Is maternity covered?" answered by a rule for "the
     listed conditions")."""
@@ -305,6 +316,9 @@ def _cover(question: str, text: str, clause_id: str) -> Verdict:
     if refuses_cover(text):
         return Verdict(label="no", text="No: excluded", clause_id=clause_id,
                        basis="the clause refuses cover")
+    if excluded:
+        return Verdict(label="no", text="No: excluded", clause_id=clause_id,
+                       basis="the quoted clause is listed under a heading that excludes it")
     if _AFFIRMS_COVER.search(text):
         limit = next((v for v in extract_values(text) if v.kind in ("money", "percent")), None)
         return Verdict(label="yes", text=f"Yes, up to {display(limit)}" if limit else "Yes",

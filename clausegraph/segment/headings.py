@@ -82,6 +82,15 @@ def split_heading(rest: str) -> tuple[str | None, int]:
         return clean_heading(match.group("head")), match.end()
     if heading_like(rest) and rest.rstrip()[-1:] not in ".;,":
         return clean_heading(rest), len(rest)
+    if is_caps(rest) and rest.split()[-1].lower() in CONNECTORS:
+        # a capitalised heading wrapping onto the next line ("EXCLUSIONS APPLICABLE TO
+        # DOMESTIC COVER UNDER" / "SECTION C) ..."): named by its first line's words
+        words = rest.split()
+        while words and words[-1].lower() in CONNECTORS:
+            words.pop()
+        head = " ".join(words)
+        if words and heading_like(head):
+            return clean_heading(head), len(rest)
     return None, 0
 
 

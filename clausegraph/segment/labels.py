@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from clausegraph.segment.contents import TOC_END_RE
-from clausegraph.segment.headings import heading_key, heading_like, is_caps
+from clausegraph.segment.headings import CONNECTORS, heading_key, heading_like, is_caps
 from clausegraph.segment.lines import DocumentLines
 from clausegraph.segment.numbering import (
     MAX_UNSEQUENCED_NUMBER,
@@ -140,6 +140,25 @@ class LabelReader:
                 return label
         return None
 
+    def _continues_line_before(self, index: int) -> bool:
+        """Does the line before end in a word a phrase never ends with (``CONNECTORS``)?
+        Then a container word starting this line carries that line on: "... set forth in
+        this" / "Section 3.6(a) ...", "... DOMESTIC COVER UNDER" / "SECTION C) BENEFITS
+        ..." are a reference inside a wrapped sentence or heading, not a section. Asked of
+        word labels only: a lead-in without its colon does end in such a word and is
+        followed by real items ("... in respect of" / "1. Any accidental loss ..."). On the
+        22 policies and 105 CUAD dev contracts every container it refused was a reference
+        (docs/segmentation.md, "Wrapped references")."""
+        if index == 0:
+            return False
+        before = self.lines.line_text(index - 1).rstrip()
+        if not before or not before[-1].isalpha():
+            return False
+        last = before.split()[-1]
+        # "Exhibit A", "PART A": a letter that numbers, not the article
+        written = last.islower() or (len(last) > 1 and is_caps(before))
+        return written and last.lower() in CONNECTORS
+
     def note_contents_entry(self, label: Label, line_text: str) -> None:
         """A numbered line ending in a page number ("1.  INTRODUCTION ...... 3"): an entry
         of a contents table the contents finder missed."""
@@ -158,6 +177,8 @@ class LabelReader:
             rest = s[match.end() :].lstrip()
             if continues_a_reference(rest):
                 return None  # "Section 12 (Miscellaneous) of ...": a reference, not a label
+            if self._continues_line_before(index):
+                return None  # "... as set forth in this" / "Section 3.6(a) ...": the same
             word = " ".join(match.group("word").split())
             num = match.group("num")
             if family == "schedule":

@@ -164,3 +164,37 @@ def test_a_renewal_by_agreement_is_conditional():
         "of the parties."))
     assert (result.label, result.text) == ("conditional",
                                            "Only by option or agreement: 2 years at a time")
+
+
+def _under(heading: str, item: str) -> DirectAnswer:
+    lines = [AnswerLine(clause_id="doc:4", label="4", document="Policy", text=heading,
+                        span=(0, len(heading)), pages=[9], heads=True),
+             AnswerLine(clause_id="doc:4(xv)", label="4(xv)", document="Policy", text=item,
+                        span=(100, 100 + len(item)), pages=[10])]
+    return DirectAnswer(found=True, text=f"{heading} {item}", lines=lines)
+
+
+ITEM = "xv. Maternity: medical treatment expenses traceable to childbirth, including " \
+       "caesarean sections incurred during hospitalisation."
+
+
+@pytest.mark.parametrize("heading", ["GENERAL EXCLUSIONS", "Permanent Exclusions",
+                                     "What is not covered", "What we don't pay for",
+                                     "SECTION D) EXCLUSIONS– SPECIFIC EXCLUSIONS APPLICABLE TO"])
+def test_an_item_quoted_under_a_heading_that_excludes_it_is_a_no(heading):
+    # the item says no verb of refusal; the list it is quoted under does
+    result = verdict("Is maternity covered?", _under(heading, ITEM))
+    assert (result.label, result.text) == ("no", "No: excluded")
+    assert result.clause_id == "doc:4(xv)"
+
+
+@pytest.mark.parametrize("heading", ["LIMITATIONS", "What is covered", "Maternity benefit"])
+def test_an_item_under_a_heading_that_does_not_exclude_it_is_not_read_as_excluded(heading):
+    result = verdict("Is maternity covered?", _under(heading, ITEM))
+    assert result.label != "no"
+
+
+def test_an_exclusion_heading_in_the_answering_sentence_is_not_a_heading_above_it():
+    # "subject to the exclusions of Section 4" names the exclusions; it is not listed under them
+    text = "Maternity expenses are payable up to the limit, subject to the exclusions of Section 4."
+    assert verdict("Is maternity covered?", _direct(text)).label != "no"
