@@ -32,7 +32,8 @@ from clausegraph.segment.schedules import SCHEDULE_RE, SCHEDULES_RE, Schedules, 
 def _container_re(words: str) -> re.Pattern[str]:
     """``ARTICLE IV``, ``Part 2``, ``Chapter B``: a word, then a roman, arabic or letter number."""
     return re.compile(
-        rf"(?P<word>{words})\s+(?P<num>[IVXLC]{{1,7}}|\d{{1,3}}|[A-Z])(?=[\s.:\-–—)]|$)\.?"
+        rf"(?P<word>{words})(?:\s*[-–—]\s*|\s+)(?P<num>[IVXLC]{{1,7}}|\d{{1,3}}|[A-Z])"
+        r"(?=[\s.:\-–—)]|$)\.?"
     )
 
 

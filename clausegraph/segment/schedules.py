@@ -26,7 +26,7 @@ from clausegraph.segment.signatures import first_signature
 SCHEDULE_RE = re.compile(
     r"(?P<word>(?:Schedule|Exhibit|Annex(?:ure)?|Appendix|Attachment|Addendum|Endorsement)"
     r"|(?:SCHEDULE|EXHIBIT|ANNEX(?:URE)?|APPENDIX|ATTACHMENT|ADDENDUM|ENDORSEMENT))"
-    r"(?:\s+(?:(?i:no)\.?\s*(?=\d))?"
+    r"(?:(?:\s*[-–—]\s*|\s+)(?:(?i:no)\.?\s*(?=\d))?"
     r"(?P<num>[A-Z0-9]{1,4}(?:[.\-][A-Z0-9]{1,3})*(?:\([a-z0-9]{1,3}\))?))?"
     r"(?=[\s.:\-–—]|$)\.?"
 )

@@ -3,6 +3,8 @@ whole outline path its id needs to stay unique."""
 
 from __future__ import annotations
 
+import pytest
+
 from clausegraph.models import Clause, Document, Page
 from clausegraph.segment import segment
 
@@ -60,3 +62,30 @@ def test_numbers_and_paths_of_a_repeated_number_leave_out_the_repeat_mark() -> N
     assert item.label == "6(i)"
     assert all("~" not in part for part in item.section_path)
     assert item.section_path[-1].startswith("6 ")
+
+
+CLAIMS = ("1. Cover\nWe pay for hospitalisation of the insured person in a hospital.\n"
+          "2. Claims\nClaims must be notified within thirty days of discharge.\n"
+          "{head}\nLIST OF CLAIM DOCUMENTS\n"
+          "1. Claim form duly signed by the insured person.\n"
+          "2. Discharge summary issued by the hospital.\n")
+
+
+@pytest.mark.parametrize(("head", "container"), [
+    ("ANNEXURE III", "ANNEXURE III"), ("ANNEXURE – III", "ANNEXURE III"),
+    ("Annexure-III", "Annexure III"), ("Annexure - III", "Annexure III"),
+    ("SCHEDULE — A", "SCHEDULE A"), ("Schedule-A", "Schedule A"),
+    ("PART – B", "PART B"), ("PART-B", "PART B"), ("ARTICLE – 7", "ARTICLE 7"),
+])
+def test_a_container_is_read_whether_a_space_or_a_dash_stands_before_its_number(
+    head: str, container: str
+) -> None:
+    # Indian policy wordings write "Annexure-A", "ANNEXURE – I", "PART-B": the list after
+    # them is the annexure's, not items of the claims clause before it
+    text = CLAIMS.format(head=head)
+    document = Document(doc_id="0" * 16, key="policy", source_path="policy.txt",
+                        title="Policy", media_type="text", text=text,
+                        pages=[Page(number=1, start=0, end=len(text))])
+    item = next(c for c in segment(document) if "Discharge summary" in c.text)
+    assert item.clause_id == f"policy:{container}/2"
+    assert item.section_path == [f"{container} LIST OF CLAIM DOCUMENTS"]
