@@ -44,6 +44,7 @@ from clausegraph.answer.gate import KINDS, active_gate, answer_features
 from clausegraph.classify.categories import CUAD_CATEGORIES
 from clausegraph.classify.questions import type_affinity
 from clausegraph.models import AnswerLine, Clause, DirectAnswer, RelationType, Span, TypeCheck
+from clausegraph.segment.headings import ends_mid_phrase
 from clausegraph.store.base import IndexReader
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import Value, extract_values
@@ -1220,6 +1221,8 @@ def _line(index: IndexReader, clause: Clause, span: Span, limit: bool = True) ->
         end = start + len(clause.text[start:start + MAX_SENTENCE_CHARS].rsplit(" ", 1)[0])
         text = " ".join(clause.text[start:end].split())
         cut = True
+    # a line ending in "... DOMESTIC COVER UNDER" goes on past the quote (a wrapped heading)
+    cut = cut or ends_mid_phrase(text)
     return AnswerLine(
         clause_id=clause.clause_id, label=clause.label,
         document=index.clauses.document(clause.doc_id).title, text=text,

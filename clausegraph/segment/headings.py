@@ -28,6 +28,18 @@ _LIST_AFTER_HEAD_RE = re.compile(r"(?P<head>[A-Z][^\n()]{1,60}?)\s+(?=\((?:a|i|A
 VERB_RE = re.compile(r"\b(?:shall|will|may|must|means|is|are)\b")
 
 
+def ends_mid_phrase(text: str) -> bool:
+    """Does ``text`` stop on a word a phrase never ends with (``CONNECTORS``): "... set forth
+    in this", "... DOMESTIC COVER UNDER"? A capital letter that numbers is no such word
+    ("Exhibit A", "PART A"), and a capitalised word counts only in a capitalised line."""
+    text = text.rstrip()
+    if not text or not text[-1].isalpha():
+        return False
+    last = text.split()[-1]
+    written = last.islower() or (len(last) > 1 and is_caps(text))
+    return written and last.lower() in CONNECTORS
+
+
 def is_caps(text: str) -> bool:
     letters = [ch for ch in text if ch.isalpha()]
     return len(letters) >= 3 and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from clausegraph.segment.contents import TOC_END_RE
-from clausegraph.segment.headings import CONNECTORS, heading_key, heading_like, is_caps
+from clausegraph.segment.headings import ends_mid_phrase, heading_key, heading_like, is_caps
 from clausegraph.segment.lines import DocumentLines
 from clausegraph.segment.numbering import (
     MAX_UNSEQUENCED_NUMBER,
@@ -29,18 +29,36 @@ from clausegraph.segment.references import (
 from clausegraph.segment.schedules import SCHEDULE_RE, SCHEDULES_RE, Schedules, is_schedule_line
 
 
+# "ARTICLE ONE", "Section Twelve": a container numbered in words, in capitals or title case
+NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+                "eighteen", "nineteen", "twenty")
+_SPELLED = "|".join(f"{word.upper()}|{word.capitalize()}" for word in NUMBER_WORDS)
+
+
+def spelled_value(num: str) -> int | None:
+    """1 for "ONE" or "One", ..., 20 for "Twenty"; None for anything else."""
+    word = num.lower()
+    return NUMBER_WORDS.index(word) + 1 if word in NUMBER_WORDS else None
+
+
 def _container_re(words: str) -> re.Pattern[str]:
-    """``ARTICLE IV``, ``Part 2``, ``Chapter B``: a word, then a roman, arabic or letter number."""
+    """``ARTICLE IV``, ``Part 2``, ``Chapter B``, ``ARTICLE ONE``: a word, then a roman,
+    arabic, letter or spelled number."""
     return re.compile(
-        rf"(?P<word>{words})(?:\s*[-–—]\s*|\s+)(?P<num>[IVXLC]{{1,7}}|\d{{1,3}}|[A-Z])"
+        rf"(?P<word>{words})(?:\s*[-–—]\s*|\s+)"
+        rf"(?P<num>(?:{_SPELLED})(?![a-zA-Z])|[IVXLC]{{1,7}}|\d{{1,3}}|[A-Z])"
         r"(?=[\s.:\-–—)]|$)\.?"
     )
 
 
 def _numbered_re(words: str) -> re.Pattern[str]:
-    """``Section 4.2``, ``§ 5``: a word, then a dotted decimal number."""
+    """``Section 4.2``, ``§ 5``, ``SECTION ONE``: a word, then a dotted decimal or a spelled
+    number."""
     return re.compile(
-        rf"(?P<word>{words})\s*(?P<num>\d{{1,3}}(?:\.\d{{1,3}})*)(?=[\s.:)\-–—]|$)\.?"
+        rf"(?P<word>{words})\s*"
+        rf"(?P<num>\d{{1,3}}(?:\.\d{{1,3}})*|(?<=\s)(?:{_SPELLED})(?![a-zA-Z]))"
+        r"(?=[\s.:)\-–—]|$)\.?"
     )
 
 
@@ -150,15 +168,7 @@ class LabelReader:
         followed by real items ("... in respect of" / "1. Any accidental loss ..."). On the
         22 policies and 105 CUAD dev contracts every container it refused was a reference
         (docs/segmentation.md, "Wrapped references")."""
-        if index == 0:
-            return False
-        before = self.lines.line_text(index - 1).rstrip()
-        if not before or not before[-1].isalpha():
-            return False
-        last = before.split()[-1]
-        # "Exhibit A", "PART A": a letter that numbers, not the article
-        written = last.islower() or (len(last) > 1 and is_caps(before))
-        return written and last.lower() in CONNECTORS
+        return index > 0 and ends_mid_phrase(self.lines.line_text(index - 1))
 
     def note_contents_entry(self, label: Label, line_text: str) -> None:
         """A numbered line ending in a page number ("1.  INTRODUCTION ...... 3"): an entry
@@ -186,7 +196,12 @@ class LabelReader:
                 return self._schedule_label(word, num, match.group(0), rest, index)
             if family in ("article", "chapter"):
                 return self._article_label(s, word, num, rest, match.end(), family)
-            return self.decimal_from(num, match.end(), rest, word, strong=True)
+            spelled = spelled_value(num)
+            label = self.decimal_from(str(spelled) if spelled else num, match.end(), rest,
+                                      word, strong=True)
+            if label is not None and spelled:
+                label.comp = f"{word} {num}"  # cited as written: "SECTION ONE"
+            return label
         return None
 
     @staticmethod
@@ -195,8 +210,10 @@ class LabelReader:
     ) -> Label | None:
         if num is None or (word.lower() == "part" and not rest and not is_caps(s)):
             return None
-        value = roman(num) or (int(num) if num.isdigit() else ord(num[0]) - 64)
-        if value <= 0 or (len(num) > 1 and not num.isdigit() and roman(num) is None):
+        value = spelled_value(num) or roman(num) or (
+            int(num) if num.isdigit() else ord(num[0]) - 64)
+        if value <= 0 or (len(num) > 1 and not num.isdigit() and roman(num) is None
+                          and spelled_value(num) is None):
             return None
         rank = _CHAPTER_RANK if family == "chapter" else _ARTICLE_RANK
         return Label("article", family, f"{word} {num}", end, value, (value,), rank)

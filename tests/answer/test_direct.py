@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from clausegraph.answer.direct import (
     NOT_FOUND,
     _condition_span,
@@ -177,3 +179,26 @@ def test_an_item_numbered_like_a_section_is_no_ancestor_of_its_list():
     assert is_ancestor(section, lead) and is_ancestor(section, item)
     assert is_ancestor(lead, item)
     assert not is_ancestor(item, lead)
+
+
+@pytest.mark.parametrize(("line", "cut"), [
+    ("SECTION D) EXCLUSIONS APPLICABLE TO THE DOMESTIC COVER UNDER", True),
+    ("Exclusions applying to the cover of", True),
+    ("SECTION D) EXCLUSIONS APPLICABLE TO THE DOMESTIC COVER", False),
+    ("We will not cover the following:", False),
+    ("Benefits under Part A", False),  # a letter that numbers, not the article
+])
+def test_a_quoted_line_that_ends_mid_phrase_is_marked_as_going_on(line, cut):
+    from types import SimpleNamespace
+
+    from clausegraph.answer.direct import _line
+
+    text = line + "\n20) Investigations into and treatment for loss of hair."
+    clause = Clause(clause_id="doc:D", doc_id="0" * 16, text=text, span=(0, len(text)),
+                    segments=[(0, len(text))], pages=[3], order=0)
+    document = SimpleNamespace(title="Policy")
+    index = SimpleNamespace(clauses=SimpleNamespace(document=lambda doc_id: document))
+    quoted = _line(index, clause, (0, len(line)))
+    assert quoted.text == line
+    assert quoted.cut_after is cut
+    assert quoted.marked().endswith("…") is cut

@@ -112,3 +112,5 @@ def test_an_exclusion_item_is_answered_with_the_heading_that_excludes_it(list_gr
     assert style.exclusions in text, text
     assert "Maternity Expenses" in text, text
     _cited_as_written(list_graph, answer)
+    # the item refuses nothing in words of its own: the heading it is quoted under does
+    assert answer.verdict is not None and answer.verdict.text == "No: excluded", answer.verdict

@@ -89,3 +89,32 @@ def test_a_container_is_read_whether_a_space_or_a_dash_stands_before_its_number(
     item = next(c for c in segment(document) if "Discharge summary" in c.text)
     assert item.clause_id == f"policy:{container}/2"
     assert item.section_path == [f"{container} LIST OF CLAIM DOCUMENTS"]
+
+
+GRANTS = ("{first}\n(A) \"Products\" means the goods listed in the schedule to this agreement.\n"
+          "(B) \"Territory\" means the United States of America.\n"
+          "{second}\n(A) The Company grants the Distributor the right to sell the Products.\n"
+          "(B) The Distributor shall not sell the Products outside the Territory.\n")
+
+
+@pytest.mark.parametrize(("first", "second", "container"), [
+    ("SECTION ONE. DEFINITIONS", "SECTION TWO. GRANT OF RIGHTS", "SECTION TWO"),
+    ("Section One. Definitions", "Section Two. Grant of Rights", "Section Two"),
+    ("ARTICLE ONE DEFINITIONS", "ARTICLE TWO GRANT OF RIGHTS", "ARTICLE TWO"),
+    ("Article One - Definitions", "Article Two - Grant of Rights", "Article Two"),
+    ("ARTICLE I DEFINITIONS", "ARTICLE II GRANT OF RIGHTS", "ARTICLE II"),
+    ("Section 1. Definitions", "Section 2. Grant of Rights", "Section 2"),
+])
+def test_a_container_numbered_in_words_is_a_container_cited_as_written(
+    first: str, second: str, container: str
+) -> None:
+    text = GRANTS.format(first=first, second=second)
+    document = Document(doc_id="0" * 16, key="k", source_path="k.txt", title="K",
+                        media_type="text", text=text,
+                        pages=[Page(number=1, start=0, end=len(text))])
+    clauses = segment(document)
+    item = next(c for c in clauses if "outside the Territory" in c.text)
+    assert item.clause_id.split(":", 1)[1].startswith(container)
+    assert item.section_path[0].startswith(container)
+    # the first section's items are not the second's: no repeated "(B)~2" ids
+    assert not any("~" in c.clause_id for c in clauses)
