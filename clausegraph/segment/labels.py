@@ -120,6 +120,32 @@ def _sequenced_codes(lines: DocumentLines) -> frozenset[str]:
     return frozenset(code for code, found in numbers.items() if len(found) >= _CODE_SEQUENCE)
 
 
+# "A2.1", "C10.2.2": a capital letter before a dotted number, the letter naming the part
+# (AXA's "A Underlying provisions", "B Liability insurance"). Read as labels only in a
+# document where one letter numbers at least _CODE_SEQUENCE sections ("A1", "A2", "A3"):
+# elsewhere "A4 paper" or "B2 visa" are words.
+LETTERED_RE = re.compile(r"(?P<letter>[A-Z])(?P<num>\d{1,2}(?:\.\d{1,2}){0,3})\.?(?=\s|$)")
+
+
+def _sequenced_letters(lines: DocumentLines) -> frozenset[str]:
+    """The letters that number at least ``_CODE_SEQUENCE`` sections of the document, each
+    line starting with the lettered number alone or before a capitalised word."""
+    numbers: dict[str, set[int]] = {}
+    for index in range(len(lines)):
+        s = lines.line_text(index)
+        match = LETTERED_RE.match(s) if s[:1].isupper() else None
+        if match is None:
+            continue
+        rest = s[match.end():].strip()
+        if not rest or rest[0].isupper():
+            top = int(match.group("num").split(".")[0])
+            numbers.setdefault(match.group("letter"), set()).add(top)
+    # a numbering starts at 1 ("A1", "A2", "A3"); ICD codes of a list of diseases ("I10",
+    # "I11", "I12.0") do not
+    return frozenset(letter for letter, found in numbers.items()
+                     if set(range(1, _CODE_SEQUENCE + 1)) <= found)
+
+
 class LabelReader:
     """Finds the label a line starts with, given what the outline has open."""
 
@@ -142,6 +168,7 @@ class LabelReader:
         # (number, heading_key) of numbered lines that end in a page number, as contents do
         self.numbered_headings: set[tuple[str | None, str]] = set()
         self.codes = _sequenced_codes(lines)
+        self.letters = _sequenced_letters(lines)
 
     def match(self, s: str, index: int) -> Label | None:
         """The label starting line ``index`` (text ``s``), if it is a real one."""
@@ -150,6 +177,7 @@ class LabelReader:
             self._word_label,
             self._coded_label,
             self._code_label,
+            self._lettered_label,
             self._decimal_label,
             self._list_label,
             self._bullet_label,
@@ -308,6 +336,33 @@ class LabelReader:
             return Label("code", "code:excl", f"Excl{digits}", match.end(), int(digits))
         digits = match.group("def")
         return Label("code", "code:def", f"Def.{digits}", match.end(), int(digits))
+
+    def _lettered_label(self, s: str, index: int) -> Label | None:
+        """"A2.1" in a document numbered so (``_sequenced_letters``): a decimal label whose
+        first part is the letter's place in the alphabet, cited as written."""
+        if not self.letters or s[:1] not in self.letters:
+            return None
+        match = LETTERED_RE.match(s)
+        if match is None:
+            return None
+        rest = s[match.end():].strip()
+        if (rest and not rest[0].isupper()) or self._continues_line_before(index):
+            return None  # "A11.2 applies.", "... as set out in" / "D3.2.": references
+        if TOC_END_RE.search(s) or (not rest and self._contents_entry_below(index)):
+            return None  # "C7 Motorcycle clothing 14": an entry of the contents
+        tup = (ord(match.group("letter")) - 64, *map(int, match.group("num").split(".")))
+        comp = match.group("letter") + match.group("num")
+        return Label("decimal", f"dec{len(tup)}", comp, match.end(), tup[-1], tup)
+
+    def _contents_entry_below(self, index: int) -> bool:
+        """A label alone, its title below it and a page number after the title ("C7" /
+        "Motorcycle clothing" / "14", "A6" / "Transfer of the insurance ...  8", a title
+        wrapping onto a second line): a contents entry laid out in columns."""
+        below = [self.lines.line_text(i).strip()
+                 for i in range(index + 1, min(index + 4, len(self.lines)))]
+        if below and TOC_END_RE.search(below[0]):
+            return True
+        return any(line.isdigit() and len(line) <= 3 for line in below[1:])
 
     def _decimal_label(self, s: str, index: int) -> Label | None:
         if not s[:1].isdigit():

@@ -14,6 +14,14 @@ def _clause(clause_id: str) -> Clause:
                   segments=[(0, 1)], pages=[1], order=0)
 
 
+def _segmented(text: str, key: str = "policy") -> list[Clause]:
+    """The clauses of a text document ``key``.txt holding ``text``."""
+    document = Document(doc_id="0" * 16, key=key, source_path=f"{key}.txt", title=key,
+                        media_type="text", text=text,
+                        pages=[Page(number=1, start=0, end=len(text))])
+    return segment(document)
+
+
 def test_label_is_the_own_number_with_its_named_containers() -> None:
     # ids seen on real policies (ICICI Golden Shield wording) and contracts
     assert _clause("icici:19/10/4/6(i)/2/Excl02(a)").label == "Excl02(a)"
@@ -50,10 +58,7 @@ ii. Any expenses incurred on out-patient treatment which is not covered.
 
 
 def test_numbers_and_paths_of_a_repeated_number_leave_out_the_repeat_mark() -> None:
-    document = Document(doc_id="0" * 16, key="policy", source_path="policy.txt",
-                        title="Policy", media_type="text", text=POLICY,
-                        pages=[Page(number=1, start=0, end=len(POLICY))])
-    clauses = segment(document)
+    clauses = _segmented(POLICY)
     ids = [c.clause_id for c in clauses]
     assert len(ids) == len(set(ids))
     item = next(c for c in clauses if "Standard exclusions" in c.text)
@@ -83,10 +88,7 @@ def test_a_container_is_read_whether_a_space_or_a_dash_stands_before_its_number(
     # Indian policy wordings write "Annexure-A", "ANNEXURE – I", "PART-B": the list after
     # them is the annexure's, not items of the claims clause before it
     text = CLAIMS.format(head=head)
-    document = Document(doc_id="0" * 16, key="policy", source_path="policy.txt",
-                        title="Policy", media_type="text", text=text,
-                        pages=[Page(number=1, start=0, end=len(text))])
-    item = next(c for c in segment(document) if "Discharge summary" in c.text)
+    item = next(c for c in _segmented(text) if "Discharge summary" in c.text)
     assert item.clause_id == f"policy:{container}/2"
     assert item.section_path == [f"{container} LIST OF CLAIM DOCUMENTS"]
 
@@ -109,12 +111,52 @@ def test_a_container_numbered_in_words_is_a_container_cited_as_written(
     first: str, second: str, container: str
 ) -> None:
     text = GRANTS.format(first=first, second=second)
-    document = Document(doc_id="0" * 16, key="k", source_path="k.txt", title="K",
-                        media_type="text", text=text,
-                        pages=[Page(number=1, start=0, end=len(text))])
-    clauses = segment(document)
+    clauses = _segmented(text, "k")
     item = next(c for c in clauses if "outside the Territory" in c.text)
     assert item.clause_id.split(":", 1)[1].startswith(container)
     assert item.section_path[0].startswith(container)
     # the first section's items are not the second's: no repeated "(B)~2" ids
     assert not any("~" in c.clause_id for c in clauses)
+
+
+def _lettered(sections: list[tuple[str, str, str]], contents: bool = False) -> list[Clause]:
+    lines = ["General Insurance Conditions", ""]
+    if contents:  # a contents table in columns: label, title, page
+        for number, title, _ in sections:
+            lines += [number, title, "4"]
+    lines += ["Part A", "Underlying provisions of the contract"]
+    for number, title, body in sections:
+        lines += [number, title, body]
+    return _segmented("\n".join(lines) + "\n", "gic")
+
+
+SECTIONS = [
+    ("A1", "Scope of the contract", "The policy specifies the type of insurance purchased."),
+    ("A2", "Territorial scope", "The insurance applies to the countries listed below."),
+    ("A2.1", "Scope of validity", "The insurance is valid for Europe and the Mediterranean."),
+    ("A2.2", "Relocation abroad", "If the keeper moves abroad the cover lapses at year end."),
+    ("A3", "Term of the contract", "The contract begins on the date shown in the policy."),
+    ("A3.1", "Renewal", "The contract renews tacitly for one year unless terminated."),
+]
+
+
+@pytest.mark.parametrize("contents", [False, True])
+def test_letter_prefixed_numbers_are_labels_where_the_document_numbers_so(contents):
+    # AXA's conditions number "A1", "A2.1", ... each alone, the title on the next line;
+    # a contents table in the same layout ("A2.1" / "Scope of validity" / "4") is not them
+    clauses = _lettered(SECTIONS, contents)
+    item = next(c for c in clauses if "valid for Europe" in c.text)
+    assert item.clause_id == "gic:A2.1"
+    assert item.section_path[-1].split()[0] == "A2"
+    renewal = next(c for c in clauses if "renews tacitly" in c.text)
+    assert renewal.clause_id == "gic:A3.1"
+    assert not any("~" in c.clause_id for c in clauses)
+
+
+def test_letter_prefixed_numbers_that_do_not_count_from_one_are_not_labels():
+    # ICD codes in a list of diseases ("I10", "I11", "I12.0") and a lone "A4" are words
+    codes = [("I10", "Essential hypertension", "Listed under chronic conditions."),
+             ("I11", "Hypertensive heart disease", "Listed under chronic conditions."),
+             ("I12.0", "Hypertensive renal disease", "Listed under chronic conditions.")]
+    clauses = _lettered(codes)
+    assert not any(c.clause_id.split(":", 1)[1].startswith("I1") for c in clauses)
