@@ -23,6 +23,8 @@ from clausegraph.segment.headings import (
     CONNECTORS,
     VERB_RE,
     clean_heading,
+    ends_mid_phrase,
+    has_digit,
     is_caps,
     label_shape,
     next_line_heading,
@@ -309,13 +311,32 @@ class Parser:
         if s is None:
             line = self.lines.line_text(following)
             if self.labels.match(line, following) is None:
-                s = self._heading_over_items(label, line, following)
+                s = self._heading_over_items(label, line, following) or \
+                    self._title_over_text(label, line, following)
         if s is None or self.labels.match(s, following) is not None:
             return None
         self.heading_line = following
         nxt = self.lines[following]
         self.outline.append(node, nxt.start, nxt.end)
         return clean_heading(s)
+
+    def _title_over_text(self, label: Label, line: str, index: int) -> str | None:
+        """A short phrase in sentence case between a section number alone on its line and
+        the section's text ("A2.1" / "Scope of validity" / "The insurance is valid ..."): the
+        numbering gives it the place of a title, as over a list."""
+        s = line.strip()
+        if label.family not in ("decimal", "article") or not s or len(s) > 60 \
+                or len(s.split()) > 7 or not s[0].isupper() or s[-1] in ".;,:" \
+                or VERB_RE.search(s) or ends_mid_phrase(s) or has_digit(s) \
+                or sum(ch.isalpha() for ch in s) < 3:
+            return None
+        after = index + 1
+        if after >= len(self.lines):
+            return None
+        first = self.text[self.lines[after].start]
+        # the text opens with a capital, a quote, a bullet or an ellipsis carrying on a
+        # lead-in ("... the liability of drivers who"): not a sentence the phrase begins
+        return s if first.isupper() or first in "“\"(•.…" else None
 
     def _set_definition_kind(self, node: Node, body: str) -> None:
         in_defs = node.parent is not None and node.parent.in_defs

@@ -160,3 +160,26 @@ def test_letter_prefixed_numbers_that_do_not_count_from_one_are_not_labels():
              ("I12.0", "Hypertensive renal disease", "Listed under chronic conditions.")]
     clauses = _lettered(codes)
     assert not any(c.clause_id.split(":", 1)[1].startswith("I1") for c in clauses)
+
+
+@pytest.mark.parametrize(("title", "body", "heading"), [
+    ("Scope of validity", "The insurance is valid for Europe.", "Scope of validity"),
+    ("Termination in the event of a claim", "Either party may end the contract.",
+     "Termination in the event of a claim"),
+    ("Free look period", "“Free look” means fifteen days to review the policy.",
+     "Free look period"),
+    # a sentence, not a title: it has a verb, or it runs on into the next line
+    ("The Company shall pay", "the sum insured within thirty days.", None),
+    ("Either party may end", "the contract by written notice.", None),
+    ("Claims are settled in", "Swiss francs at the rate of the day.", None),
+])
+def test_a_short_sentence_case_phrase_under_a_lone_number_is_its_title(
+    title: str, body: str, heading: str | None
+) -> None:
+    # "1.2" / "Scope of validity" / text: the numbering gives the phrase the place of a
+    # title in any letter case (AXA's "A2.1" / "Scope of validity", HDFC ERGO's "12" /
+    # "Free look period")
+    text = (f"1 GENERAL\n1.1\nDefinitions\nWords have the meaning given below.\n"
+            f"1.2\n{title}\n{body}\n")
+    clause = next(c for c in _segmented(text, "t") if c.number == "1.2")
+    assert clause.heading == heading
