@@ -323,11 +323,12 @@ def _trim(text: str, span: Span) -> Span:
     return start, end
 
 
-# a heading that names what is not covered: "Exclusions", "What is not covered", "What we
-# don't pay for", "Limitations"
-EXCEPTION_HEADING = re.compile(
-    r"\b(?:exclu\w*|exception\w*|limitation\w*|not\s+covered)\b|(?:\bnot|n['’]t)\s+(?:pay|cover)\b",
-    re.I)
+# a heading that refuses cover: "Exclusions", "What is not covered", "What we don't pay for"
+_REFUSING = r"\bexclu\w*|\bnot\s+covered\b|(?:\bnot|n['’]t)\s+(?:pay|cover)\b"
+REFUSING_HEADING = re.compile(_REFUSING, re.I)
+# a heading that names what is not covered or only in part: those, and "Limitations",
+# "Exceptions"
+EXCEPTION_HEADING = re.compile(rf"\b(?:exception\w*|limitation\w*)\b|{_REFUSING}", re.I)
 
 
 def exclusion_heading(text: str) -> bool:

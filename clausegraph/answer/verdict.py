@@ -20,7 +20,8 @@ import re
 from collections.abc import Callable, Mapping
 from datetime import date
 
-from clausegraph.answer.direct import FAMILY_PREFIX, content_tokens, refuses_cover
+from clausegraph.answer.direct import (FAMILY_PREFIX, REFUSING_HEADING, content_tokens,
+                                       refuses_cover)
 from clausegraph.models import Answer, DirectAnswer, Verdict
 from clausegraph.text.term import (RENEWS, TermEnd, date_by_name, format_length,
                                    notice_period, renewal_length, term_end)
@@ -66,10 +67,6 @@ _ALLOWS = re.compile(r"\b(may|can|is entitled to|shall be entitled to|has the ri
                      r"shall have the right to|is permitted to)\b", re.I)
 _CONDITION = re.compile(r"\b(without|unless|except|provided that|provided, however|subject to|"
                         r"only if|only with|upon|after)\b", re.I)
-# a heading that refuses cover: "Exclusions", "What is not covered", "We don't pay for"
-# ("Limitations" limits, it does not refuse)
-_EXCLUDING_HEADING = re.compile(r"\bexclu\w*|\bnot\s+covered\b|(?:\bnot|n['’]t)\s+(?:pay|cover)\b",
-                                re.I)
 _AFFIRMS_COVER = re.compile(r"\b(we|the company|the insurer|the plan)\s+(will|shall)\s+(pay|"
                             r"cover|reimburse|indemnify)\b|\b(is|are|shall be|will be)\s+"
                             r"(covered|payable|reimbursed|included)\b", re.I)
@@ -270,7 +267,8 @@ def _read_under_exclusion(direct: DirectAnswer) -> bool:
     """Whether the answer quotes, above its sentence, a heading that excludes it ("GENERAL
     EXCLUSIONS" over "xv. Maternity: Medical treatment expenses traceable to childbirth"):
     the item refuses cover by the list it is in, not by a verb of its own."""
-    return any(line.heads and _EXCLUDING_HEADING.search(line.text) for line in direct.lines)
+    # ("Limitations" limits cover, it does not refuse it: not REFUSING_HEADING)
+    return any(line.heads and REFUSING_HEADING.search(line.text) for line in direct.lines)
 
 
 def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False) -> Verdict:

@@ -238,10 +238,10 @@ class LabelReader:
     ) -> Label | None:
         if num is None or (word.lower() == "part" and not rest and not is_caps(s)):
             return None
-        value = spelled_value(num) or roman(num) or (
-            int(num) if num.isdigit() else ord(num[0]) - 64)
+        spelled = spelled_value(num)
+        value = spelled or roman(num) or (int(num) if num.isdigit() else ord(num[0]) - 64)
         if value <= 0 or (len(num) > 1 and not num.isdigit() and roman(num) is None
-                          and spelled_value(num) is None):
+                          and spelled is None):
             return None
         rank = _CHAPTER_RANK if family == "chapter" else _ARTICLE_RANK
         return Label("article", family, f"{word} {num}", end, value, (value,), rank)

@@ -20,7 +20,6 @@ from clausegraph.models import Document
 from clausegraph.segment.contents import contents_lines, open_contents
 from clausegraph.segment.definitions import QUOTED_DEF_RE, definition_term, mentions_definitions
 from clausegraph.segment.headings import (
-    CONNECTORS,
     VERB_RE,
     clean_heading,
     ends_mid_phrase,
@@ -49,6 +48,18 @@ _OPEN_FAMILIES = ("root", "heading", "para", "toc")
 _LABEL_SEPARATOR_RE = re.compile(r"[-–—:]\s+(?=\S)")
 # Headings worded as questions ("What is not covered", "How do I claim") have a verb.
 _QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "how", "when", "where", "why"})
+
+
+def _title_phrase(s: str) -> bool:
+    """Whether ``s`` reads as a short title in any letter case, where the numbering puts a
+    title: a phrase, not a sentence ("We shall not cover OPD treatment" states; "What is
+    covered" heads) and not running on ("4. Pollution or contamination, unless")."""
+    if not s or len(s) > 70 or len(s.split()) > 8 or s[-1] in ".;,:" or ": " in s \
+            or not (s[0].isupper() or s[0].isdigit()) or sum(ch.isalpha() for ch in s) < 3:
+        return False
+    if s.split()[0].lower() in _QUESTION_WORDS:
+        return True  # "What we pay for", "What is covered"
+    return not ends_mid_phrase(s) and not VERB_RE.search(s)
 
 
 class Parser:
@@ -264,14 +275,8 @@ class Parser:
         line ("4. What is not covered" / "4.1 ...", "IV. Exclusions" / "(a) ..."), is the
         label's heading in any letter case: the numbering says so, not the capitals."""
         s = rest.strip()
-        if not s or len(s) > 70 or len(s.split()) > 8 or s[-1] in ".;,:" or ": " in s \
-                or not (s[0].isupper() or s[0].isdigit()) or sum(ch.isalpha() for ch in s) < 3:
+        if not _title_phrase(s):
             return None
-        asks = s.split()[0].lower() in _QUESTION_WORDS
-        if not asks and s.split()[-1].lower() in CONNECTORS:
-            return None  # "4. Pollution or contamination, unless" runs on; "What we pay for" heads
-        if VERB_RE.search(s) and not asks:
-            return None  # "We shall not cover OPD treatment" states; "What is covered" heads
         following = index + 1
         if following >= len(self.lines) or self.toc[following]:
             return None
@@ -325,10 +330,8 @@ class Parser:
         the section's text ("A2.1" / "Scope of validity" / "The insurance is valid ..."): the
         numbering gives it the place of a title, as over a list."""
         s = line.strip()
-        if label.family not in ("decimal", "article") or not s or len(s) > 60 \
-                or len(s.split()) > 7 or not s[0].isupper() or s[-1] in ".;,:" \
-                or VERB_RE.search(s) or ends_mid_phrase(s) or has_digit(s) \
-                or sum(ch.isalpha() for ch in s) < 3:
+        # a figure over text is a value or a table row ("25% of Sum Insured"), not a title
+        if label.family not in ("decimal", "article") or not _title_phrase(s) or has_digit(s):
             return None
         after = index + 1
         if after >= len(self.lines):
