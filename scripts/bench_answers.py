@@ -47,6 +47,18 @@ def open_index(name: str, folder: Path, index_dir: Path, fresh: bool,
     return graph
 
 
+# a table row's column name before its value ("| Network Provider (You will pay the least):
+# $50 copay/visit"): clausegraph/ingest/blocks.py::render_table
+_COLUMN_NAME = re.compile(r"\|(?:[^|:\n]{1,120}:(?=\s))?")
+
+
+def cell_values(text: str) -> str:
+    """A rendered table row without its column names and cell bars ("Specialist visit |
+    Network Provider: $50 copay/visit" -> "Specialist visit $50 copay/visit"), so that a
+    gold quote of a row as the page shows it (cells side by side) is found in the row."""
+    return _COLUMN_NAME.sub(" ", text)
+
+
 def states_fact(direct: str | None, facts: list[str], whole_words: bool = False) -> bool:
     """Does the direct answer contain one of the fact patterns?
 
@@ -67,7 +79,7 @@ def judge(answer: Any, item: dict[str, Any], whole_words: bool = False) -> dict[
 
     ``item`` holds ``gold`` (a snippet or a list of alternatives) and ``answer`` (fact
     patterns), or ``not_found: true``."""
-    texts = [normalise(e.text) for e in answer.evidence]
+    texts = [normalise(e.text) + "\n" + normalise(cell_values(e.text)) for e in answer.evidence]
     direct = getattr(answer, "direct_answer", None)
     found = bool(getattr(answer, "found", direct is not None))
     row: dict[str, Any] = {

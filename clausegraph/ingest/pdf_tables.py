@@ -70,13 +70,11 @@ def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
                      blocks: Mapping[int, Sequence]) -> list[FoundTable]:
     """The page's ruled tables; ``blocks`` are its text blocks by MuPDF number (x0, y0,
     x1, y1, text)."""
-    if _drawing_items(page) < MIN_DRAWING_ITEMS:
+    drawings = page.get_cdrawings()
+    if sum(len(path.get("items", ())) for path in drawings) < MIN_DRAWING_ITEMS:
         return []
-    try:
-        candidates = _find_tables(page)
-    except Exception as error:  # noqa: BLE001
-        # a table finder failure must not cost the page its text
-        log.debug("page %d: find_tables failed: %s", page.number + 1, error)
+    candidates = _find_tables(page)
+    if not candidates:
         return []
     words = page.get_text("words", textpage=textpage)
     if needs_remapping([font[3] for font in page.get_fonts()]):
@@ -87,35 +85,53 @@ def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
         words = [(*w[:4], w[4].translate(drawn), *w[5:]) for w in words]
     found: list[FoundTable] = []
     taken: set[int] = set()
+    cut_at_lines = False
     for candidate in candidates:
-        table = _read_table(candidate, words, blocks, taken)
+        table, wrapped = _read_table(candidate, words, blocks, taken)
         if table is not None:
             found.append(table)
             taken |= table.blocks
+        cut_at_lines |= wrapped
+    if cut_at_lines and any(path.get("type") == "f" for path in drawings):
+        # A grid cut at every text line (a shaded band behind each line read as a border:
+        # the US plan summary's "Limitations" column became rows of half sentences, a
+        # column of prose) is read again by its drawn rules alone. Without fill-only
+        # shapes on the page the strict reading is the same grid.
+        for candidate in _find_tables(page, strict=True):
+            table, _ = _read_table(candidate, words, blocks, taken)
+            if table is not None:
+                found.append(table)
+                taken |= table.blocks
     return found
 
 
-def _find_tables(page: pymupdf.Page) -> list:
-    """Line-based candidates. pymupdf 1.26+ with pymupdf-layout installed would first run
-    its layout model on the page (``use_layout``, about a second a page here); the
-    filters of ``_is_data_table`` do that job for a fraction of the time."""
+def _find_tables(page: pymupdf.Page, strict: bool = False) -> list:
+    """Line-based candidates; ``strict``: by stroked lines only, not by the edges of
+    filled rectangles (pymupdf's ``lines_strict``). pymupdf 1.26+ with pymupdf-layout
+    installed would first run its layout model on the page (``use_layout``, about a second
+    a page here); the filters of ``_is_data_table`` do that job for a fraction of the
+    time."""
+    options = {"strategy": "lines_strict"} if strict else {}
     try:
-        return page.find_tables(use_layout=False).tables
-    except TypeError:  # a pymupdf without the layout option
-        return page.find_tables().tables
-
-
-def _drawing_items(page: pymupdf.Page) -> int:
-    return sum(len(path.get("items", ())) for path in page.get_cdrawings())
+        try:
+            return page.find_tables(use_layout=False, **options).tables
+        except TypeError:  # a pymupdf without the layout option
+            return page.find_tables(**options).tables
+    except Exception as error:  # noqa: BLE001
+        # a table finder failure must not cost the page its text
+        log.debug("page %d: find_tables failed: %s", page.number + 1, error)
+        return []
 
 
 def _read_table(candidate, words: Sequence[tuple], blocks: Mapping[int, Sequence],
-                taken: set[int]) -> FoundTable | None:
+                taken: set[int]) -> tuple[FoundTable | None, bool]:
+    """The table the candidate grid holds (None: not a data table), and whether the grid
+    was refused for a column of wrapped sentences (its rows may be text lines)."""
     bbox = tuple(candidate.bbox)
     inside = {number for number, block in blocks.items()
               if number not in taken and _center_in(block[:4], bbox)}
     if not inside:
-        return None
+        return None, False
     own_words = sorted((w for w in words if w[5] in inside), key=lambda w: (w[5], w[6], w[7]))
     grid_boxes = [list(row.cells) for row in candidate.rows]
     columns = max((len(row) for row in grid_boxes), default=0)
@@ -143,11 +159,11 @@ def _read_table(candidate, words: Sequence[tuple], blocks: Mapping[int, Sequence
                 cells.append(" ".join(cell_words.get((r, c), [])))
         grid.append(cells)
     if not _is_data_table(grid):
-        return None
+        return None, any(_is_prose_column(grid, c) for c in range(columns_in(grid)))
     rendered = render_table(grid)
     prefix = " ".join(stray) + "\n" if stray else ""
     return FoundTable(bbox=bbox, rendered=rendered, text=prefix + rendered.text + "\n",
-                      offset=len(prefix), blocks=inside)
+                      offset=len(prefix), blocks=inside), False
 
 
 def _spread_row_labels(placed: dict[tuple[int, int], list[tuple]],

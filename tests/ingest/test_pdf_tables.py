@@ -314,3 +314,69 @@ def test_row_labels_in_a_column_ruled_only_around_it_go_to_their_rows(tmp_path: 
     (table,) = document.tables
     text = document.text[table.start:table.end]
     assert "Office and laboratory services" in text, text
+
+
+# (service, network cost, limitation lines): the limitations wrap over several lines
+LIMITATIONS = [
+    ("Specialist visit", "$50 copay/visit",
+     ["Preauthorization is required. If you don't get preauthorization,",
+      "benefits could be reduced by 50% of the total cost of the service",
+      "and the rest of the cost is yours to pay."]),
+    ("Preventive care", "No charge",
+     ["You may have to pay for services that aren't preventive. Ask your",
+      "provider if the services needed are preventive and then check what",
+      "your plan will pay for."]),
+    ("Emergency room care", "20% coinsurance", ["None"]),
+    ("Diagnostic test (x-ray, blood work)", "$10 copay/test",
+     ["Limited to tests ordered by a network physician, and only when",
+      "the test is not part of a hospital stay billed by the facility."]),
+]
+
+
+def shaded_lines_pdf(path: Path, shaded: bool) -> Path:
+    """A table ruled row by row whose text lines each sit on a shaded band (``shaded``),
+    as a US summary of benefits draws them: the bands' edges fall between the wrapped lines
+    of one row."""
+    pdf = pymupdf.open()
+    page = pdf.new_page()
+    x, top, line = (40.0, 170.0, 260.0, 575.0), 80.0, 11.0
+
+    def rule(y: float) -> None:
+        page.draw_line((x[0], y), (x[3], y), color=(0, 0, 0), width=0.6)
+
+    rule(top)
+    for column, name in enumerate(("Services You May Need", "Network Provider",
+                                   "Limitations and Exceptions")):
+        page.insert_text((x[column] + 3, top + 10), name, fontsize=FONT_SIZE)
+    top += 14
+    rule(top)
+    for service, cost, notes in LIMITATIONS:
+        if shaded:
+            for k in range(len(notes)):
+                band = pymupdf.Rect(x[0], top + k * line, x[3], top + (k + 1) * line)
+                page.draw_rect(band, color=None, fill=(0.92, 0.92, 0.95) if k % 2 == 0
+                               else (0.97, 0.97, 1.0))
+        page.insert_text((x[0] + 3, top + 9), service, fontsize=FONT_SIZE)
+        page.insert_text((x[1] + 3, top + 9), cost, fontsize=FONT_SIZE)
+        for k, note in enumerate(notes):
+            page.insert_text((x[2] + 3, top + 9 + k * line), note, fontsize=FONT_SIZE)
+        top += len(notes) * line + 2
+        rule(top)
+    for edge in x:
+        page.draw_line((edge, 80.0), (edge, top), color=(0, 0, 0), width=0.6)
+    pdf.save(path)
+    return path
+
+
+def test_shaded_bands_behind_lines_do_not_cut_a_ruled_row(tmp_path: Path) -> None:
+    for shaded in (True, False):
+        document = load_document(shaded_lines_pdf(tmp_path / f"shaded-{shaded}.pdf", shaded))
+        (table,) = document.tables
+        rows = document.text[table.start:table.end].split("\n")
+        assert rows[0] == "Services You May Need | Network Provider | Limitations and Exceptions"
+        assert len(rows) == 1 + len(LIMITATIONS), rows
+        for (service, cost, notes), row in zip(LIMITATIONS, rows[1:], strict=True):
+            assert row == (f"{service} | Network Provider: {cost} | "
+                           f"Limitations and Exceptions: {' '.join(notes)}")
+        (clause,) = [c for c in segment(document) if c.kind == "table"]
+        assert "Specialist visit | Network Provider: $50 copay/visit" in clause.text
