@@ -57,7 +57,8 @@ def _numbered_re(words: str) -> re.Pattern[str]:
     number."""
     return re.compile(
         rf"(?P<word>{words})\s*"
-        rf"(?P<num>\d{{1,3}}(?:\.\d{{1,3}})*|(?<=\s)(?:{_SPELLED})(?![a-zA-Z]))"
+        # the whole dotted number: "Section 9.3(c)(ii)" is no "Section 9" titled "3(c)(ii)"
+        rf"(?P<num>\d{{1,3}}(?:\.\d{{1,3}})*(?![.\d]*\d)|(?<=\s)(?:{_SPELLED})(?![a-zA-Z]))"
         r"(?=[\s.:)\-–—]|$)\.?"
     )
 
@@ -65,6 +66,14 @@ def _numbered_re(words: str) -> re.Pattern[str]:
 _ARTICLE_RE = _container_re(r"Article|ARTICLE|Part|PART")
 _SECTION_LETTER_RE = re.compile(r"(?P<word>Section|SECTION)\s+(?P<num>[A-Z])(?:[.)]|(?=\s|$))")
 _SECTION_RE = _numbered_re(r"Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|§")
+# A line that only points to a place: the section column of an index of defined terms
+_BARE_REFERENCE_RE = re.compile(
+    r"(?:(?:Section|SECTION|Article|ARTICLE|Clause|CLAUSE|Exhibit|EXHIBIT|Schedule|SCHEDULE|§)"
+    r"\s*[\dIVXLCA-Z]{1,7}(?:\.\d{1,3})*(?:\([a-zA-Z0-9]{1,4}\))*\.?"
+    r"|Preamble|PREAMBLE|Recitals?|RECITALS?)$"
+)
+_REFERENCE_RUN = 3  # bare references a line apart: fewer may be headings with one-line text
+_INDEX_TERM_CHARS = 60
 _WORD_LABELS = (
     (_ARTICLE_RE, "article"),
     (_SECTION_LETTER_RE, "article"),
@@ -198,6 +207,36 @@ class LabelReader:
         (docs/segmentation.md, "Wrapped references")."""
         return index > 0 and ends_mid_phrase(self.lines.line_text(index - 1))
 
+    def _in_reference_column(self, index: int) -> bool:
+        """Is this line a bare reference ("Section 9.3(c)(ii)", "Section 1.12") in a run of
+        three or more, each a line apart, with a short term between them ("Acquiror" /
+        "Section 15.2(a)" / "Agreement" / "Preamble" / ...)? That is the section column of
+        an index of defined terms (or a contents list) set as text, not a run of headings:
+        a heading has its text under it."""
+        if not self._bare_reference(index):
+            return False
+        run = 1
+        for step in (-2, 2):
+            at = index + step
+            while (0 <= at < len(self.lines) and self._bare_reference(at)
+                   and self._index_term(at - step // 2)):
+                run += 1
+                at += step
+        return run >= _REFERENCE_RUN and (self._index_term(index - 1)
+                                          or self._index_term(index + 1))
+
+    def _bare_reference(self, index: int) -> bool:
+        return 0 <= index < len(self.lines) and \
+            _BARE_REFERENCE_RE.match(self.lines.line_text(index).strip()) is not None
+
+    def _index_term(self, index: int) -> bool:
+        """A short line that is no reference and no sentence: a defined term, a title."""
+        if not 0 <= index < len(self.lines):
+            return False
+        text = self.lines.line_text(index).strip()
+        return (0 < len(text) <= _INDEX_TERM_CHARS and not text.endswith((".", ":", ";"))
+                and not self._bare_reference(index))
+
     def note_contents_entry(self, label: Label, line_text: str) -> None:
         """A numbered line ending in a page number ("1.  INTRODUCTION ...... 3"): an entry
         of a contents table the contents finder missed."""
@@ -218,6 +257,8 @@ class LabelReader:
                 return None  # "Section 12 (Miscellaneous) of ...": a reference, not a label
             if self._continues_line_before(index):
                 return None  # "... as set forth in this" / "Section 3.6(a) ...": the same
+            if self._in_reference_column(index):
+                return None  # "Acquiror" / "Section 15.2(a)" / "Agreement" / "Preamble"
             word = " ".join(match.group("word").split())
             num = match.group("num")
             if family == "schedule":
