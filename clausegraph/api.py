@@ -124,6 +124,10 @@ class IndexStats(BaseModel):
     clauses: int
     edges_by_type: dict[str, int]
     unresolved_references: int
+    #: this version's reader and segmenter (``segment.version``), and the documents that
+    #: other code cut (their clauses may differ from what this version cuts)
+    segmenter: str = ""
+    cut_by_other_segmenter: list[str] = []
 
 
 class ClauseGraph:
@@ -358,7 +362,8 @@ class ClauseGraph:
         self.store.stage(artifacts)
         seconds = time.perf_counter() - started
         entry = DocumentEntry.of(artifacts, seconds).model_copy(
-            update={"segment_settings": self.settings.segment.model_dump(mode="json")})
+            update={"segment_settings": self.settings.segment.model_dump(mode="json"),
+                    "segmenter": _segmenter_version()})
         status = "replaced" if entry.source_path in by_path else "ingested"
         outcome = IngestOutcome(
             path=str(path), status=status, doc_id=artifacts.document.doc_id,
@@ -370,19 +375,29 @@ class ClauseGraph:
 
     def _segment_drift(self, path: Path, entry: DocumentEntry) -> list[str]:
         """A warning when an unchanged file was cut into clauses with other segment settings
-        than the current ones: skipping it keeps the old clauses (the index is content
-        addressed), which a user who changed a setting should be told."""
+        than the current ones, or by other reader and segmenter code (an upgrade): skipping
+        it keeps the old clauses (the index is content addressed), which a user who changed
+        a setting or upgraded should be told."""
+        warnings = []
+        if entry.segmenter != _segmenter_version():
+            cut_by = "code from before versions were recorded" if entry.segmenter is None \
+                else f"other ClauseGraph code (reader and segmenter {entry.segmenter})"
+            warnings.append(f"{path}: unchanged, so not segmented again: its clauses were cut "
+                            f"by {cut_by}, not by this version ({_segmenter_version()}), and "
+                            "may differ from what it cuts; remove it ('clausegraph remove') "
+                            "and ingest it again to cut it with this version")
         stored = entry.segment_settings
         if stored is None:
-            return []
+            return warnings
         current = self.settings.segment.model_dump(mode="json")
         changed = [f"{name}={stored.get(name)!r} (now {value!r})"
                    for name, value in current.items() if stored.get(name, value) != value]
-        if not changed:
-            return []
-        return [f"{path}: unchanged, so not segmented again: its clauses were cut with "
+        if changed:
+            warnings.append(
+                f"{path}: unchanged, so not segmented again: its clauses were cut with "
                 f"segment.{', segment.'.join(changed)}; remove it ('clausegraph remove') and "
-                "ingest it again to apply the current settings"]
+                "ingest it again to apply the current settings")
+        return warnings
 
     @property
     def _max_bytes(self) -> int:
@@ -809,6 +824,9 @@ class ClauseGraph:
             clauses=sum(d["clauses"] for d in documents),
             edges_by_type=dict(sorted(edges.items())),
             unresolved_references=sum(d["unresolved"] for d in documents),
+            segmenter=_segmenter_version(),
+            cut_by_other_segmenter=[d["doc_id"] for d in documents
+                                    if d.get("segmenter") != _segmenter_version()],
         )
 
     def _resolve_documents(self, names: Sequence[str]) -> list[str]:
@@ -820,6 +838,14 @@ class ClauseGraph:
                 raise NotFoundError(f"no document {name!r} in index {self.store.location}")
             doc_ids += matches
         return list(dict.fromkeys(doc_ids))
+
+
+def _segmenter_version() -> str:
+    """This installation's reader and segmenter digest (``segment/version.py``), imported
+    when first needed: answering a question does not load the segment package."""
+    from clausegraph.segment import version
+
+    return version.segmenter_version()
 
 
 def fallback_answer(answer: Answer, error: Exception, provider: LLMProvider) -> Answer:

@@ -97,6 +97,12 @@ def stats(index: IndexOption = DEFAULT_INDEX, json_output: JsonOption = False) -
                           Path(entry["source_path"]).name, str(entry["pages"]),
                           str(entry["clauses"]))
     console.print(documents)
+    if result.cut_by_other_segmenter:
+        console.print(plain(
+            f"{len(result.cut_by_other_segmenter)} of {len(result.documents)} documents were "
+            f"cut into clauses by other ClauseGraph code than this version "
+            f"({result.segmenter}): remove and ingest them again to cut them with it"),
+            highlight=False, markup=False)
     table = Table()
     table.add_column("edge type")
     table.add_column("count", justify="right")

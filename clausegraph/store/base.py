@@ -91,6 +91,9 @@ class DocumentEntry(BaseModel):
     #: the segment settings the document was cut with (``SegmentConfig``); None: stored
     #: before they were recorded
     segment_settings: dict[str, Any] | None = None
+    #: the digest of the reader and segmenter code that cut it (``segment.version``);
+    #: None: stored before it was recorded
+    segmenter: str | None = None
 
     @classmethod
     def of(cls, artifacts: DocumentArtifacts, seconds: float) -> DocumentEntry:

@@ -8,20 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from clausegraph.models import Clause, Document, Page
-from clausegraph.segment import segment
-
-
-def _segment(text: str) -> list[Clause]:
-    document = Document(doc_id="0" * 16, key="doc", source_path="doc.txt", title="Doc",
-                        media_type="text", text=text,
-                        pages=[Page(number=1, start=0, end=len(text))])
-    return segment(document)
-
-
-def _holding(clauses: list[Clause], words: str) -> Clause:
-    return next(c for c in clauses if words in c.text)
-
+from tests.segment_text import holding as _holding
+from tests.segment_text import segment_text as _segment
 
 # (container word of the document's own sections, a wrapped reference, the word before it)
 REFERENCES = [

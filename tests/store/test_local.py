@@ -214,3 +214,47 @@ def test_a_snapshot_searches_its_generation_after_a_writer_collected_it(tmp_path
     assert [(r.clause_id, r.score) for r in snapshot.retrieve(question)] == expected
     assert snapshot.show(clause_id).clause.clause_id == clause_id
     assert len(ClauseGraph.open(tmp_path / "idx").stats().documents) == 2
+
+
+def test_an_unchanged_file_cut_by_other_code_is_reported(tmp_path: Path, monkeypatch) -> None:
+    # after an upgrade the reader or segmenter may cut the same file differently: the index
+    # keeps the old clauses, and ingest and stats say which documents other code cut
+    from clausegraph.segment import version
+    from clausegraph.segment.version import segmenter_version
+
+    text = tmp_path / "notice.txt"
+    text.write_text("1. Notices\nAll notices shall be given in writing within 30 days.\n"
+                    "2. Term\nThis agreement lasts for two years from the effective date.\n",
+                    encoding="utf-8")
+    graph = _graph_with(tmp_path, text)
+    (entry,) = graph.store.entries().values()
+    assert entry.segmenter == segmenter_version()
+    assert graph.stats().cut_by_other_segmenter == []
+    (same,) = graph.ingest([text]).outcomes
+    assert same.status == "unchanged" and same.warnings == []
+
+    monkeypatch.setattr(version, "segmenter_version", lambda: "0" * 12)
+    (kept,) = graph.ingest([text]).outcomes
+    assert kept.status == "unchanged"
+    (warning,) = kept.warnings
+    assert str(text) in warning and entry.segmenter in warning and "0" * 12 in warning
+    assert "remove" in warning
+    stats = graph.stats()
+    assert stats.segmenter == "0" * 12
+    assert stats.cut_by_other_segmenter == [next(iter(graph.store.entries()))]
+
+
+def test_the_segmenter_version_follows_the_code(tmp_path: Path) -> None:
+    from clausegraph.segment.version import PACKAGES, segmenter_version, source_digest
+
+    for package in PACKAGES:
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "rules.py").write_text("LIMIT = 3\n", encoding="utf-8")
+    first = source_digest(tmp_path, PACKAGES)
+    assert len(first) == 12 and source_digest(tmp_path, PACKAGES) == first
+    (tmp_path / "segment" / "rules.py").write_text("LIMIT = 4\n", encoding="utf-8")
+    assert source_digest(tmp_path, PACKAGES) != first
+    (tmp_path / "segment" / "rules.py").write_text("LIMIT = 3\n", encoding="utf-8")
+    (tmp_path / "ingest" / "tables.py").write_text("", encoding="utf-8")
+    assert source_digest(tmp_path, PACKAGES) != first
+    assert len(segmenter_version()) == 12
