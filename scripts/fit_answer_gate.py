@@ -105,6 +105,24 @@ def collect_cuad(index: Path, limit_docs: int | None) -> list[dict[str, Any]]:
     return rows
 
 
+# options whose value is a machine path, recorded by the name the docs use for it
+_PATH_NAMES = {"--rows": "ROWS.jsonl", "--policy-index-dir": "POLICY_INDEXES",
+               "--cuad-index": "DEV_INDEX"}
+
+
+def recorded_command(argv: Sequence[str]) -> str:
+    """The command line as the report records it: paths by their names in the docs."""
+    shown = list(argv)
+    for i, arg in enumerate(shown):
+        name = arg.split("=", 1)[0]
+        if name in _PATH_NAMES:
+            if "=" in arg:
+                shown[i] = f"{name}={_PATH_NAMES[name]}"
+            elif i + 1 < len(shown):
+                shown[i + 1] = _PATH_NAMES[name]
+    return "python scripts/fit_answer_gate.py " + " ".join(shown)
+
+
 def cuad_label(outcome: AskOutcome) -> int:
     """1 when answering is right: a positive, a value category's only when the answer states
     CUAD's value (``answer_right``); a hard negative is wrong to answer."""
@@ -413,7 +431,7 @@ def main() -> None:
              else r for r in rows], args.C, features),
     }
     report: dict[str, Any] = {
-        "command": "python scripts/fit_answer_gate.py " + " ".join(sys.argv[1:]),
+        "command": recorded_command(sys.argv[1:]),
         "commit": commit(), "C": args.C, "features": features,
         "rows": {"policy": sum(r["source"] == "policy" for r in rows),
                  "cuad": sum(r["source"] == "cuad" for r in rows),
