@@ -15,6 +15,7 @@ _TOC_LABEL_RE = re.compile(
     r"\d{1,2}(?:\.\d{1,2})*\.?\s|[IVX]{1,5}\.?\s|TABLE OF CONTENTS)"
 )
 _TOC_HEAD_RE = re.compile(r"(?i)^\s*(?:table of contents|contents|index)\b")
+_PAGE_RE = re.compile(r"\d{1,3}|[ivx]{1,4}")  # a line that is only a page number
 
 
 def contents_lines(lines: DocumentLines) -> list[bool]:
@@ -29,17 +30,30 @@ def contents_lines(lines: DocumentLines) -> list[bool]:
     misses = 0
     for index in range(len(lines)):
         s = lines.line_text(index)
-        if _toc_like(s):
+        if _toc_like(s) or _page_below(lines, index):
             run.append(index)
             misses = 0
             continue
-        if run and (len(s) <= 40 or _TOC_HEAD_RE.match(s)) and misses < 3:
+        # a short line, the contents' own heading, or an article's entry without a page
+        # ("ARTICLE III REPRESENTATIONS AND WARRANTIES" over its sections' entries)
+        if run and (len(s) <= 40 or _TOC_HEAD_RE.match(s) or _TOC_LABEL_RE.match(s)) \
+                and misses < 3:
             misses += 1
             continue
         _close_run(lines, run, flags, limit)
         run, misses = [], 0
     _close_run(lines, run, flags, limit)
     return flags
+
+
+def _page_below(lines: DocumentLines, index: int) -> bool:
+    """An entry whose page number sits on the line below it ("Section 1.02 Interpretation" /
+    "8"), as contents tables laid out in two columns are read."""
+    if index + 1 >= len(lines):
+        return False
+    s = lines.line_text(index).strip()
+    return bool(s) and len(s) <= 150 and _PAGE_RE.fullmatch(s) is None \
+        and _PAGE_RE.fullmatch(lines.line_text(index + 1).strip()) is not None
 
 
 def _toc_like(s: str) -> bool:
