@@ -22,12 +22,12 @@ from clausegraph.segment.numbering import (
 )
 from clausegraph.segment.outline import Label, Outline
 from clausegraph.segment.references import (
+    BARE_REFERENCE_RE,
     REFERENCE_REST_RE,
     REFERENCE_TAIL_RE,
     continues_a_reference,
 )
 from clausegraph.segment.schedules import SCHEDULE_RE, SCHEDULES_RE, Schedules, is_schedule_line
-
 
 # "ARTICLE ONE", "Section Twelve": a container numbered in words, in capitals or title case
 NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -66,12 +66,6 @@ def _numbered_re(words: str) -> re.Pattern[str]:
 _ARTICLE_RE = _container_re(r"Article|ARTICLE|Part|PART")
 _SECTION_LETTER_RE = re.compile(r"(?P<word>Section|SECTION)\s+(?P<num>[A-Z])(?:[.)]|(?=\s|$))")
 _SECTION_RE = _numbered_re(r"Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|§")
-# A line that only points to a place: the section column of an index of defined terms
-_BARE_REFERENCE_RE = re.compile(
-    r"(?:(?:Section|SECTION|Article|ARTICLE|Clause|CLAUSE|Exhibit|EXHIBIT|Schedule|SCHEDULE|§)"
-    r"\s*[\dIVXLCA-Z]{1,7}(?:\.\d{1,3})*(?:\([a-zA-Z0-9]{1,4}\))*\.?"
-    r"|Preamble|PREAMBLE|Recitals?|RECITALS?)$"
-)
 _REFERENCE_RUN = 3  # bare references a line apart: fewer may be headings with one-line text
 _INDEX_TERM_CHARS = 60
 _WORD_LABELS = (
@@ -227,7 +221,7 @@ class LabelReader:
 
     def _bare_reference(self, index: int) -> bool:
         return 0 <= index < len(self.lines) and \
-            _BARE_REFERENCE_RE.match(self.lines.line_text(index).strip()) is not None
+            BARE_REFERENCE_RE.match(self.lines.line_text(index).strip()) is not None
 
     def _index_term(self, index: int) -> bool:
         """A short line that is no reference and no sentence: a defined term, a title."""

@@ -12,6 +12,13 @@ REFERENCE_TAIL_RE = re.compile(
 REFERENCE_REST_RE = re.compile(
     r"(?:hereof|thereof|herein|hereto|hereunder|above|below|of\b|and\b|or\b|to\b|through\b|,)"
 )
+# A line that only points to a place ("Section 9.3(c)(ii)", "Exhibit B", "Preamble"): the
+# section column of an index of defined terms set as text
+BARE_REFERENCE_RE = re.compile(
+    r"(?:(?:Section|SECTION|Article|ARTICLE|Clause|CLAUSE|Exhibit|EXHIBIT|Schedule|SCHEDULE|§)"
+    r"\s*[\dIVXLCA-Z]{1,7}(?:\.\d{1,3})*(?:\([a-zA-Z0-9]{1,4}\))*\.?"
+    r"|Preamble|PREAMBLE|Recitals?|RECITALS?)$"
+)
 # The word before a number that makes it a reference ("under Section 4.2", "and 5.").
 REFERENCE_WORDS = frozenset(
     [
