@@ -44,7 +44,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench_answers import judge, open_index, share, summarise
+from bench_answers import judge, open_index, share, states_fact, summarise
 
 from clausegraph import ClauseGraph
 from clausegraph.answer.gate import fit_gate, using_gate
@@ -97,6 +97,10 @@ def ask_all(graphs: dict[str, ClauseGraph], documents: dict[str, dict], items: l
                **judge(answer, item, whole_words=True), "seconds": round(seconds, 3)}
         row["wrongly_not_found"] = not row["not_found"] and not row["found"]
         row["verdict"] = answer.verdict.text if answer.verdict else None
+        # what a reader is told: the verdict line ("Yes: excluded") over the quote
+        row["verdict_or_quote_ok"] = not row["not_found"] and row["found"] and states_fact(
+            f"{row['verdict'] or ''}\n{row['direct_answer'] or ''}", item.get("answer", []),
+            whole_words=True)
         row["evidence"] = [{"label": e.label, "group": e.group, "pages": e.pages,
                             "text": e.text} for e in answer.evidence[:5]]
         rows.append(row)
@@ -151,6 +155,8 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "not_found_questions": base["not_found_questions"],
         "hit@1": base["recall@1"], "hit@5": base["recall@5"],
         "direct_answer": base["direct_answer"], "not_found_right": base["not_found"],
+        "verdict_or_direct_answer": share([r.get("verdict_or_quote_ok", False)
+                                           for r in answerable]),
         "answerable_wrongly_not_found": sum(r["wrongly_not_found"] for r in rows),
         "answerable_wrongly_not_found_pct": share([r["wrongly_not_found"] for r in answerable]),
         "seconds_total": round(sum(r["seconds"] for r in rows), 1),
@@ -185,6 +191,8 @@ def print_table(result: dict[str, Any]) -> None:
               f"{s['not_found_right']} | {s['answerable_wrongly_not_found']} | "
               f"{s['seconds_per_question']} |")
     print(f"\nlowest per-document direct answer: {result['lowest_document_direct_answer']}")
+    print("the verdict line or the direct answer states the fact: "
+          f"{result['overall']['verdict_or_direct_answer']}")
 
 
 def main() -> None:

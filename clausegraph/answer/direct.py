@@ -205,6 +205,9 @@ _LIST_TITLE_CHARS = 100
 _TITLE_SEARCH_CLAUSES = 40
 # the label that opens a section-path entry ("6.3(f)(i)", "(b)", "12.") before its title
 _PATH_LABEL = re.compile(r"[(\[]?[0-9A-Za-z.()\[\]~¶]{1,14}")
+# "Is cosmetic surgery excluded?", "Are war risks an exclusion?": cover asked the other way
+ASKS_EXCLUSION = re.compile(r"\b(excluded|exclusions?|not (?:covered|payable|paid|"
+                            r"reimbursed|included))\b", re.I)
 _QUESTION_KINDS = (
     ("incorporation", re.compile(
         r"\bwhere\b.*\b(incorporated|organi[sz]ed|formed|registered)\b|"
@@ -652,7 +655,9 @@ def direct_answer(
     else:
         title = _value_title(terms, best, kind)
         titles = [title] if title is not None else \
-            _exclusion_titles(terms, best, best.clause.clause_id in excluded)
+            _exclusion_titles(terms, best, best.clause.clause_id in excluded or (
+                ASKS_EXCLUSION.search(question) is not None
+                and any(c.clause_id == best.clause.clause_id for c in exceptions)))
         lines[:0] = [_line(index, *where).model_copy(update={"heads": True})
                      for where in titles]
     answered = {line.clause_id for line in lines}

@@ -20,8 +20,8 @@ import re
 from collections.abc import Callable, Mapping
 from datetime import date
 
-from clausegraph.answer.direct import (FAMILY_PREFIX, REFUSING_HEADING, content_tokens,
-                                       refuses_cover)
+from clausegraph.answer.direct import (ASKS_EXCLUSION, FAMILY_PREFIX, REFUSING_HEADING,
+                                       content_tokens, refuses_cover)
 from clausegraph.models import Answer, DirectAnswer, Verdict
 from clausegraph.text.term import (RENEWS, TermEnd, date_by_name, format_length,
                                    notice_period, renewal_length, term_end)
@@ -272,6 +272,8 @@ def _read_under_exclusion(direct: DirectAnswer) -> bool:
 
 
 def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False) -> Verdict:
+    if ASKS_EXCLUSION.search(question):
+        return _exclusion(question, text, clause_id, excluded)
     if _ASKS_COVER.search(question):
         return _cover(question, text, clause_id, excluded)
     if _PERMISSION.search(question):
@@ -324,6 +326,24 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> 
                        basis="the clause grants cover")
     return Verdict(label="cannot_tell", text="Cannot tell from the quote", clause_id=clause_id,
                    basis="the quote neither grants nor refuses cover in so many words")
+
+
+def _exclusion(question: str, text: str, clause_id: str, excluded: bool) -> Verdict:
+    """"Is X excluded?": the cover verdict read the other way round. Refused is "Yes:
+    excluded", paid is "No: covered" (with its limit), and a waiting period excludes until
+    it has run."""
+    cover = _cover(ASKS_EXCLUSION.sub(" ", question), text, clause_id, excluded)
+    wait = _waiting_period(text) if cover.label != "cannot_tell" else None
+    if wait is not None:
+        return cover.model_copy(update={
+            "label": "conditional",
+            "text": f"Yes, until a {display(wait, adjective=True)} waiting period has run"})
+    if cover.label == "no":
+        return cover.model_copy(update={"label": "yes", "text": "Yes: excluded"})
+    if cover.label == "yes":  # "Yes" or "Yes, up to $500"
+        return cover.model_copy(update={"label": "no",
+                                        "text": cover.text.replace("Yes", "No: covered", 1)})
+    return cover
 
 
 def _waiting_period(text: str) -> Value | None:

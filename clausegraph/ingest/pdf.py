@@ -391,10 +391,36 @@ def _reading_order(blocks: Sequence[_Block], width: float, height: float) -> lis
     columns are read one after the other between full-width blocks (titles, tables);
     everything else, tables included, is read row by row.
     """
-    header = [b for b in blocks if b.y1 <= _MARGIN_SHARE * height]
-    footer = [b for b in blocks if b.y0 >= (1 - _MARGIN_SHARE) * height and b not in header]
+    header, footer = _margins(blocks, height)
     body = [b for b in blocks if b not in header and b not in footer]
     return [*_rows_order(header), *_body_order(body, width), *_rows_order(footer)]
+
+
+def _margins(blocks: Sequence[_Block], height: float) -> tuple[list[_Block], list[_Block]]:
+    """The blocks of the top and the bottom page margin.
+
+    A line of text in the top margin that the body continues is no running header: a
+    heading at the top of the right column sits level with the left column's first line
+    (a body block starts beside it), and a column's first line runs on into the block
+    right under it (closer than a line's height). It is read with its column, not before
+    the whole page.
+    """
+    top = [b for b in blocks if b.y1 <= _MARGIN_SHARE * height]
+    bottom = [b for b in blocks if b.y0 >= (1 - _MARGIN_SHARE) * height and b not in top]
+    inner = [b for b in blocks if b not in top and b not in bottom and b.text.strip()]
+    starts_column = [b for b in top if b.text.strip() and any(_continues(b, o) for o in inner)]
+    # its row goes with it (a label "16. Surgery for" beside its text "I. We will ...")
+    body = [b for b in top if any(abs(b.y0 - s.y0) <= _SAME_ROW_TOLERANCE for s in starts_column)]
+    return [b for b in top if b not in body], bottom
+
+
+def _continues(block: _Block, other: _Block) -> bool:
+    """Whether ``other`` starts beside ``block`` or right under it, in its column."""
+    if other.y0 < block.y1:
+        return True
+    line_height = (block.y1 - block.y0) / max(1, block.text.strip().count("\n") + 1)
+    overlaps = min(block.x1, other.x1) - max(block.x0, other.x0) > 0
+    return overlaps and other.y0 - block.y1 < line_height
 
 
 def _body_order(blocks: Sequence[_Block], width: float) -> list[_Block]:

@@ -158,12 +158,35 @@ def _read_table(candidate, words: Sequence[tuple], blocks: Mapping[int, Sequence
             else:
                 cells.append(" ".join(cell_words.get((r, c), [])))
         grid.append(cells)
+    grid = join_wrapped_labels(grid)
     if not _is_data_table(grid):
         return None, any(_is_prose_column(grid, c) for c in range(columns_in(grid)))
     rendered = render_table(grid)
     prefix = " ".join(stray) + "\n" if stray else ""
     return FoundTable(bbox=bbox, rendered=rendered, text=prefix + rendered.text + "\n",
                       offset=len(prefix), blocks=inside), False
+
+
+# "xi. Enteric fever", "b) Hernia": a row of its own in a list laid out as a table
+_ITEM_MARKER = re.compile(r"\(?(?:[ivxlc]{1,6}|[a-z])[.)]\s")
+
+
+def join_wrapped_labels(grid: list[list[str | None]]) -> list[list[str | None]]:
+    """Rows whose only text is a first cell that starts in lower case ("exceeding 1 year"
+    under "Exceeding 6 months but not | 15%") are the wrapped end of the row label above,
+    cut off by a grid read line by line: the label is joined up again, so the row reads
+    "Exceeding 6 months but not exceeding 1 year | 15%"."""
+    joined: list[list[str | None]] = []
+    for row in grid:
+        first = (row[0] or "").strip() if row else ""
+        rest_empty = all(not (cell or "").strip() for cell in row[1:])
+        if joined and len(row) > 1 and first[:1].islower() and rest_empty \
+                and not _ITEM_MARKER.match(first) \
+                and (joined[-1][0] or "").strip():
+            joined[-1] = [f"{joined[-1][0].rstrip()} {first}", *joined[-1][1:]]
+            continue
+        joined.append(list(row))
+    return joined
 
 
 def _spread_row_labels(placed: dict[tuple[int, int], list[tuple]],

@@ -56,7 +56,8 @@ def _numbered_re(words: str) -> re.Pattern[str]:
     """``Section 4.2``, ``§ 5``, ``SECTION ONE``: a word, then a dotted decimal or a spelled
     number."""
     return re.compile(
-        rf"(?P<word>{words})\s*"
+        # "SECTION-5", "Section – 5": a dash may join the word and its number
+        rf"(?P<word>{words})(?:\s+(?i:no)\.)?(?:\s*[-–—]\s*|\s*)"
         # the whole dotted number: "Section 9.3(c)(ii)" is no "Section 9" titled "3(c)(ii)"
         rf"(?P<num>\d{{1,3}}(?:\.\d{{1,3}})*(?![.\d]*\d)|(?<=\s)(?:{_SPELLED})(?![a-zA-Z]))"
         r"(?=[\s.:)\-–—]|$)\.?"
@@ -64,7 +65,8 @@ def _numbered_re(words: str) -> re.Pattern[str]:
 
 
 _ARTICLE_RE = _container_re(r"Article|ARTICLE|Part|PART")
-_SECTION_LETTER_RE = re.compile(r"(?P<word>Section|SECTION)\s+(?P<num>[A-Z])(?:[.)]|(?=\s|$))")
+_SECTION_LETTER_RE = re.compile(
+    r"(?P<word>Section|SECTION)\s+(?P<num>[A-Z])(?:[.)]|\s*[-–—]\s*(?=[A-Z])|(?=\s|$))")
 _SECTION_RE = _numbered_re(r"Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|§")
 _REFERENCE_RUN = 3  # bare references a line apart: fewer may be headings with one-line text
 _INDEX_TERM_CHARS = 60
@@ -123,11 +125,12 @@ def _sequenced_codes(lines: DocumentLines) -> frozenset[str]:
     return frozenset(code for code, found in numbers.items() if len(found) >= _CODE_SEQUENCE)
 
 
-# "A2.1", "C10.2.2": a capital letter before a dotted number, the letter naming the part
-# (AXA's "A Underlying provisions", "B Liability insurance"). Read as labels only in a
-# document where one letter numbers at least _CODE_SEQUENCE sections ("A1", "A2", "A3"):
-# elsewhere "A4 paper" or "B2 visa" are words.
-LETTERED_RE = re.compile(r"(?P<letter>[A-Z])(?P<num>\d{1,2}(?:\.\d{1,2}){0,3})\.?(?=\s|$)")
+# "A2.1", "C10.2.2", "B.41": a capital letter before a dotted number, the letter naming
+# the part (AXA's "A Underlying provisions", "B Liability insurance"). Read as labels only
+# in a document where one letter numbers at least _CODE_SEQUENCE sections ("A1", "A2",
+# "A3"): elsewhere "A4 paper" or "B2 visa" are words.
+LETTERED_RE = re.compile(
+    r"(?P<letter>[A-Z])(?P<dot>\.?)(?P<num>\d{1,2}(?:\.\d{1,2}){0,3})\.?(?=\s|$)")
 
 
 def _sequenced_letters(lines: DocumentLines) -> frozenset[str]:
@@ -386,7 +389,7 @@ class LabelReader:
         if TOC_END_RE.search(s) or (not rest and self._contents_entry_below(index)):
             return None  # "C7 Motorcycle clothing 14": an entry of the contents
         tup = (ord(match.group("letter")) - 64, *map(int, match.group("num").split(".")))
-        comp = match.group("letter") + match.group("num")
+        comp = match.group("letter") + match.group("dot") + match.group("num")  # as written
         return Label("decimal", f"dec{len(tup)}", comp, match.end(), tup[-1], tup)
 
     def _contents_entry_below(self, index: int) -> bool:

@@ -45,7 +45,8 @@ _OPEN_FAMILIES = ("root", "heading", "para", "toc")
 
 
 # the dash or colon between a container label and its heading ("ARTICLE II - TERMINATION")
-_LABEL_SEPARATOR_RE = re.compile(r"[-–—:]\s+(?=\S)")
+# "SECTION 5 - EXCLUSIONS", "SECTION NO. 1 -DEFINITIONS": a dash joined to the title word
+_LABEL_SEPARATOR_RE = re.compile(r"[-–—:]\s+(?=\S)|[-–—](?=[A-Z][A-Za-z])")
 # Headings worded as questions ("What is not covered", "How do I claim") have a verb.
 _QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "how", "when", "where", "why"})
 

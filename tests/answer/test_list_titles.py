@@ -114,3 +114,17 @@ def test_an_exclusion_item_is_answered_with_the_heading_that_excludes_it(list_gr
     _cited_as_written(list_graph, answer)
     # the item refuses nothing in words of its own: the heading it is quoted under does
     assert answer.verdict is not None and answer.verdict.text == "No: excluded", answer.verdict
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("style_name", STYLES)
+def test_an_exclusion_question_is_answered_with_the_heading_that_excludes_the_item(
+        list_graph, style_name):
+    # asked the other way round ("excluded?", no word of cover): the same heading is quoted
+    # over the item, and the verdict says the exclusion in so many words
+    style = STYLES[style_name]
+    answer = _ask(list_graph, style_name, "Is childbirth excluded?")
+    assert "traceable to childbirth" in answer.direct_answer
+    assert style.exclusions in answer.direct_answer, answer.direct_answer
+    _cited_as_written(list_graph, answer)
+    assert answer.verdict is not None and answer.verdict.text == "Yes: excluded", answer.verdict

@@ -198,3 +198,28 @@ def test_an_exclusion_heading_in_the_answering_sentence_is_not_a_heading_above_i
     # "subject to the exclusions of Section 4" names the exclusions; it is not listed under them
     text = "Maternity expenses are payable up to the limit, subject to the exclusions of Section 4."
     assert verdict("Is maternity covered?", _direct(text)).label != "no"
+
+
+@pytest.mark.parametrize("question", ["Is maternity excluded?", "Are maternity expenses excluded?",
+                                      "Is maternity an exclusion?", "Is maternity not covered?"])
+@pytest.mark.parametrize("heading", ["GENERAL EXCLUSIONS", "What we don't pay for"])
+def test_an_exclusion_question_is_answered_yes_for_an_excluded_item(question, heading):
+    # cover asked the other way round: the same quote that is "No: excluded" to "Is it
+    # covered?" is "Yes: excluded" here, never "Cannot tell"
+    result = verdict(question, _under(heading, ITEM))
+    assert (result.label, result.text) == ("yes", "Yes: excluded")
+
+
+@pytest.mark.parametrize("quote,expected", [
+    ("Cosmetic or plastic surgery is not covered.", ("yes", "Yes: excluded")),
+    ("We will pay for cosmetic surgery up to $500 following an accident.",
+     ("no", "No: covered, up to $500")),
+    (WAITING.format(period="24 months").replace("cataract surgery and knee replacement",
+                                                 "cosmetic surgery"),
+     ("conditional", "Yes, until a 24-month waiting period has run")),
+    ("Dental treatment is not covered.",
+     ("cannot_tell", "Cannot tell: the quote does not name what is asked about")),
+])
+def test_an_exclusion_question_reads_the_cover_verdict_the_other_way(quote, expected):
+    result = verdict("Is cosmetic surgery excluded?", _direct(quote))
+    assert (result.label, result.text) == expected

@@ -25,6 +25,7 @@ from clausegraph.ingest import (
     iter_input_files,
     load_document,
 )
+from clausegraph.ingest.pdf import _Block, _reading_order
 from clausegraph.models import Document, Span
 
 DATASET = Path(__file__).resolve().parents[2] / "docs" / "dataset"
@@ -220,6 +221,59 @@ def test_two_columns_are_read_column_by_column(tmp_path: Path) -> None:
     text = load_document(path).text
     positions = [text.index(f"{side}{i} ") for side in ("Left", "Right") for i in range(6)]
     assert positions == sorted(positions)
+
+
+def test_heading_atop_the_right_column_is_read_with_its_column(tmp_path: Path) -> None:
+    """A heading level with the left column's first line, inside the top margin, opens the
+    right column; it is no running header read before the page (a two-column policy's
+    "SECTION-5 GENERAL EXCLUSIONS" had taken the left column's text as its own)."""
+    def paragraph(x: float, y: float, name: str) -> TextItem:
+        lines = [f"{name} paragraph line {i} holds running text of the column." for i in (1, 2)]
+        return (x, y, "\n".join(lines))
+
+    header = (72, 18, "ACME Insurance Ltd - Group Policy Wording")
+    heading = (310, 44, "SECTION-5 GENERAL EXCLUSIONS")
+    left = [paragraph(40, 44 + 40 * i, f"Left{i}") for i in range(6)]
+    right = [paragraph(310, 70 + 40 * i, f"Right{i}") for i in range(6)]
+    page = [header, heading, *right, *left]
+    text = load_document(write_pdf(tmp_path / "columns.pdf", [page])).text
+    order = [text.index(words) for words in
+             ("ACME Insurance", "Left0 ", "Left5 ", "SECTION-5", "Right0 ", "Right5 ")]
+    assert order == sorted(order)
+
+
+def test_lines_atop_both_columns_are_read_with_the_columns_they_run_into() -> None:
+    """The last word of a clause carried over to the top of the left column, and the next
+    clause's heading atop the right column, each a block of its own inside the top margin
+    right over its column's text (a group mediclaim wording's page, its geometry kept):
+    each opens its column. Read as a running header, the heading came before the left
+    column, and the clause it numbers before its predecessors."""
+    def column(x0: float, x1: float, name: str, lines: int) -> list[_Block]:
+        # paragraphs of different lengths in each column: text, not the cells of a table
+        tops = [48 + (11 * lines + 6) * i for i in range(8)]
+        return [_Block(x0, top, x1, top + 11 * lines, f"{name}{i} runs on in its column.\n")
+                for i, top in enumerate(tops)]
+
+    blocks = [_Block(128, 745, 486, 759, "insurer.example\n"),
+              _Block(58, 35, 105, 46, "Policyholder.\n"),
+              *column(36, 294, "Left", 3),
+              _Block(304, 34, 405, 46, "8. Complete Discharge\n"),
+              *column(304, 562, "Right", 4)]
+    text = "".join(b.text for b in _reading_order(blocks, 595.0, 842.0))
+    order = [text.index(words) for words in
+             ("Policyholder.", "Left0 ", "Left7 ", "8. Complete", "Right0 ", "Right7 ")]
+    assert order == sorted(order)
+    assert text.rstrip().endswith("insurer.example")
+
+
+def test_a_running_header_above_the_body_is_still_read_first() -> None:
+    blocks = [_Block(72, 14, 300, 26, "ACME Insurance Ltd - Group Policy Wording\n"),
+              *[_Block(36, 48 + 50 * i, 294, 92 + 50 * i, f"Left{i} text.\n") for i in range(8)],
+              *[_Block(304, 60 + 50 * i, 562, 104 + 50 * i, f"Right{i} text.\n")
+                for i in range(8)]]
+    text = "".join(b.text for b in _reading_order(blocks, 595.0, 842.0))
+    assert text.startswith("ACME Insurance")
+    assert text.index("Left7 ") < text.index("Right0 ")
 
 
 def test_pdf_metadata_title_is_used_when_the_text_bears_it_out(tmp_path: Path) -> None:

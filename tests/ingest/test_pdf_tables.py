@@ -15,9 +15,11 @@ from pathlib import Path
 
 import docx
 import pymupdf
+import pytest
 
 from clausegraph.ingest import load_document
 from clausegraph.ingest.blocks import render_table
+from clausegraph.ingest.pdf_tables import join_wrapped_labels
 from clausegraph.models import Clause
 from clausegraph.segment import segment
 
@@ -380,3 +382,27 @@ def test_shaded_bands_behind_lines_do_not_cut_a_ruled_row(tmp_path: Path) -> Non
                            f"Limitations and Exceptions: {' '.join(notes)}")
         (clause,) = [c for c in segment(document) if c.kind == "table"]
         assert "Specialist visit | Network Provider: $50 copay/visit" in clause.text
+
+
+@pytest.mark.parametrize(("unit", "upper"), [("year", "years"), ("month", "months"),
+                                             ("km", "kms")])
+def test_a_row_label_wrapped_onto_a_row_of_its_own_is_joined_again(unit, upper):
+    # a depreciation schedule read line by line: each band's label ends on the next line,
+    # in lower case, beside no value ("Exceeding 1 year but not" / "exceeding 2 years")
+    grid = [["Age of the vehicle", "% of depreciation"],
+            ["Not exceeding 6 months", "5%"],
+            [f"Exceeding 1 {unit} but not", "20%"], [f"exceeding 2 {upper}", None],
+            [f"Exceeding 2 {upper} but not", "30%"], [f"exceeding 3 {upper}", ""]]
+    assert join_wrapped_labels(grid) == [
+        ["Age of the vehicle", "% of depreciation"], ["Not exceeding 6 months", "5%"],
+        [f"Exceeding 1 {unit} but not exceeding 2 {upper}", "20%"],
+        [f"Exceeding 2 {upper} but not exceeding 3 {upper}", "30%"]]
+
+
+def test_rows_of_their_own_are_not_joined():
+    # an item of a list laid out as a table ("xi. ..."), a row with a value, a capitalised
+    # label, and a first row are rows of their own
+    grid = [["ix. HPV", "ii. Malaria"], ["xi. Enteric fever", None], ["b) Hernia", ""],
+            ["cataract", "24 months"], ["Hernia", None]]
+    assert join_wrapped_labels(grid) == grid
+    assert join_wrapped_labels([["exceeding 1 year", None]]) == [["exceeding 1 year", None]]

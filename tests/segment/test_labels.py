@@ -81,6 +81,9 @@ CLAIMS = ("1. Cover\nWe pay for hospitalisation of the insured person in a hospi
     ("Annexure-III", "Annexure III"), ("Annexure - III", "Annexure III"),
     ("SCHEDULE — A", "SCHEDULE A"), ("Schedule-A", "Schedule A"),
     ("PART – B", "PART B"), ("PART-B", "PART B"), ("ARTICLE – 7", "ARTICLE 7"),
+    # a numbered section too: "SECTION-5 GENERAL EXCLUSIONS" (a group mediclaim wording)
+    ("SECTION-5", "SECTION 5"), ("Section – 5", "Section 5"), ("SECTION 5", "SECTION 5"),
+    ("Clause-5", "Clause 5"),
 ])
 def test_a_container_is_read_whether_a_space_or_a_dash_stands_before_its_number(
     head: str, container: str
@@ -151,6 +154,36 @@ def test_letter_prefixed_numbers_are_labels_where_the_document_numbers_so(conten
     renewal = next(c for c in clauses if "renews tacitly" in c.text)
     assert renewal.clause_id == "gic:A3.1"
     assert not any("~" in c.clause_id for c in clauses)
+
+
+COVERS = [("1", "Inpatient Care", "We will indemnify the medical expenses of hospitalisation."),
+          ("2", "Organ Donor Expenses", "We will indemnify the expenses of the organ donor."),
+          ("3", "Day Care Treatment", "We will indemnify day care treatment taken in a hospital."),
+          ("4", "Pre-hospitalization Medical expenses",
+           "We will indemnify expenses incurred up to 30 days before admission.")]
+
+
+@pytest.mark.parametrize(("section", "separator"), [
+    ("SECTION B-OPTIONAL COVERS", "."), ("SECTION B - OPTIONAL COVERS", "."),
+    ("SECTION B. OPTIONAL COVERS", ""), ("Section B Optional Covers", ""),
+])
+def test_letter_prefixed_numbers_with_or_without_a_dot_open_their_sections(section, separator):
+    # a group health wording numbers its optional covers "B.1 Maternity Expenses:" ... with
+    # the title on the label's line; a list under one cover is that cover's, not the last's
+    lines = ["Group Health Policy Wording", section,
+             "These covers apply only if shown in the policy schedule."]
+    for number, title, body in COVERS:
+        lines += [f"B{separator}{number} {title}:", body,
+                  "i. We have accepted a claim under the inpatient care cover.",
+                  "ii. The expenses are claimed on a reimbursement basis only."]
+    clauses = _segmented("\n".join(lines) + "\n", "gh")
+    item = next(c for c in clauses if "30 days before admission" in c.text)
+    assert item.number == f"B{separator}4"
+    assert item.section_path[0].upper() == "SECTION B OPTIONAL COVERS"
+    assert item.heading == "Pre-hospitalization Medical expenses"
+    reimbursed = [c for c in clauses if "reimbursement basis" in c.text]
+    assert [c.number for c in reimbursed] == [
+        f"B{separator}{number}(ii)" for number, _, _ in COVERS]
 
 
 def test_letter_prefixed_numbers_that_do_not_count_from_one_are_not_labels():
