@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -723,7 +723,7 @@ def _choose(candidates: list[_Scored], question: str, doc_id: str, kind: str | N
     # the scorer was fitted on questions that ask about a CUAD type (CUAD's own
     # descriptions): a question like none of them (most policy questions) is outside it
     if (not learned or not asks_type) and rows is None:
-        return max(candidates, key=_type_preference(question_types, type_prior), default=None)
+        return _best(candidates, _type_preference(question_types, type_prior), question)
     affinity: dict[str, float] = {}
     for scored in candidates:
         if scored.clause.clause_id not in affinity:
@@ -737,7 +737,7 @@ def _choose(candidates: list[_Scored], question: str, doc_id: str, kind: str | N
              "text": c.clause.text[c.span[0]:c.span[1]], "features": f}
             for c, f in zip(candidates, features, strict=True)]})
     if not learned or not asks_type or not candidates:
-        return max(candidates, key=_type_preference(question_types, type_prior), default=None)
+        return _best(candidates, _type_preference(question_types, type_prior), question)
     scorer = sentences.active_scorer()
     probabilities = scorer.predict_proba(scorer.matrix(features))[:, 1]
     return candidates[int(np.argmax(probabilities))]
@@ -754,6 +754,28 @@ def _sentence_features(scored: _Scored, kind: str | None, asks_type: bool,
         "special_case": float(scored.special_case), "pair": float(scored.pair),
         "type_affinity": affinity, "asks_type": float(asks_type),
         **{f"kind_{k}": float(kind == k) for k in KINDS}}
+
+
+def _best(candidates: list[_Scored], key: Callable[[_Scored], float],
+          question: str) -> _Scored | None:
+    """The candidate of the highest ``key``, the first of equals; among equal rows of
+    tables, the one whose own words the question names most closely: rows of one table hold
+    the same question words ("loss", "one", "limb" in "Loss of two limbs or ... one limb
+    and sight of one eye | 100%" and in "Loss of one limb or sight of one eye | 50%"), and
+    the row with fewer other words is the one asked about. (Sentences of prose that tie
+    keep the document's order: a rule is stated before what follows from it.)"""
+    if not candidates:
+        return None
+    top = max(key(c) for c in candidates)
+    tied = [c for c in candidates if key(c) == top]
+    if len(tied) == 1 or any(c.clause.kind != "table" for c in tied):
+        return tied[0]
+    asked = set(content_tokens(question))
+
+    def closeness(scored: _Scored) -> float:
+        words = content_tokens(scored.clause.text[scored.span[0]:scored.span[1]])
+        return sum(w in asked for w in words) / len(words) if words else 0.0
+    return max(tied, key=closeness)
 
 
 def _type_preference(question_types: np.ndarray | None, type_prior: float):
