@@ -19,3 +19,14 @@ def written_graph(folder: Path, texts: dict[str, str]):
     report = graph.ingest(files)
     assert not report.failed, [outcome.error for outcome in report.failed]
     return graph
+
+
+def variant_graph(folder: Path, texts: list[str], suffix: str = ".txt"):
+    """The index of ``texts`` written as ``policy-0{suffix}``, ``policy-1{suffix}``, ...:
+    one wording in several styles, asked one by one with :func:`ask_variant`."""
+    return written_graph(folder, {f"policy-{i}{suffix}": text for i, text in enumerate(texts)})
+
+
+def ask_variant(graph, variant: int, question: str, suffix: str = ".txt"):
+    """``question`` asked of variant ``variant`` of a :func:`variant_graph` alone."""
+    return graph.ask(question, documents=[f"policy-{variant}{suffix}"])

@@ -10,7 +10,7 @@ of writing the share.
 from __future__ import annotations
 
 import pytest
-from written_graph import written_graph
+from written_graph import ask_variant, variant_graph
 
 LABELS = [("(i)", "(ii)", "(iii)", "(iv)"), ("a.", "b.", "c.", "d."), ("1", "2", "3", "4")]
 SHARES = [("100%", "50%", "25%"), ("100 per cent", "50 per cent", "25 per cent")]
@@ -42,16 +42,17 @@ area.</p>
 
 @pytest.fixture(scope="module")
 def scale_graph(tmp_path_factory):
-    return written_graph(tmp_path_factory.mktemp("table-rows"), {
-        f"policy-{i}.html": policy(*variant) for i, variant in enumerate(VARIANTS)})
+    return variant_graph(tmp_path_factory.mktemp("table-rows"),
+                         [policy(*variant) for variant in VARIANTS], ".html")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))
 def test_the_row_with_fewer_other_words_is_quoted(scale_graph, variant):
     _, shares = VARIANTS[variant]
-    answer = scale_graph.ask("What compensation is paid to the owner-driver for loss of one limb?",
-                             documents=[f"policy-{variant}.html"])
+    answer = ask_variant(scale_graph, variant,
+                         "What compensation is paid to the owner-driver for loss of one limb?",
+                         ".html")
     text = " ".join((answer.direct_answer or "").split())
     assert "Loss of one limb or sight of one eye" in text, text
     assert shares[1] in text and "two limbs" not in text, text
