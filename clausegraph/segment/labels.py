@@ -65,8 +65,11 @@ def _numbered_re(words: str) -> re.Pattern[str]:
 
 
 _ARTICLE_RE = _container_re(r"Article|ARTICLE|Part|PART")
+# "SECTION B", "SECTION II – LIABILITY TO THIRD PARTIES" (the Indian motor tariff wording's
+# sections I to IV), "Section - C": a letter or a roman number
 _SECTION_LETTER_RE = re.compile(
-    r"(?P<word>Section|SECTION)\s+(?P<num>[A-Z])(?:[.)]|\s*[-–—]\s*(?=[A-Z])|(?=\s|$))")
+    r"(?P<word>Section|SECTION)(?:\s*[-–—]\s*|\s+)(?P<num>[IVXLC]{2,7}|[A-Z])"
+    r"(?:[.)]|\s*[-–—]\s*(?=[A-Z])|(?=\s|$))")
 _SECTION_RE = _numbered_re(r"Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|§")
 _REFERENCE_RUN = 3  # bare references a line apart: fewer may be headings with one-line text
 _INDEX_TERM_CHARS = 60

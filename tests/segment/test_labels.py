@@ -156,6 +156,35 @@ def test_letter_prefixed_numbers_are_labels_where_the_document_numbers_so(conten
     assert not any("~" in c.clause_id for c in clauses)
 
 
+MOTOR = ("PRIVATE CAR PACKAGE POLICY\n"
+         "{word} I{sep}LOSS OF OR DAMAGE TO THE VEHICLE INSURED\n"
+         "1. The Company will indemnify the insured against loss or damage to the vehicle.\n"
+         "2. The Company shall not be liable for consequential loss or wear and tear.\n"
+         "{word} II{sep}LIABILITY TO THIRD PARTIES\n"
+         "1. The Company will indemnify the insured against liability at law for:\n"
+         "(i) death of or bodily injury to any person.\n"
+         "(ii) damage to property other than property belonging to the insured.\n"
+         "2. The Company will pay all costs and expenses incurred with its written consent.\n"
+         "{word} III{sep}PERSONAL ACCIDENT COVER FOR OWNER-DRIVER\n"
+         "1. The Company undertakes to pay compensation as per the following scale.\n")
+
+
+@pytest.mark.parametrize(("word", "sep"), [("SECTION", " - "), ("SECTION", " – "),
+                                           ("Section", " "), ("SECTION", ". "),
+                                           ("SECTION", "-")])
+def test_sections_numbered_in_roman_numerals_are_containers(word, sep):
+    # the Indian motor tariff wording's sections I to IV: "SECTION II – LIABILITY TO THIRD
+    # PARTIES" was no section, so its items were items of the last clause of Section I
+    clauses = _segmented(MOTOR.format(word=word, sep=sep), "motor")
+    item = next(c for c in clauses if "damage to property other than" in c.text)
+    assert item.clause_id == f"motor:{word} II/1(ii)"
+    assert item.section_path[0].upper() == "SECTION II LIABILITY TO THIRD PARTIES"
+    costs = next(c for c in clauses if "costs and expenses" in c.text)
+    assert costs.clause_id == f"motor:{word} II/2"
+    scale = next(c for c in clauses if "following scale" in c.text)
+    assert scale.clause_id == f"motor:{word} III/1"
+
+
 COVERS = [("1", "Inpatient Care", "We will indemnify the medical expenses of hospitalisation."),
           ("2", "Organ Donor Expenses", "We will indemnify the expenses of the organ donor."),
           ("3", "Day Care Treatment", "We will indemnify day care treatment taken in a hospital."),
