@@ -584,7 +584,11 @@ def direct_answer(
     asks = _KIND_WORDS.get(kind or "", frozenset())
     doc_coverage = sum(w for t, w in weights.items()
                        if t in asks or terms.present(doc_id, t)) / total
-    excluded = {c.clause_id for c in exceptions} if kind == "coverage" else set()
+    exception_ids = {c.clause_id for c in exceptions}
+    # the sentence choice reads a clause's exclusion for cover questions only; the heading
+    # that excludes is quoted for "Is X excluded?" too
+    excluded = exception_ids if kind == "coverage" else set()
+    quoted_excluded = exception_ids if ASKS_EXCLUSION.search(question) else excluded
     candidates = [
         scored
         for rank, clause in enumerate(ranked[:CANDIDATE_CLAUSES])
@@ -655,9 +659,7 @@ def direct_answer(
     else:
         title = _value_title(terms, best, kind)
         titles = [title] if title is not None else \
-            _exclusion_titles(terms, best, best.clause.clause_id in excluded or (
-                ASKS_EXCLUSION.search(question) is not None
-                and any(c.clause_id == best.clause.clause_id for c in exceptions)))
+            _exclusion_titles(terms, best, best.clause.clause_id in quoted_excluded)
         lines[:0] = [_line(index, *where).model_copy(update={"heads": True})
                      for where in titles]
     answered = {line.clause_id for line in lines}
@@ -766,8 +768,9 @@ def _best(candidates: list[_Scored], key: Callable[[_Scored], float],
     keep the document's order: a rule is stated before what follows from it.)"""
     if not candidates:
         return None
-    top = max(key(c) for c in candidates)
-    tied = [c for c in candidates if key(c) == top]
+    keys = [key(c) for c in candidates]
+    top = max(keys)
+    tied = [c for c, k in zip(candidates, keys, strict=True) if k == top]
     if len(tied) == 1 or any(c.clause.kind != "table" for c in tied):
         return tied[0]
     asked = set(content_tokens(question))

@@ -391,13 +391,13 @@ def _reading_order(blocks: Sequence[_Block], width: float, height: float) -> lis
     columns are read one after the other between full-width blocks (titles, tables);
     everything else, tables included, is read row by row.
     """
-    header, footer = _margins(blocks, height)
-    body = [b for b in blocks if b not in header and b not in footer]
+    header, body, footer = _margins(blocks, height)
     return [*_rows_order(header), *_body_order(body, width), *_rows_order(footer)]
 
 
-def _margins(blocks: Sequence[_Block], height: float) -> tuple[list[_Block], list[_Block]]:
-    """The blocks of the top and the bottom page margin.
+def _margins(blocks: Sequence[_Block], height: float
+             ) -> tuple[list[_Block], list[_Block], list[_Block]]:
+    """The blocks of the top page margin, of the body and of the bottom margin.
 
     A line of text in the top margin that the body continues is no running header: a
     heading at the top of the right column sits level with the left column's first line
@@ -405,13 +405,18 @@ def _margins(blocks: Sequence[_Block], height: float) -> tuple[list[_Block], lis
     right under it (closer than a line's height). It is read with its column, not before
     the whole page.
     """
-    top = [b for b in blocks if b.y1 <= _MARGIN_SHARE * height]
-    bottom = [b for b in blocks if b.y0 >= (1 - _MARGIN_SHARE) * height and b not in top]
-    inner = [b for b in blocks if b not in top and b not in bottom and b.text.strip()]
-    starts_column = [b for b in top if b.text.strip() and any(_continues(b, o) for o in inner)]
+    top = {i for i, b in enumerate(blocks) if b.y1 <= _MARGIN_SHARE * height}
+    bottom = {i for i, b in enumerate(blocks)
+              if b.y0 >= (1 - _MARGIN_SHARE) * height and i not in top}
+    inner = [b for i, b in enumerate(blocks) if i not in top and i not in bottom and b.text.strip()]
+    starts_column = [blocks[i] for i in top
+                     if blocks[i].text.strip() and any(_continues(blocks[i], o) for o in inner)]
     # its row goes with it (a label "16. Surgery for" beside its text "I. We will ...")
-    body = [b for b in top if any(abs(b.y0 - s.y0) <= _SAME_ROW_TOLERANCE for s in starts_column)]
-    return [b for b in top if b not in body], bottom
+    top -= {i for i in top
+            if any(abs(blocks[i].y0 - s.y0) <= _SAME_ROW_TOLERANCE for s in starts_column)}
+    return ([b for i, b in enumerate(blocks) if i in top],
+            [b for i, b in enumerate(blocks) if i not in top and i not in bottom],
+            [b for i, b in enumerate(blocks) if i in bottom])
 
 
 def _continues(block: _Block, other: _Block) -> bool:

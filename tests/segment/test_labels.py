@@ -83,7 +83,7 @@ CLAIMS = ("1. Cover\nWe pay for hospitalisation of the insured person in a hospi
     ("PART – B", "PART B"), ("PART-B", "PART B"), ("ARTICLE – 7", "ARTICLE 7"),
     # a numbered section too: "SECTION-5 GENERAL EXCLUSIONS" (a group mediclaim wording)
     ("SECTION-5", "SECTION 5"), ("Section – 5", "Section 5"), ("SECTION 5", "SECTION 5"),
-    ("Clause-5", "Clause 5"),
+    ("Clause-5", "Clause 5"), ("SECTION NO. 5", "SECTION 5"), ("Section No.5", "Section 5"),
 ])
 def test_a_container_is_read_whether_a_space_or_a_dash_stands_before_its_number(
     head: str, container: str
