@@ -109,6 +109,8 @@ _NO_END_BEFORE = re.compile(
 )
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
 # A list item that starts its own line: "a. ", "iii. ", "(b) ", "2) ", a bullet.
+# a line of a table as ingest renders it: cells joined by " | "
+_TABLE_ROW_LINE = re.compile(r"^[^\n]*? \| [^\n]*(?:\n|$)", re.MULTILINE)
 _LINE_ITEM = re.compile(
     r"(?<=\n)[ \t]*(?:\(?(?:[a-zA-Z]|[ivxlcIVXLC]{1,5}|\d{1,2})[.)]|[•●▪◦■➢►\uf0b7\-–])\s"
 )
@@ -194,6 +196,9 @@ _SPECIAL_CASE = re.compile(
 _SPECIAL_CASE_DISCOUNT = 0.9
 # words (not stop words) of a sentence that states something, not a label
 _STATEMENT_WORDS = 4
+# a sentence of fewer words than this (a heading line, "3.1.9 Ambulance") states too little
+# to be an answer by itself
+_SUBSTANCE_WORDS = 6
 # the defined term opens its definition: its "means" comes this close to the start
 _DEFINED_TERM_CHARS = 100
 # a parent clause this short is a list heading: its words are context of its items
@@ -274,6 +279,11 @@ def split_sentences(text: str) -> list[Span]:
             cuts.add(match.end())
         elif text[match.start()] != ".":
             cuts.add(match.end())
+    # a table row rendered inside a prose clause ("Exceeding 2 years ... | % of
+    # Depreciation: 30%") is one sentence: a cut inside it would pair one row's band with
+    # the next row's figure
+    for row_start, row_end in _table_row_spans(text):
+        cuts = {cut for cut in cuts if not row_start < cut < row_end} | {row_start, row_end}
     spans, start = [], 0
     for cut in sorted(cuts):
         if cut > start:
@@ -281,6 +291,34 @@ def split_sentences(text: str) -> list[Span]:
         start = cut
     spans.append((start, len(text)))
     return [_trim(text, span) for span in spans if text[span[0]:span[1]].strip()]
+
+
+def _body_after_heading(best: _Scored) -> Span | None:
+    """The sentence after ``best`` when ``best`` is its clause's heading line: the clause's
+    first sentence, a line of its own no longer than a list title and ending in no stop;
+    None otherwise."""
+    text, (start, end) = best.clause.text, best.span
+    line = text[start:end].rstrip()
+    # a sentence ends at a line break only where a list item opens the next line: a
+    # line without a stop cut there is the title of the items after it
+    own_line = "\n" in text[end:end + 3]
+    if _is_row(best) or text[:start].strip() or not own_line or len(line) > _LIST_TITLE_CHARS or \
+            line.endswith((".", ";", ":")):
+        return None
+    after = [span for span in split_sentences(text) if span[0] >= end]
+    return after[0] if after else None
+
+
+def _ends_table(text: str, previous: Span, span: Span) -> bool:
+    """Whether ``previous`` is a table's row and ``span`` the prose after the table: a row
+    is no heading of what follows it."""
+    return " | " in text[previous[0]:previous[1]] and " | " not in text[span[0]:span[1]]
+
+
+def _table_row_spans(text: str) -> list[Span]:
+    """The lines of ``text`` that are rows of a table as ingest renders them ("label |
+    column: value"), end offsets past the line break."""
+    return [(m.start(), m.end()) for m in _TABLE_ROW_LINE.finditer(text)]
 
 
 def _inside_value(text: str, position: int) -> bool:
@@ -643,6 +681,11 @@ def direct_answer(
             end = b
         if end > best.span[1]:
             lines.append(_line(index, best.clause, (after[0][0], end), limit=False))
+    # A clause's heading line quoted alone ("3. 30-day waiting period (Excl03)") names what
+    # the clause rules; the sentence after it states the rule.
+    body = _body_after_heading(best)
+    if body is not None:
+        lines.append(_line(index, best.clause, body))
     # A sentence that names the topic but not the value ("a. Cataract" in a list, the value
     # in the list's heading "iii. Two years waiting period") reads after the sentence before.
     condition = _condition_span(best, question)
@@ -761,7 +804,7 @@ def _sentence_features(scored: _Scored, kind: str | None, asks_type: bool,
 def _best(candidates: list[_Scored], key: Callable[[_Scored], float],
           question: str) -> _Scored | None:
     """The candidate of the highest ``key``, the first of equals; among equal rows of
-    tables, the one whose own words the question names most closely: rows of one table hold
+    tables (in table clauses or rendered inside prose), the one whose own words the question names most closely: rows of one table hold
     the same question words ("loss", "one", "limb" in "Loss of two limbs or ... one limb
     and sight of one eye | 100%" and in "Loss of one limb or sight of one eye | 50%"), and
     the row with fewer other words is the one asked about. (Sentences of prose that tie
@@ -771,7 +814,7 @@ def _best(candidates: list[_Scored], key: Callable[[_Scored], float],
     keys = [key(c) for c in candidates]
     top = max(keys)
     tied = [c for c, k in zip(candidates, keys, strict=True) if k == top]
-    if len(tied) == 1 or any(c.clause.kind != "table" for c in tied):
+    if len(tied) == 1 or not all(_is_row(c) for c in tied):
         return tied[0]
     asked = set(content_tokens(question))
 
@@ -779,6 +822,13 @@ def _best(candidates: list[_Scored], key: Callable[[_Scored], float],
         words = content_tokens(scored.clause.text[scored.span[0]:scored.span[1]])
         return sum(w in asked for w in words) / len(words) if words else 0.0
     return max(tied, key=closeness)
+
+
+def _is_row(scored: _Scored) -> bool:
+    """Whether the candidate is a table's row: a line of a table clause, or a table
+    rendered inside a prose clause."""
+    return scored.clause.kind == "table" or \
+        " | " in scored.clause.text[scored.span[0]:scored.span[1]]
 
 
 def _type_preference(question_types: np.ndarray | None, type_prior: float):
@@ -926,7 +976,8 @@ def _score_sentences(
         options = [(1.0, span, own)]
         # a list item reads with the heading before it; a line that introduces what follows
         # ("Cover Maternity Expenses means;") completes nothing before it
-        if i > 0 and sentences[i - 1][1] and not _INTRODUCES.search(clause.text, *span):
+        if i > 0 and sentences[i - 1][1] and not _INTRODUCES.search(clause.text, *span) \
+                and not _ends_table(clause.text, sentences[i - 1][0], span):
             previous_span, previous = sentences[i - 1]
             options.append((_PAIR_DISCOUNT, (previous_span[0], span[1]), own | previous))
         best = None
@@ -962,7 +1013,7 @@ def _score_sentences(
             # a bare heading line ("3.1.9 Ambulance") states nothing: it is not an answer;
             # an item read with its list's title states the title's value for the item
             stated = len(tokens | heading) if item_titled else len(tokens)
-            substance = 1.0 if stated >= 6 else 0.4
+            substance = 1.0 if stated >= _SUBSTANCE_WORDS else 0.4
             # a run-on "sentence" (a flattened table, a whole list) holds every word somewhere
             spread = 1.0 + max(0, len(tokens) - _PLAIN_SENTENCE_WORDS) / 80
             score = substance * (coverage + fit) / spread + prior + title_bonus
