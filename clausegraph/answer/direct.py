@@ -149,6 +149,14 @@ _VALUE_PATTERNS = {
         r"\b(?:incorporated|organi[sz]ed|formed|registered|existing)\s+(?:in|under)\b"
         r"|\b[A-Z][a-z]+(?: [A-Z][a-z]+)?\s+(?:corporation|limited liability company|"
         r"limited partnership|company|limited company)\b"),
+    # a sentence that says how a figure is arrived at names its basis or its rule
+    "method": re.compile(
+        # the basis named with its first words ("on the basis of the manufacturer's listed
+        # selling price"), so a long sentence is cut to hold them
+        r"\b(?:(?:on the )?basis of|(?:calculated|computed|determined|worked out) "
+        r"(?:on|as|at|by|from|in accordance with))\s+(?:[\w'’,/-]+\s+){0,5}[\w'’/-]+"
+        r"|\b(?:pro[- ]?rata|proportion\w*|formula|short[- ]period scale|multiplied|"
+        r"divided)\b", re.I),
     # a sentence that grants or refuses cover says so with one of these verbs
     "coverage": re.compile(
         r"\b(?:indemnif\w*|reimburs\w*|(?:is|are|be|being|not) covered|covers?\b|payable|"
@@ -219,8 +227,15 @@ _QUESTION_KINDS = (
         r"\b(state|jurisdiction|place) of (incorporation|organi[sz]ation)\b", re.I)),
     ("law", re.compile(r"\b(law|laws|governed|governing|jurisdiction)\b", re.I)),
     ("definition", re.compile(r"\b(define[sd]?|definition|mean|meaning)\b|^what (is|are) (an? )?['\"‘“]", re.I)),
+    # how a figure is arrived at: "How is the refund calculated?", "On what basis is the
+    # IDV fixed?"
+    ("method", re.compile(
+        r"\bhow (?:is|are|will|would|shall|do|does)\b.*\b(?:calculated|computed|determined|"
+        r"worked out|fixed|assessed|arrived at|valued)\b|\bon what basis\b", re.I)),
     ("duration", re.compile(
         r"\b(how long|how soon|how many (days|months|years|weeks|hours)|within how|period|"
+        # a time asked without "how": "Within what time ...?", "By when ...?", "time limit"
+        r"within what|in what time|by when|time ?limits?|time ?frame|deadline|"
         r"term\b|duration|when does|expire|until when|how much notice|notice|"
         # an age is a number of years ("children aged below 17 years")
         r"(what|which|maximum|minimum|entry) age|age limit|how old)\b", re.I)),

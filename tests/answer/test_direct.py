@@ -43,6 +43,13 @@ def test_question_kinds():
     assert question_kind("What is the room rent limit per day?") == "amount"
     assert question_kind("How is Affiliate defined?") == "definition"
     assert question_kind("Can the customer terminate the agreement?") is None
+    # a time asked without "how long"
+    for question in ("Within what time must a claim be intimated?",
+                     "By when must the claim documents be submitted?",
+                     "What is the time limit for notifying a claim?",
+                     "What is the deadline for filing an appeal?",
+                     "In what time frame must the insurer settle a claim?"):
+        assert question_kind(question) == "duration", question
 
 
 def test_direct_answer_quotes_the_deciding_sentence(sample_graph):
