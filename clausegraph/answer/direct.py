@@ -134,6 +134,12 @@ _DEFERRED = re.compile(
     r"(?:in|on|under)|as\s+per|according\s+to)\s+(?:the\s+|your\s+|this\s+)?"
     r"(?P<target>(?:[\w/&-]+\s+){0,3}?(?:schedule|table|certificate|exhibit|annex(?:ure)?|"
     r"appendix)\b(?:\s+of\s+[\w-]+)?)", re.I)
+# a figure left blank on a printed wording, to be filled in the schedule ("a discount of
+# Rs. ……….", "an additional premium of ₹....", "....% of the premium", "within ... days")
+_BLANK_VALUE = re.compile(
+    r"(?:\bRs\.?|\bINR|₹|\$|€|£|\bUSD|\bEUR)\s*[.…_*]{2,}"
+    r"|[.…_*]{3,}\s*(?:%|per\s*cent\b|days?\b|months?\b|years?\b|hours?\b|kms?\b)",
+    re.I)
 # words of a pointer's target that say where, not which ("the Policy Schedule")
 _TARGET_GENERIC = frozenset(tokenize("the this your policy"))
 # Values that are not numbers, by their wording
@@ -1007,7 +1013,8 @@ def _score_sentences(
             # Policy Schedule") gives the value as the wording does: it is not one that
             # lacks it, though it wins nothing over one that states it
             deferred = not has_value and kind in _VALUE_KINDS and \
-                _DEFERRED.search(clause.text, *window) is not None
+                (_DEFERRED.search(clause.text, *window) is not None
+                 or _BLANK_VALUE.search(clause.text, *window) is not None)
             if has_value and kind == "definition":
                 has_value = _defines_asked(clause.text, window, asked)
             if has_value and kind in _KIND_WORDS:
