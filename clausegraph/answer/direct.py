@@ -252,7 +252,7 @@ _QUESTION_KINDS = (
     ("count", re.compile(r"\bhow many\b", re.I)),
     ("coverage", re.compile(
         r"\b(cover|covers|covered|coverage|benefits?|eligible|reimburs\w*|indemnif\w*|"
-        r"payable|pay for|pays for)\b", re.I)),
+        r"payable|pay for|pays for|provided|available|offered)\b", re.I)),
 )
 
 
