@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from clausegraph.segment.definitions import QUOTED_DEF_RE, definition_term
-from clausegraph.segment.lines import DocumentLines
+from clausegraph.segment.lines import DocumentLines, is_caps
 
 # Words a heading never ends with: a line ending in one is running text.
 CONNECTORS = frozenset(
@@ -38,11 +38,6 @@ def ends_mid_phrase(text: str) -> bool:
     last = text.split()[-1]
     written = last.islower() or (len(last) > 1 and is_caps(text))
     return written and last.lower() in CONNECTORS
-
-
-def is_caps(text: str) -> bool:
-    letters = [ch for ch in text if ch.isalpha()]
-    return len(letters) >= 3 and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
 
 
 def has_digit(text: str) -> bool:

@@ -65,6 +65,12 @@ def visible_lines(text: str, excluded: list[Span]) -> list[Line]:
 _LARGER_POINTS = 0.9
 
 
+def is_caps(text: str) -> bool:
+    """Whether ``text`` is written in capitals (nine letters in ten, at least three)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(letters) >= 3 and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
+
+
 def _styles_of_lines(lines: list[Line], styles: list[LineStyle]) -> list[LineStyle | None]:
     """The style of each visible line (None for lines no style covers: tables, OCR)."""
     starts = [style.start for style in styles]
@@ -125,14 +131,21 @@ class DocumentLines:
         self.indent_mode = (
             not self.soft_wrap and blanks < 0.05 * n and 0.03 * n <= indented <= 0.7 * n
         )
-        self.styled = use_style and bool(document.line_styles)
-        self.styles = _styles_of_lines(self.lines, document.line_styles) if self.styled else []
-        self.body = _body_style(document.line_styles) if self.styled else (0.0, False)
+        # the page's type styles, where ingest read them; headings are told by them only
+        # with ``use_style`` (segment.style_headings)
+        self.has_styles = bool(document.line_styles)
+        self.styled = use_style and self.has_styles
+        self.styles = _styles_of_lines(self.lines, document.line_styles) \
+            if self.has_styles else []
+        self.body = _body_style(document.line_styles) if self.has_styles else (0.0, False)
 
     def set_as_heading(self, index: int) -> bool | None:
         """Is line ``index`` set larger or bolder than the body text? None when unknown
         (no styles: a text file, a table row, an OCR'd page, or style not in use)."""
-        style = self.styles[index] if self.styled else None
+        return self._set_apart(index) if self.styled else None
+
+    def _set_apart(self, index: int) -> bool | None:
+        style = self.styles[index] if self.has_styles else None
         if style is None:
             return None
         size, bold = self.body
@@ -150,6 +163,15 @@ class DocumentLines:
         line = self.lines[index]
         return self.text[line.start : line.end]
 
+    def _caps_set_apart(self, index: int) -> bool:
+        """A capitalised line set bolder or larger than the running text before it
+        ("GENERAL EXCEPTIONS" in bold after a body sentence) starts a paragraph, whatever
+        the line lengths say: the letter-case rule then reads it as a heading."""
+        if self.styled or not self.has_styles:
+            return False
+        here, before = self._set_apart(index), self._set_apart(index - 1)
+        return bool(here) and before is False and is_caps(self.line_text(index))
+
     def para_start(self, index: int) -> bool:
         """Does line ``index`` begin a new paragraph?"""
         line = self.lines[index]
@@ -161,6 +183,8 @@ class DocumentLines:
         here, before = self.set_as_heading(index), self.set_as_heading(index - 1)
         if here is not None and before is not None and here != before:
             return True  # a heading starts after running text, and running text after it
+        if self._caps_set_apart(index):
+            return True
         if self.soft_wrap:
             if line.blank_before and not self.pdf:
                 return True  # wrapped text files separate paragraphs by blank lines

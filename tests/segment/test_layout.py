@@ -268,3 +268,43 @@ def test_a_label_with_no_word_of_its_own_still_joins_its_neighbour() -> None:
     clauses = segment(text_document(text))
     assert not any(c.text.split() == ["(b)", "10%"] for c in clauses)
     assert "10%" in clause_with(clauses, "Zone A").text
+
+
+# A capitalised heading set in bold right under a sentence of the body, with no space above
+# it and the sentence before it of full length: by line lengths alone it read as the next
+# line of that sentence's paragraph, and the exceptions after it became part of the item
+# above (Tata AIG's "GENERAL EXCEPTIONS" after the owner-driver's nominee note).
+CAPS_HEADINGS = ["GENERAL EXCEPTIONS", "EXCLUSIONS", "WHAT IS NOT COVERED",
+                 "GENERAL EXCLUSIONS (APPLICABLE TO ALL SECTIONS)"]
+
+
+def caps_heading_pdf(path: Path, heading: str) -> Path:
+    pdf = pymupdf.open()
+    page = pdf.new_page()
+    lines = [
+        ("hebo", 10, "SECTION III - PERSONAL ACCIDENT COVER FOR OWNER-DRIVER"),
+        ("helv", 10, "(c) the owner-driver holds an effective driving license in accordance with"),
+        ("helv", 10, "the provisions of the rules at the time of the accident to the vehicle."),
+        ("helv", 10, "Nominee details are mandatory for this cover and are given in the proposal."),
+        ("hebo", 10, heading),
+        ("helv", 10, "1. Any accidental loss or damage caused outside the geographical area."),
+        ("helv", 10, "2. Any claim arising out of any contractual liability of the insured."),
+    ]
+    y = 80
+    for font, size, text in lines:
+        page.insert_text((72, y), text, fontname=font, fontsize=size)
+        y += 13
+    pdf.save(path)
+    pdf.close()
+    return path
+
+
+@pytest.mark.parametrize("heading", CAPS_HEADINGS)
+def test_a_bold_capitalised_heading_after_a_sentence_heads_what_follows(
+        tmp_path: Path, heading: str) -> None:
+    document = load_document(caps_heading_pdf(tmp_path / "policy.pdf", heading))
+    clauses = segment(document)
+    contractual = clause_with(clauses, "contractual liability")
+    assert heading in headed_by(contractual), headed_by(contractual)
+    nominee = clause_with(clauses, "Nominee details")
+    assert heading not in nominee.text
