@@ -218,6 +218,8 @@ _DEFINED_TERM_CHARS = 100
 # a parent clause this short is a list heading: its words are context of its items
 _LIST_HEADING_CHARS = 200
 _LIST_ITEMS = 12
+# the items of one list quoted beside the best when the question picks none of them
+_PARALLEL_ITEMS = 3
 # a list heading this short reads as the title of its items
 _LIST_TITLE_CHARS = 100
 # a list's title merged into its first item lies at most this many clauses before an item
@@ -712,6 +714,11 @@ def direct_answer(
     condition = _condition_span(best, question)
     if condition is not None:
         lines.append(_line(index, best.clause, condition))
+    # items of one list that answer alike ("Co-payment of 5% ... aged up to 75" and "... of
+    # 15% ... aged over 75" for "What co-payment applies?"): the question picks none, so
+    # each is quoted, in the list's order
+    for item in _parallel_items(terms, candidates, best, kind):
+        lines.append(_line(index, item.clause, item.span))
     # "up to the limit as shown in the Table of Benefits": the row of that table
     row = _pointed_row(index, best, question, kind)
     if row is not None:
@@ -1234,6 +1241,48 @@ def _condition_span(best: _Scored, question: str) -> Span | None:
         return None
     return next(((a, b) for a, b in split_sentences(text)
                  if a >= best.span[1] and _CONDITION.search(text[a:b])), None)
+
+
+def _parallel_items(terms: DocumentTerms, candidates: list[_Scored], best: _Scored,
+                    kind: str | None) -> list[_Scored]:
+    """The other short items of ``best``'s list that state another value of the asked kind
+    and hold the same share of the question's words as ``best`` (they differ from it only
+    by words the question does not use), at most ``_PARALLEL_ITEMS``, in document order."""
+    if kind not in _VALUE_KINDS or not best.has_value or best.pair \
+            or not best.clause.section_path:
+        return []
+    stated = _stated_values(kind, best)
+    own: dict[str, _Scored] = {}
+    for c in candidates:
+        if c.clause.clause_id == best.clause.clause_id or not c.has_value or c.pair \
+                or abs(c.words - best.words) > 1e-9 or len(c.clause.text) > _LIST_HEADING_CHARS \
+                or not _same_list(terms, c.clause, best.clause):
+            continue
+        # an item that restates the best's figure adds nothing
+        if _stated_values(kind, c) <= stated:
+            continue
+        kept = own.get(c.clause.clause_id)
+        if kept is None or c.score > kept.score:
+            own[c.clause.clause_id] = c
+    return sorted(own.values(), key=lambda c: c.clause.order)[:_PARALLEL_ITEMS]
+
+
+def _stated_values(kind: str | None, scored: _Scored) -> frozenset[str]:
+    """The values of the asked kind a candidate sentence states, as written (spaces
+    folded, lower case)."""
+    text = scored.clause.text
+    return frozenset(" ".join(text[a:b].lower().split())
+                     for a, b in _value_spans(kind, text, *scored.span))
+
+
+def _same_list(terms: DocumentTerms, one: Clause, other: Clause) -> bool:
+    """Whether two clauses are items of one list: the same numbered parent, or (items
+    without numbers, "•") the same section path."""
+    parent, other_parent = terms.parent(one), terms.parent(other)
+    if parent is not None or other_parent is not None:
+        return parent is not None and other_parent is not None and \
+            parent.clause_id == other_parent.clause_id
+    return one.section_path == other.section_path
 
 
 def _companion(candidates: list[_Scored], best: _Scored, kind: str | None) -> _Scored | None:
