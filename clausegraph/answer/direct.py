@@ -44,7 +44,8 @@ from clausegraph.answer.gate import KINDS, active_gate, answer_features
 from clausegraph.classify.categories import CUAD_CATEGORIES
 from clausegraph.classify.questions import type_affinity
 from clausegraph.models import AnswerLine, Clause, DirectAnswer, RelationType, Span, TypeCheck
-from clausegraph.segment.headings import ends_mid_phrase
+from clausegraph.segment.headings import VERB_RE, ends_mid_phrase
+from clausegraph.segment.lines import is_caps
 from clausegraph.store.base import IndexReader
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import Value, extract_values
@@ -314,6 +315,14 @@ def split_sentences(text: str) -> list[Span]:
         start = cut
     spans.append((start, len(text)))
     return [_trim(text, span) for span in spans if text[span[0]:span[1]].strip()]
+
+
+def _caps_title(text: str, span: Span) -> bool:
+    """Whether ``text[span]`` is a title set in capitals ("SECTION III – PERSONAL ACCIDENT
+    COVER FOR OWNER-DRIVER"): short, with no verb a rule is stated with."""
+    line = text[span[0]:span[1]]
+    return len(line) <= _LIST_TITLE_CHARS and is_caps(line) and \
+        VERB_RE.search(line.lower()) is None
 
 
 def _body_after_heading(best: _Scored) -> Span | None:
@@ -1042,7 +1051,8 @@ def _score_sentences(
             # a bare heading line ("3.1.9 Ambulance") states nothing: it is not an answer;
             # an item read with its list's title states the title's value for the item
             stated = len(tokens | heading) if item_titled else len(tokens)
-            substance = 1.0 if stated >= _SUBSTANCE_WORDS else 0.4
+            substance = 1.0 if stated >= _SUBSTANCE_WORDS and \
+                not _caps_title(clause.text, window) else 0.4
             # a run-on "sentence" (a flattened table, a whole list) holds every word somewhere
             spread = 1.0 + max(0, len(tokens) - _PLAIN_SENTENCE_WORDS) / 80
             score = substance * (coverage + fit) / spread + prior + title_bonus
