@@ -207,7 +207,10 @@ _INTRODUCES = re.compile(r"(?::|\bmeans\s*[;:,]?|\bas under\s*[;:,]?|\bfollowing
 # A sentence that opens by pointing back at a case the text before it describes
 _SPECIAL_CASE = re.compile(
     r"\s*(?:\(?[a-z0-9ivx]{1,4}[.)]\s*)?(?:however,?\s+)?(?:in\s+(?:such|that|this|these|which)\s+"
-    r"(?:a\s+)?(?:case|cases|event|events|circumstances?)|where\s+the\s+circumstances)\b", re.I)
+    r"(?:a\s+)?(?:case|cases|event|events|circumstances?)|where\s+the\s+circumstances"
+    # an illustration is one case of the rule: "For example, if a covered Employee ..."
+    r"|for\s+(?:example|instance)|by\s+way\s+of\s+(?:example|illustration)|e\.g\.|example:)"
+    r"(?!\w)", re.I)
 _SPECIAL_CASE_DISCOUNT = 0.9
 # words (not stop words) of a sentence that states something, not a label
 _STATEMENT_WORDS = 4
