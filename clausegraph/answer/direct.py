@@ -320,6 +320,12 @@ def split_sentences(text: str) -> list[Span]:
     return [_trim(text, span) for span in spans if text[span[0]:span[1]].strip()]
 
 
+def _bare_item(text: str) -> bool:
+    """Whether ``text`` is a list item of a few words with no verb ("1. For all parts made
+    of glass - Nil"): what it is an item of is said by its list's lead-in."""
+    return len(text) <= _LIST_TITLE_CHARS and VERB_RE.search(text.lower()) is None
+
+
 def _caps_title(text: str, span: Span) -> bool:
     """Whether ``text[span]`` is a title set in capitals ("SECTION III – PERSONAL ACCIDENT
     COVER FOR OWNER-DRIVER"): short, with no verb a rule is stated with."""
@@ -506,6 +512,23 @@ class DocumentTerms:
             match = pattern.search(other.text)
             if match:
                 return other, match.span()
+        return None
+
+    def lead_in(self, clause: Clause) -> tuple[Clause, Span] | None:
+        """The sentence that announces ``clause``'s list when the outline did not nest the
+        list under it ("v. ... We will not cover:" / "1. Any infertility treatments"): the
+        last sentence, ending in a colon, of the nearest clause before the list's items in
+        reading order (numbered items back to it, at most ``_LIST_ITEMS``)."""
+        ordered, place = self._reading_order(clause.doc_id)
+        at = place[clause.clause_id]
+        for other in reversed(ordered[max(0, at - _LIST_ITEMS):at]):
+            if other.number and _bare_item(other.text):
+                continue  # an earlier item of the same list
+            spans = split_sentences(other.text)
+            last = spans[-1] if spans else None
+            if last is None or not other.text[last[0]:last[1]].rstrip().endswith(":"):
+                return None
+            return other, last
         return None
 
     def _reading_order(self, doc_id: str) -> tuple[list[Clause], dict[str, int]]:
@@ -743,6 +766,11 @@ def direct_answer(
         title = _value_title(terms, best, kind)
         titles = [title] if title is not None else \
             _exclusion_titles(terms, best, best.clause.clause_id in quoted_excluded)
+        if not titles and best.clause.number and _bare_item(best.clause.text):
+            # "1. For all rubber / nylon / plastic parts ... - 50%" reads with "Subject to a
+            # deduction for depreciation at the rates mentioned below ...:" before it
+            announced = terms.lead_in(best.clause)
+            titles = [announced] if announced is not None else []
         lines[:0] = [_line(index, *where).model_copy(update={"heads": True})
                      for where in titles]
     answered = {line.clause_id for line in lines}
