@@ -30,3 +30,8 @@ def variant_graph(folder: Path, texts: list[str], suffix: str = ".txt"):
 def ask_variant(graph, variant: int, question: str, suffix: str = ".txt"):
     """``question`` asked of variant ``variant`` of a :func:`variant_graph` alone."""
     return graph.ask(question, documents=[f"policy-{variant}{suffix}"])
+
+
+def direct_text(answer) -> str:
+    """The direct answer's text with its whitespace folded ("" when there is none)."""
+    return " ".join((answer.direct_answer or "").split())

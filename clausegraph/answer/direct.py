@@ -43,6 +43,7 @@ from clausegraph.answer import sentences
 from clausegraph.answer.gate import KINDS, active_gate, answer_features
 from clausegraph.classify.categories import CUAD_CATEGORIES
 from clausegraph.classify.questions import type_affinity
+from clausegraph.ingest.blocks import CELL_SEPARATOR
 from clausegraph.models import AnswerLine, Clause, DirectAnswer, RelationType, Span, TypeCheck
 from clausegraph.segment.headings import VERB_RE, ends_mid_phrase
 from clausegraph.segment.lines import is_caps
@@ -109,9 +110,10 @@ _NO_END_BEFORE = re.compile(
     r"e\.g|i\.e|U\.S|Sr|Jr|Art|Sec|Cl)\s$"
 )
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
+# a line of a table as ingest renders it (ingest/blocks.py, render_table)
+_TABLE_ROW_LINE = re.compile(rf"^[^\n]*?{re.escape(CELL_SEPARATOR)}[^\n]*(?:\n|$)",
+                             re.MULTILINE)
 # A list item that starts its own line: "a. ", "iii. ", "(b) ", "2) ", a bullet.
-# a line of a table as ingest renders it: cells joined by " | "
-_TABLE_ROW_LINE = re.compile(r"^[^\n]*? \| [^\n]*(?:\n|$)", re.MULTILINE)
 _LINE_ITEM = re.compile(
     r"(?<=\n)[ \t]*(?:\(?(?:[a-zA-Z]|[ivxlcIVXLC]{1,5}|\d{1,2})[.)]|[•●▪◦■➢►\uf0b7\-–])\s"
 )
@@ -309,8 +311,10 @@ def split_sentences(text: str) -> list[Span]:
     # a table row rendered inside a prose clause ("Exceeding 2 years ... | % of
     # Depreciation: 30%") is one sentence: a cut inside it would pair one row's band with
     # the next row's figure
-    for row_start, row_end in _table_row_spans(text):
-        cuts = {cut for cut in cuts if not row_start < cut < row_end} | {row_start, row_end}
+    rows = _table_row_spans(text)
+    if rows:
+        cuts = {cut for cut in cuts if not any(a < cut < b for a, b in rows)}
+        cuts.update(bound for row in rows for bound in row)
     spans, start = [], 0
     for cut in sorted(cuts):
         if cut > start:
@@ -330,8 +334,7 @@ def _caps_title(text: str, span: Span) -> bool:
     """Whether ``text[span]`` is a title set in capitals ("SECTION III – PERSONAL ACCIDENT
     COVER FOR OWNER-DRIVER"): short, with no verb a rule is stated with."""
     line = text[span[0]:span[1]]
-    return len(line) <= _LIST_TITLE_CHARS and is_caps(line) and \
-        VERB_RE.search(line.lower()) is None
+    return _bare_item(line) and is_caps(line)
 
 
 def _body_after_heading(best: _Scored) -> Span | None:
@@ -343,8 +346,8 @@ def _body_after_heading(best: _Scored) -> Span | None:
     # a sentence ends at a line break only where a list item opens the next line: a
     # line without a stop cut there is the title of the items after it
     own_line = "\n" in text[end:end + 3]
-    if _is_row(best) or text[:start].strip() or not own_line or len(line) > _LIST_TITLE_CHARS or \
-            line.endswith((".", ";", ":")):
+    if _is_row(best) or text[:start].strip() or not own_line \
+            or len(line) > _LIST_TITLE_CHARS or line.endswith((".", ";", ":")):
         return None
     after = [span for span in split_sentences(text) if span[0] >= end]
     return after[0] if after else None
@@ -353,7 +356,12 @@ def _body_after_heading(best: _Scored) -> Span | None:
 def _ends_table(text: str, previous: Span, span: Span) -> bool:
     """Whether ``previous`` is a table's row and ``span`` the prose after the table: a row
     is no heading of what follows it."""
-    return " | " in text[previous[0]:previous[1]] and " | " not in text[span[0]:span[1]]
+    return _holds_row(text, previous) and not _holds_row(text, span)
+
+
+def _holds_row(text: str, span: Span) -> bool:
+    """Whether ``text[span]`` holds a table row as ingest renders it."""
+    return CELL_SEPARATOR in text[span[0]:span[1]]
 
 
 def _table_row_spans(text: str) -> list[Span]:
@@ -872,11 +880,12 @@ def _sentence_features(scored: _Scored, kind: str | None, asks_type: bool,
 def _best(candidates: list[_Scored], key: Callable[[_Scored], float],
           question: str) -> _Scored | None:
     """The candidate of the highest ``key``, the first of equals; among equal rows of
-    tables (in table clauses or rendered inside prose), the one whose own words the question names most closely: rows of one table hold
-    the same question words ("loss", "one", "limb" in "Loss of two limbs or ... one limb
-    and sight of one eye | 100%" and in "Loss of one limb or sight of one eye | 50%"), and
-    the row with fewer other words is the one asked about. (Sentences of prose that tie
-    keep the document's order: a rule is stated before what follows from it.)"""
+    tables (in table clauses or rendered inside prose), the one whose own words the
+    question names most closely: rows of one table hold the same question words ("loss",
+    "one", "limb" in "Loss of two limbs or ... one limb and sight of one eye | 100%" and in
+    "Loss of one limb or sight of one eye | 50%"), and the row with fewer other words is
+    the one asked about. (Sentences of prose that tie keep the document's order: a rule is
+    stated before what follows from it.)"""
     if not candidates:
         return None
     keys = [key(c) for c in candidates]
@@ -895,8 +904,7 @@ def _best(candidates: list[_Scored], key: Callable[[_Scored], float],
 def _is_row(scored: _Scored) -> bool:
     """Whether the candidate is a table's row: a line of a table clause, or a table
     rendered inside a prose clause."""
-    return scored.clause.kind == "table" or \
-        " | " in scored.clause.text[scored.span[0]:scored.span[1]]
+    return scored.clause.kind == "table" or _holds_row(scored.clause.text, scored.span)
 
 
 def _type_preference(question_types: np.ndarray | None, type_prior: float):
@@ -1264,8 +1272,8 @@ def _pointed_row(index: IndexReader, best: _Scored, question: str, kind: str | N
             continue
         for span in _line_spans(clause.text):
             row = clause.text[span[0]:span[1]]
-            label = token_set(row.split(" | ", 1)[0].split("(", 1)[0])
-            if not label or " | " not in row or not _holds_value(kind, clause.text, *span):
+            label = token_set(row.split(CELL_SEPARATOR, 1)[0].split("(", 1)[0])
+            if not label or CELL_SEPARATOR not in row or not _holds_value(kind, clause.text, *span):
                 continue
             overlap = len(label & asked) / len(label | asked)
             if overlap > best_overlap:

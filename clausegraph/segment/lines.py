@@ -163,15 +163,6 @@ class DocumentLines:
         line = self.lines[index]
         return self.text[line.start : line.end]
 
-    def _caps_set_apart(self, index: int) -> bool:
-        """A capitalised line set bolder or larger than the running text before it
-        ("GENERAL EXCEPTIONS" in bold after a body sentence) starts a paragraph, whatever
-        the line lengths say: the letter-case rule then reads it as a heading."""
-        if self.styled or not self.has_styles:
-            return False
-        here, before = self._set_apart(index), self._set_apart(index - 1)
-        return bool(here) and before is False and is_caps(self.line_text(index))
-
     def para_start(self, index: int) -> bool:
         """Does line ``index`` begin a new paragraph?"""
         line = self.lines[index]
@@ -180,10 +171,13 @@ class DocumentLines:
             return False  # a page-break or wrap continuation
         if index == 0:
             return True
-        here, before = self.set_as_heading(index), self.set_as_heading(index - 1)
-        if here is not None and before is not None and here != before:
-            return True  # a heading starts after running text, and running text after it
-        if self._caps_set_apart(index):
+        here, before = self._set_apart(index), self._set_apart(index - 1)
+        if here is not None and before is not None and here != before and (
+                self.styled or (here and is_caps(self.line_text(index)))):
+            # a heading starts after running text, and running text after it; told by
+            # style alone only with style_headings, else a capitalised line set bolder or
+            # larger than the sentence before it ("GENERAL EXCEPTIONS"), which the
+            # letter-case rule then reads as a heading, whatever the line lengths say
             return True
         if self.soft_wrap:
             if line.blank_before and not self.pdf:

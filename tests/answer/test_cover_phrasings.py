@@ -10,7 +10,7 @@ which holds more of its words, was quoted. Written with two ways of stating the 
 from __future__ import annotations
 
 import pytest
-from written_graph import ask_variant, variant_graph
+from written_graph import ask_variant, direct_text, variant_graph
 
 from clausegraph.answer.direct import question_kind
 
@@ -60,5 +60,5 @@ def cover_graph(tmp_path_factory):
 @pytest.mark.parametrize("question", QUESTIONS)
 def test_the_benefit_clause_answers(cover_graph, variant, question):
     answer = ask_variant(cover_graph, variant, question)
-    text = " ".join((answer.direct_answer or "").split())
+    text = direct_text(answer)
     assert PAYS[variant] in text, text

@@ -14,7 +14,7 @@ example.
 from __future__ import annotations
 
 import pytest
-from written_graph import ask_variant, variant_graph
+from written_graph import ask_variant, direct_text, variant_graph
 
 OPENINGS = ["For example,", "For instance,", "E.g.", "By way of example,"]
 
@@ -51,6 +51,6 @@ def test_the_rule_is_quoted_not_its_example(example_graph, variant):
     answer = ask_variant(example_graph, variant,
                          "How long can COBRA continuation coverage last after termination of "
                          "employment?")
-    text = " ".join((answer.direct_answer or "").split())
+    text = direct_text(answer)
     assert "maximum of 18 months" in text, text
     assert "28 months" not in text, text

@@ -11,7 +11,7 @@ ways of writing the exclusion code.
 from __future__ import annotations
 
 import pytest
-from written_graph import ask_variant, variant_graph
+from written_graph import ask_variant, direct_text, variant_graph
 
 LABELS = [("1.", "2.", "3.", "4."), ("4.1", "4.2", "4.3", "4.4"),
           ("(a)", "(b)", "(c)", "(d)"), ("I.", "II.", "III.", "IV.")]
@@ -60,7 +60,7 @@ def heading_graph(tmp_path_factory):
 def test_the_rule_under_a_heading_line_is_quoted(heading_graph, variant):
     answer = ask_variant(heading_graph, variant,
                          "Is there a 30-day waiting period at the start of the policy?")
-    text = " ".join((answer.direct_answer or "").split())
+    text = direct_text(answer)
     # the heading alone is no answer: the rule it titles is quoted
     assert "within 30 days from the first policy commencement date shall be excluded" \
         in text, text

@@ -12,7 +12,7 @@ ends in a colon, is now quoted before it. Written with three item-number styles.
 from __future__ import annotations
 
 import pytest
-from written_graph import ask_variant, variant_graph
+from written_graph import ask_variant, direct_text, variant_graph
 
 NUMBERS = [("1.", "2.", "3."), ("(1)", "(2)", "(3)"), ("a)", "b)", "c)")]
 LEAD_IN = ("Subject to a deduction for depreciation at the rates mentioned below in respect of "
@@ -44,6 +44,6 @@ def lead_in_graph(tmp_path_factory):
 def test_the_item_is_quoted_with_its_lead_in(lead_in_graph, variant):
     answer = ask_variant(lead_in_graph, variant,
                          "How much depreciation is deducted on fibre glass components?")
-    text = " ".join((answer.direct_answer or "").split())
+    text = direct_text(answer)
     assert "For fibre glass components - 30%" in text, text
     assert LEAD_IN in text, text

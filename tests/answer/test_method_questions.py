@@ -9,7 +9,7 @@ the basis and asked three ways.
 from __future__ import annotations
 
 import pytest
-from written_graph import ask_variant, variant_graph
+from written_graph import ask_variant, direct_text, variant_graph
 
 from clausegraph.answer.direct import question_kind
 
@@ -62,5 +62,5 @@ def method_graph(tmp_path_factory):
 @pytest.mark.parametrize("question", QUESTIONS)
 def test_the_sentence_naming_the_basis_is_quoted(method_graph, variant, question):
     answer = ask_variant(method_graph, variant, question)
-    text = " ".join((answer.direct_answer or "").split())
+    text = direct_text(answer)
     assert BASES[variant] in text, text

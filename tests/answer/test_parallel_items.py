@@ -11,7 +11,7 @@ words is quoted after it. Written with four list markers and two ways of writing
 from __future__ import annotations
 
 import pytest
-from written_graph import ask_variant, variant_graph
+from written_graph import ask_variant, direct_text, variant_graph
 
 MARKERS = [("•", "•"), ("-", "-"), ("(a)", "(b)"), ("i.", "ii.")]
 SHARES = [("5%", "15%"), ("5 per cent", "15 per cent")]
@@ -47,6 +47,6 @@ def list_graph(tmp_path_factory):
 def test_both_items_of_the_list_are_quoted(list_graph, variant):
     _, shares = VARIANTS[variant]
     answer = ask_variant(list_graph, variant, "What co-payment applies to claims?")
-    text = " ".join((answer.direct_answer or "").split())
+    text = direct_text(answer)
     assert f"Co-payment of {shares[0]} on all claims" in text, text
     assert f"Co-payment of {shares[1]} on all claims" in text, text

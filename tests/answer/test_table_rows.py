@@ -10,7 +10,7 @@ of writing the share.
 from __future__ import annotations
 
 import pytest
-from written_graph import ask_variant, variant_graph
+from written_graph import ask_variant, direct_text, variant_graph
 
 LABELS = [("(i)", "(ii)", "(iii)", "(iv)"), ("a.", "b.", "c.", "d."), ("1", "2", "3", "4")]
 SHARES = [("100%", "50%", "25%"), ("100 per cent", "50 per cent", "25 per cent")]
@@ -53,7 +53,7 @@ def test_the_row_with_fewer_other_words_is_quoted(scale_graph, variant):
     answer = ask_variant(scale_graph, variant,
                          "What compensation is paid to the owner-driver for loss of one limb?",
                          ".html")
-    text = " ".join((answer.direct_answer or "").split())
+    text = direct_text(answer)
     assert "Loss of one limb or sight of one eye" in text, text
     assert shares[1] in text and "two limbs" not in text, text
 
@@ -124,7 +124,7 @@ def test_the_row_of_a_table_inside_prose_is_quoted(inline_graph, variant):
     _, rates = INLINE[variant]
     answer = ask_variant(inline_graph, variant,
                          "What depreciation rate applies to a vehicle between 2 and 3 years old?")
-    text = " ".join((answer.direct_answer or "").split())
+    text = direct_text(answer)
     assert "Exceeding 2 years but not exceeding 3 years" in text, text
     assert rates[3] in text, text
     assert rates[4] not in text and "beyond 5 years" not in text, text
