@@ -43,8 +43,15 @@ from clausegraph.answer import sentences
 from clausegraph.answer.gate import KINDS, active_gate, answer_features
 from clausegraph.classify.categories import CUAD_CATEGORIES
 from clausegraph.classify.questions import type_affinity
-from clausegraph.ingest.blocks import CELL_SEPARATOR
-from clausegraph.models import AnswerLine, Clause, DirectAnswer, RelationType, Span, TypeCheck
+from clausegraph.models import (
+    CELL_SEPARATOR,
+    AnswerLine,
+    Clause,
+    DirectAnswer,
+    RelationType,
+    Span,
+    TypeCheck,
+)
 from clausegraph.segment.headings import VERB_RE, ends_mid_phrase
 from clausegraph.segment.lines import is_caps
 from clausegraph.store.base import IndexReader

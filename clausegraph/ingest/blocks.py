@@ -15,11 +15,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from clausegraph.models import Block, Page, Table, TableCell
+from clausegraph.models import CELL_SEPARATOR, Block, Page, Table, TableCell
 
 PAGE_BREAK = "\f"
-
-CELL_SEPARATOR = " | "
 
 
 _ITEM_RE = re.compile(r"\d{1,3}[.)]?(?:\s|$)")

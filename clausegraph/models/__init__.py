@@ -17,6 +17,7 @@ from clausegraph.models.answer import (
     Verdict,
 )
 from clausegraph.models.document import (
+    CELL_SEPARATOR,
     SEGMENT_JOINER,
     Block,
     Clause,
@@ -33,7 +34,7 @@ from clausegraph.models.graph import DocumentGraph, Edge, RelationType, Unresolv
 from clausegraph.models.retrieval import RetrievedClause, local_label
 
 __all__ = [
-    "SEGMENT_JOINER", "Answer", "AnswerLine", "Block", "ChainLink", "Clause", "ClauseType",
+    "CELL_SEPARATOR", "SEGMENT_JOINER", "Answer", "AnswerLine", "Block", "ChainLink", "Clause", "ClauseType",
     "DirectAnswer", "TypeCheck", "Verdict",
     "Document", "DocumentGraph", "Edge", "Entity", "EvidenceClause", "OcrWord", "Page", "Quote",
     "RelationType", "RetrievedClause", "Span", "Table", "TableCell",

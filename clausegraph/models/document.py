@@ -24,6 +24,8 @@ _CODED_CONTAINER_RE = re.compile(r"[A-Z]{2,5} \d{1,3}[A-Z]?$")
 # an item number that says nothing of where it is: "9", "b", "iv"
 _BARE_ITEM_RE = re.compile(r"\d{1,3}|[a-zA-Z]|[ivxlcIVXLC]{1,6}")
 SEGMENT_JOINER = "\n"
+# between the cells of a table row as ingest renders it ("row label | column header: value")
+CELL_SEPARATOR = " | "
 
 
 class Page(BaseModel):
