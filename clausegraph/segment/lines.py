@@ -138,13 +138,16 @@ class DocumentLines:
         self.styles = _styles_of_lines(self.lines, document.line_styles) \
             if self.has_styles else []
         self.body = _body_style(document.line_styles) if self.has_styles else (0.0, False)
+        self._starts = [line.start for line in self.lines]
 
     def set_as_heading(self, index: int) -> bool | None:
         """Is line ``index`` set larger or bolder than the body text? None when unknown
         (no styles: a text file, a table row, an OCR'd page, or style not in use)."""
-        return self._set_apart(index) if self.styled else None
+        return self.set_apart(index) if self.styled else None
 
-    def _set_apart(self, index: int) -> bool | None:
+    def set_apart(self, index: int) -> bool | None:
+        """Is line ``index`` set larger or bolder than the body text, whether or not
+        headings are told by style? None when the page gave no style."""
         style = self.styles[index] if self.has_styles else None
         if style is None:
             return None
@@ -152,6 +155,21 @@ class DocumentLines:
         return style.size >= size + _LARGER_POINTS or (
             style.bold and not bold and style.size >= size - _LARGER_POINTS
         )
+
+    def prominence(self, index: int) -> tuple[float, bool] | None:
+        """Line ``index``'s type as (size to the half point, bold); None when unknown."""
+        style = self.styles[index] if self.has_styles else None
+        return None if style is None else (round(style.size * 2) / 2, style.bold)
+
+    def set_apart_at(self, offset: int) -> bool | None:
+        """:meth:`set_apart` of the line holding document offset ``offset``."""
+        index = bisect_right(self._starts, offset) - 1
+        return self.set_apart(index) if index >= 0 else None
+
+    def prominence_at(self, offset: int) -> tuple[float, bool] | None:
+        """:meth:`prominence` of the line holding document offset ``offset``."""
+        index = bisect_right(self._starts, offset) - 1
+        return self.prominence(index) if index >= 0 else None
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -171,7 +189,7 @@ class DocumentLines:
             return False  # a page-break or wrap continuation
         if index == 0:
             return True
-        here, before = self._set_apart(index), self._set_apart(index - 1)
+        here, before = self.set_apart(index), self.set_apart(index - 1)
         if here is not None and before is not None and here != before and (
                 self.styled or (here and is_caps(self.line_text(index)))):
             # a heading starts after running text, and running text after it; told by

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 from clausegraph.models import Span
 
+# how a sentence that announces a list ends
+_LEAD_IN_ENDS = ":—–-"
 # Families of nodes that hold running text, never a heading or a table.
 TEXT_FAMILIES = ("para", "bullet", "def")
 
@@ -55,6 +57,9 @@ class Node:
     last_char: str = ""
     preamble: bool = False  # opened before any numbered label (a title, not a section)
     shape: str = ""  # how the label is written: "head" (alone or with a caps heading), "text"
+    # an unlabelled heading's type (size, bold) where the page gave it: a heading set as
+    # large or larger closes it
+    prominence: tuple[float, bool] | None = None
 
     @property
     def numbered(self) -> bool:
@@ -119,7 +124,10 @@ class Outline:
                 break
             if node.style != label.style or label.value != node.value + 1:
                 continue
-            if label.family == "decimal" and node.tup[:-1] != label.tup[:-1]:
+            if label.family == "decimal" and (
+                    node.tup[:-1] != label.tup[:-1]
+                    # "SECTION NO. 3" continues "SECTION NO. 2", not a list item "2."
+                    or (_word(node.comp) is None) != (_word(label.comp) is None)):
                 continue
             fits.append(index)
         return fits
@@ -143,10 +151,12 @@ class Outline:
         if fits:
             index = self._pick_fit(fits, shape) - 1
         elif label.family == "decimal":
-            index = self._decimal_parent_index(label.tup)
+            index = self._decimal_parent_index(label.tup, _word(label.comp))
         else:
             index = self._style_parent_index(label)
-        return self._capture(index, label.style)
+        # "SECTION NO. 3" is a section of its own, never an item of the heading above it
+        adoptable = not (label.family == "decimal" and _word(label.comp) is not None)
+        return self._capture(index, label.style, adoptable)
 
     def _pick_fit(self, fits: list[int], shape: str) -> int:
         """Of several open sequences a label continues, the one written like it, else the deepest.
@@ -160,20 +170,29 @@ class Outline:
                 return index
         return fits[0]
 
-    def _decimal_parent_index(self, tup: tuple[int, ...]) -> int:
+    def _decimal_parent_index(self, tup: tuple[int, ...], word: str | None = None) -> int:
         depth = len(tup)
-        if tup == (1,) and any(node.family == "decimal" for node in self.stack):
+        top = self.stack[-1]
+        if tup == (1,) and (
+            any(node.family == "decimal" for node in self.stack)
+            # "A) Conditions precedent to contract" then "1.": the heading's own list
+            or (top.family == "list" and top.heading is not None and not top.has_body)
+        ):
             return len(self.stack) - 1  # "1." inside a numbered section starts a sub-list
         for index in range(len(self.stack) - 1, 0, -1):
             node = self.stack[index]
             if node.rank is not None:
+                if word is not None and _word(node.comp) == word:
+                    continue  # "SECTION NO. 3" after "SECTION G": a peer, not a part
                 return index
             if node.family != "decimal":
                 continue
             node_depth = len(node.tup)
             if node_depth < depth and tup[:node_depth] == node.tup:
                 return index
-            if node_depth == depth and node.tup[:-1] == tup[:-1]:
+            if node_depth == depth and node.tup[:-1] == tup[:-1] \
+                    and (_word(node.comp) is None) == (word is None):
+                # "SECTION NO. 3" is no sibling of the item "45." of a list in section G
                 return index - 1
         return 0
 
@@ -186,17 +205,18 @@ class Outline:
             if node.style == label.style:
                 if label.family == "list" and label.value <= node.value:
                     # A new "(a)": a sub-list when the open item announced one, else a restart.
-                    if index == top and node.last_char not in ":—–-":
+                    if index == top and node.last_char not in _LEAD_IN_ENDS:
                         return index - 1
                     return top
                 return index - 1
         return top
 
-    def _capture(self, index: int, style: str) -> Node:
+    def _capture(self, index: int, style: str, adoptable: bool = True) -> Node:
         """Pop to ``stack[index]``, letting a just-closed unnumbered heading adopt the label."""
         heading = self.stack[index + 1] if index + 1 < len(self.stack) else None
         if (
-            heading is not None
+            adoptable
+            and heading is not None
             and heading.unlabelled_heading
             and not heading.preamble
             and (not heading.child_styles or heading.child_styles == {style})
@@ -306,3 +326,9 @@ class Outline:
             node.pieces[-1] = (start, end)
         else:
             node.pieces.pop()
+
+
+def _word(comp: str | None) -> str | None:
+    """The word a path component carries before its number, case folded ("section" of
+    "SECTION 3" or "Section G"; None for "3")."""
+    return comp.split()[0].casefold() if comp is not None and " " in comp else None

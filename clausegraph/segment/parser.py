@@ -42,6 +42,8 @@ from clausegraph.segment.tables import caption_like, close_table, open_table, ta
 
 # Nodes whose first line after the label is their text, whatever it looks like.
 _OPEN_FAMILIES = ("root", "heading", "para", "toc")
+# numbered items of a list or an outline (not containers, schedules or headings)
+_ITEM_FAMILIES = ("list", "decimal")
 
 
 # the dash or colon between a container label and its heading ("ARTICLE II - TERMINATION")
@@ -189,7 +191,7 @@ class Parser:
         self.signing = ""
         self.outline.pop_to(self.outline.root)
         if standalone_heading(self.lines, s, index, True):
-            self._open_heading(s, line)
+            self._open_heading(s, line, index)
         else:
             self._open_para(line)
 
@@ -203,7 +205,7 @@ class Parser:
             outline.append(top, line.start, line.end, body=True)
             return
         if standalone_heading(self.lines, s, index, para):
-            self._open_heading(s, line)
+            self._open_heading(s, line, index)
             return
         if top.family not in _OPEN_FAMILIES and not top.has_body:
             # "1." alone on a line (PDF layout): this line is its text, whatever it looks like.
@@ -357,24 +359,62 @@ class Parser:
             node.kind = "definition"
             node.terms = [term]
 
-    def _open_heading(self, s: str, line: Line) -> None:
+    def _open_heading(self, s: str, line: Line, index: int) -> None:
         outline = self.outline
         style = "hcaps" if is_caps(s) else "htitle"
-        stack = outline.stack
-        while len(stack) > 1 and (
-            stack[-1].family in TEXT_FAMILIES
-            or (stack[-1].preamble and stack[-1].style == "htitle")
-        ):
-            stack.pop()  # headings never sit inside a paragraph, bullet or title block
-        del stack[outline.sibling_parent_index(style) + 1 :]
+        prominence = self.lines.prominence(index)
+        if not self._close_for_heading(index, prominence):
+            del outline.stack[outline.sibling_parent_index(style) + 1 :]
         if self.headings_seen and style == "hcaps":
             outline.seen_body_label = True  # a second capitalised heading: the body has begun
         self.headings_seen += 1
         node = outline.new_node(outline.top, style, "heading", None)
         node.preamble = not outline.seen_body_label
         node.heading = clean_heading(s)
+        node.prominence = prominence
         node.in_defs = node.in_defs or mentions_definitions(s)
         outline.append(node, line.start, line.end)
+
+    def _close_for_heading(self, index: int, prominence: tuple[float, bool] | None) -> bool:
+        """Close the open nodes a heading on line ``index`` cannot sit in; True when the
+        headings still open were weighed by their type (else the letter case places it).
+
+        A heading set bolder or larger than the body is no part of a list item written in
+        body text: "GENERAL EXCEPTIONS" after "(c) the owner-driver holds a licence ..."
+        closes that list. Where the page gives the type, a heading closes the headings set
+        no larger than itself and nests under a larger one, whatever the letter case.
+        """
+        stack = self.outline.stack
+        set_apart = self.lines.set_apart(index)
+        by_type = False
+        while len(stack) > 1:
+            top = stack[-1]
+            if top.family in TEXT_FAMILIES or (top.preamble and top.style == "htitle") \
+                    or (set_apart and self._body_item(top)) \
+                    or self._smaller_item(top, prominence):
+                stack.pop()  # headings never sit inside a paragraph, bullet or title block
+            elif prominence is not None and top.unlabelled_heading \
+                    and top.prominence is not None:
+                by_type = True
+                if top.prominence > prominence:
+                    break
+                stack.pop()
+            else:
+                break
+        return by_type
+
+    def _body_item(self, node: Node) -> bool:
+        """A numbered item with no heading whose label line is set like the body text."""
+        return (node.family in _ITEM_FAMILIES and node.heading is None and node.has_body
+                and bool(node.pieces) and self.lines.set_apart_at(node.pieces[0][0]) is False)
+
+    def _smaller_item(self, node: Node, prominence: tuple[float, bool] | None) -> bool:
+        """A numbered item whose label line is set smaller than a heading of ``prominence``:
+        "3. Post-service Claims" in 10-point bold holds no 12-point "PAYMENT OF BENEFITS"."""
+        if prominence is None or node.family not in _ITEM_FAMILIES or not node.pieces:
+            return False
+        own = self.lines.prominence_at(node.pieces[0][0])
+        return own is not None and own < prominence
 
     def _open_para(self, line: Line) -> None:
         outline = self.outline
