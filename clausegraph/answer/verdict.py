@@ -82,6 +82,11 @@ _BY_CHOICE = re.compile(r"\b(?:mutual\w*|option|may\s+be\s+(?:renewed|extended)|
 # a term, which a clause more often counts ("for three (3) years") than states
 _ASKS_END = re.compile(r"\b(expir\w*|end|ends|ending)\b|\bwhen\s+(does|will|do)\b[^?]*"
                        r"\bterminat\w*", re.I)
+# an end stated as an event, not as a date or a length ("will continue until the end of the
+# calendar month he or she turns 26", "coverage terminates upon the Employee's death")
+_EVENT_END = re.compile(
+    r"\b(?:until|till|(?:ends?|ceases?|terminates?|expires?)\s+(?:on|at|when|upon|with))\s+"
+    r"(?P<event>[^.;:]{8,160}?)\s*(?=[.;:]|$)", re.I)
 # ... asked as a date ("When does the policy period end?" asks a date though "period" reads
 # as a duration; "How long before the end ...?" asks a length)
 _ASKS_DATE = re.compile(r"\bwhen\b|\b(?:on\s+)?what\s+date\b", re.I)
@@ -133,9 +138,10 @@ def verdict(question: str, direct: DirectAnswer | None,
         starts = dates_of(direct.doc_id) if dates_of and direct.doc_id else {}
         end = term_end(text, starts)
         if end is None:  # the quote's dates are when things start, not when the term ends
-            return Verdict(label="cannot_tell", text="Cannot tell: the quote states no end",
-                           clause_id=clause_id, basis="no end date, length or open-ended term "
-                           "in the quote")
+            return _event_end(text, clause_id) or Verdict(
+                label="cannot_tell", text="Cannot tell: the quote states no end",
+                clause_id=clause_id, basis="no end date, length, event or open-ended term "
+                "in the quote")
         return _term_verdict(end, clause_id, getattr(starts, "where", {}))
     if kinds[0] == "date" and dates_of and direct.doc_id and \
             not any(v.kind == "date" for v in extract_values(text)):
@@ -180,6 +186,17 @@ def _renewal(text: str, clause_id: str) -> Verdict | None:
                                                           else "") + "; not said to be automatic",
                    value=shown, clause_id=clause_id,
                    basis="the quoted clause renews it without saying how")
+
+
+def _event_end(text: str, clause_id: str) -> Verdict | None:
+    """"Until the end of the calendar month he or she turns 26 years of age": an end the
+    quote ties to an event rather than to a date; None when it names none."""
+    match = _EVENT_END.search(text)
+    if match is None:
+        return None
+    event = " ".join(match.group("event").split())
+    return Verdict(label="value", text=f"Until {event}", value=event, clause_id=clause_id,
+                   basis="the event the quoted clause ends it with")
 
 
 def _term_verdict(end: TermEnd, clause_id: str, where: Mapping[str, str]) -> Verdict:

@@ -117,3 +117,18 @@ def test_the_date_below_is_the_last_signature(tmp_path, first, last):
                      lambda _: document_dates(graph.index, doc_id))
     assert result.value == "2020-01-27"
     assert result.text.startswith("27 January 2020 (the date of signature, ")
+
+
+@pytest.mark.parametrize(("quote", "event"), [
+    (("Coverage of a Dependent Child will continue until the end of the calendar month he or "
+      "she turns 26 years of age."), "the end of the calendar month he or she turns 26"),
+    ("The cover of a dependent child ends on the child's twenty-fifth birthday; see Part 4.",
+     "the child's twenty-fifth birthday"),
+    ("Cover for the member terminates upon the member leaving the employer's service.",
+     "the member leaving the employer's service"),
+])
+def test_an_end_tied_to_an_event_is_stated(quote, event):
+    """A policy ends cover at an event, not a date or a length: the verdict names it."""
+    found = verdict("When does the dependent's coverage end?", _direct(quote))
+    assert found.label == "value" and event in found.text
+    assert found.text.startswith("Until ")
