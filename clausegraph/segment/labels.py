@@ -104,12 +104,12 @@ _WEAK_BULLETS = frozenset("-–—*o")
 _SCHEDULE_LOOKAHEAD = 400
 
 
-# "IMT. 3. TRANSFER OF INTEREST", "GC 5 Claims": a capital code and a number before a
-# heading. A code that opens at least _CODE_SEQUENCE headings numbered below _CODE_NUMBERS
+# "IMT. 3. TRANSFER OF INTEREST", "GC 5 Claims", "TA18- Consumable Expenses": a capital code
+# and a number before a heading. A code that opens at least _CODE_SEQUENCE headings numbered below _CODE_NUMBERS
 # is a numbering of the document's own (a national tariff's endorsements, a rule book's
 # clauses), not an amount ("INR 500 Per day") or a reference
 CODED_RE = re.compile(
-    r"(?P<code>[A-Z]{2,5})\s?\.?\s?(?P<num>\d{1,3})(?P<suffix>[A-Z]?)\.?(?=\s|$)")
+    r"(?P<code>[A-Z]{2,5})\s?\.?\s?(?P<num>\d{1,3})(?P<suffix>[A-Z]?)\.?(?=\s|$|[-–:])")
 _CODE_SEQUENCE = 3
 _CODE_NUMBERS = 100
 
@@ -122,7 +122,8 @@ def _sequenced_codes(lines: DocumentLines) -> frozenset[str]:
         match = CODED_RE.match(s) if s[:1].isupper() else None
         if match is None or int(match.group("num")) >= _CODE_NUMBERS:
             continue
-        rest = s[match.end():].strip()
+        # the heading may follow a dash or a colon ("TA18- Consumable Expenses")
+        rest = s[match.end():].strip().lstrip("-–:").strip()
         if rest[:1].isupper() and heading_like(rest, 14):
             numbers.setdefault(match.group("code"), set()).add(int(match.group("num")))
     return frozenset(code for code, found in numbers.items() if len(found) >= _CODE_SEQUENCE)

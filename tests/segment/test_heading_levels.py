@@ -159,3 +159,27 @@ def test_a_worded_section_number_is_no_item_of_a_list_before_it(word: str) -> No
     assert "STANDARD DEFINITION" not in carried(waiting)
     assert "CRITICAL ILLNESS" not in carried(waiting)
     assert "WAITING PERIOD AND EXCLUSIONS" in carried(waiting)
+
+
+@pytest.mark.parametrize("code", ["TA", "AD", "XC"])
+def test_coded_covers_with_a_dash_before_their_titles_are_containers(code: str) -> None:
+    """An add-on numbered by a code of the document's own ("TA18- Consumable Expenses", "TA
+    22 - Emergency Medical Expenses") opens a section of its own, whatever the dash."""
+    text = "\n".join([
+        "MOTOR POLICY", "The insurer covers the vehicle named in the schedule.",
+        "1. GENERAL CONDITIONS", "Claims must be notified within thirty days.",
+        f"{code}18- Consumable Expenses",
+        "1. Any consumable not associated with an admissible own damage claim.",
+        f"{code} 22 - Emergency Medical Expenses",
+        "We will pay the medical expenses of the occupants up to the sum insured.",
+        f"{code}23 – Additional Towing Charges",
+        "We will pay towing charges up to the limit shown in the schedule.", ""])
+    clauses = segment_text(text, "motor")
+    towing = clause_with(clauses, "towing charges up to")
+    assert towing.label == f"{code} 23" and towing.heading == "Additional Towing Charges"
+    medical = clause_with(clauses, "medical expenses of the occupants")
+    assert "Towing" not in carried(medical) and "Consumable" not in carried(medical)
+    assert "Emergency Medical Expenses" in carried(medical)
+    consumable = clause_with(clauses, "Any consumable")
+    assert "Consumable Expenses" in carried(consumable)
+    assert "GENERAL CONDITIONS" not in carried(consumable)
