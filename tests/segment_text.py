@@ -17,3 +17,8 @@ def segment_text(text: str, key: str = "doc") -> list[Clause]:
 def holding(clauses: list[Clause], words: str) -> Clause:
     """The first clause whose text holds ``words``."""
     return next(c for c in clauses if words in c.text)
+
+
+def headed_by(clause: Clause) -> list[str]:
+    """The headings a clause carries: its own and its ancestors'."""
+    return [*clause.section_path, *([clause.heading] if clause.heading else [])]

@@ -23,7 +23,7 @@ from datetime import date
 from clausegraph.answer.direct import (ASKS_EXCLUSION, FAMILY_PREFIX, REFUSING_HEADING,
                                        content_tokens, refuses_cover)
 from clausegraph.models import Answer, DirectAnswer, Verdict
-from clausegraph.text.term import (RENEWS, TermEnd, date_by_name, format_length,
+from clausegraph.text.term import (RENEWS, TermEnd, date_by_name, event_end, format_length,
                                    notice_period, renewal_length, term_end)
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import Value, extract_values
@@ -82,11 +82,6 @@ _BY_CHOICE = re.compile(r"\b(?:mutual\w*|option|may\s+be\s+(?:renewed|extended)|
 # a term, which a clause more often counts ("for three (3) years") than states
 _ASKS_END = re.compile(r"\b(expir\w*|end|ends|ending)\b|\bwhen\s+(does|will|do)\b[^?]*"
                        r"\bterminat\w*", re.I)
-# an end stated as an event, not as a date or a length ("will continue until the end of the
-# calendar month he or she turns 26", "coverage terminates upon the Employee's death")
-_EVENT_END = re.compile(
-    r"\b(?:until|till|(?:ends?|ceases?|terminates?|expires?)\s+(?:on|at|when|upon|with))\s+"
-    r"(?P<event>[^.;:]{8,160}?)\s*(?=[.;:]|$)", re.I)
 # ... asked as a date ("When does the policy period end?" asks a date though "period" reads
 # as a duration; "How long before the end ...?" asks a length)
 _ASKS_DATE = re.compile(r"\bwhen\b|\b(?:on\s+)?what\s+date\b", re.I)
@@ -191,12 +186,10 @@ def _renewal(text: str, clause_id: str) -> Verdict | None:
 def _event_end(text: str, clause_id: str) -> Verdict | None:
     """"Until the end of the calendar month he or she turns 26 years of age": an end the
     quote ties to an event rather than to a date; None when it names none."""
-    match = _EVENT_END.search(text)
-    if match is None:
-        return None
-    event = " ".join(match.group("event").split())
-    return Verdict(label="value", text=f"Until {event}", value=event, clause_id=clause_id,
-                   basis="the event the quoted clause ends it with")
+    event = event_end(text)
+    return None if event is None else Verdict(
+        label="value", text=f"Until {event}", value=event, clause_id=clause_id,
+        basis="the event the quoted clause ends it with")
 
 
 def _term_verdict(end: TermEnd, clause_id: str, where: Mapping[str, str]) -> Verdict:

@@ -161,15 +161,9 @@ class DocumentLines:
         style = self.styles[index] if self.has_styles else None
         return None if style is None else (round(style.size * 2) / 2, style.bold)
 
-    def set_apart_at(self, offset: int) -> bool | None:
-        """:meth:`set_apart` of the line holding document offset ``offset``."""
-        index = bisect_right(self._starts, offset) - 1
-        return self.set_apart(index) if index >= 0 else None
-
-    def prominence_at(self, offset: int) -> tuple[float, bool] | None:
-        """:meth:`prominence` of the line holding document offset ``offset``."""
-        index = bisect_right(self._starts, offset) - 1
-        return self.prominence(index) if index >= 0 else None
+    def line_at(self, offset: int) -> int:
+        """The index of the line holding document offset ``offset``."""
+        return max(bisect_right(self._starts, offset) - 1, 0)
 
     def __len__(self) -> int:
         return len(self.lines)

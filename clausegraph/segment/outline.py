@@ -127,7 +127,7 @@ class Outline:
             if label.family == "decimal" and (
                     node.tup[:-1] != label.tup[:-1]
                     # "SECTION NO. 3" continues "SECTION NO. 2", not a list item "2."
-                    or (_word(node.comp) is None) != (_word(label.comp) is None)):
+                    or not _numbered_alike(node.comp, label.comp)):
                 continue
             fits.append(index)
         return fits
@@ -151,7 +151,7 @@ class Outline:
         if fits:
             index = self._pick_fit(fits, shape) - 1
         elif label.family == "decimal":
-            index = self._decimal_parent_index(label.tup, _word(label.comp))
+            index = self._decimal_parent_index(label.tup, label.comp)
         else:
             index = self._style_parent_index(label)
         # "SECTION NO. 3" is a section of its own, never an item of the heading above it
@@ -170,8 +170,8 @@ class Outline:
                 return index
         return fits[0]
 
-    def _decimal_parent_index(self, tup: tuple[int, ...], word: str | None = None) -> int:
-        depth = len(tup)
+    def _decimal_parent_index(self, tup: tuple[int, ...], comp: str | None = None) -> int:
+        depth, word = len(tup), _word(comp)
         top = self.stack[-1]
         if tup == (1,) and (
             any(node.family == "decimal" for node in self.stack)
@@ -191,7 +191,7 @@ class Outline:
             if node_depth < depth and tup[:node_depth] == node.tup:
                 return index
             if node_depth == depth and node.tup[:-1] == tup[:-1] \
-                    and (_word(node.comp) is None) == (word is None):
+                    and _numbered_alike(node.comp, comp):
                 # "SECTION NO. 3" is no sibling of the item "45." of a list in section G
                 return index - 1
         return 0
@@ -332,3 +332,8 @@ def _word(comp: str | None) -> str | None:
     """The word a path component carries before its number, case folded ("section" of
     "SECTION 3" or "Section G"; None for "3")."""
     return comp.split()[0].casefold() if comp is not None and " " in comp else None
+
+
+def _numbered_alike(comp: str | None, other: str | None) -> bool:
+    """Whether two decimal components are both worded ("SECTION 3") or both plain ("3")."""
+    return (_word(comp) is None) == (_word(other) is None)

@@ -406,14 +406,15 @@ class Parser:
     def _body_item(self, node: Node) -> bool:
         """A numbered item with no heading whose label line is set like the body text."""
         return (node.family in _ITEM_FAMILIES and node.heading is None and node.has_body
-                and bool(node.pieces) and self.lines.set_apart_at(node.pieces[0][0]) is False)
+                and bool(node.pieces)
+                and self.lines.set_apart(self.lines.line_at(node.pieces[0][0])) is False)
 
     def _smaller_item(self, node: Node, prominence: tuple[float, bool] | None) -> bool:
         """A numbered item whose label line is set smaller than a heading of ``prominence``:
         "3. Post-service Claims" in 10-point bold holds no 12-point "PAYMENT OF BENEFITS"."""
         if prominence is None or node.family not in _ITEM_FAMILIES or not node.pieces:
             return False
-        own = self.lines.prominence_at(node.pieces[0][0])
+        own = self.lines.prominence(self.lines.line_at(node.pieces[0][0]))
         return own is not None and own < prominence
 
     def _open_para(self, line: Line) -> None:

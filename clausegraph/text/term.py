@@ -29,6 +29,11 @@ _ENDS_AT = re.compile(
     r"(?i)\b(?:until|till|through|thru|to\s+and\s+including|end(?:s|ing)?(?:\s+on)?|"
     r"expir(?:e|es|ing|ation)(?:\s+(?:on|date))?|terminat(?:e|es|ing)\s+on|ceases?\s+on)"
     r"\W{0,3}(?:\w+\W+){0,3}$")
+# An end tied to an event instead of a date or a length ("will continue until the end of the
+# calendar month he or she turns 26", "coverage terminates upon the Employee's death").
+_ENDS_WITH_EVENT = re.compile(
+    r"(?i)\b(?:until|till|(?:ends?|ceases?|terminates?|expires?)\s+(?:on|at|when|upon|with))"
+    r"\s+(?P<event>[^.;:]{8,160}?)\s*(?=[.;:]|$)")
 # A date the term starts on ("commencing on", "effective as of", "from", "beginning").
 _STARTS_AT = re.compile(
     r"(?i)\b(?:commenc\w*|effective|as\s+of|from|begin\w*|start\w*|dated|entered\s+into|"
@@ -116,6 +121,14 @@ def term_end(text: str, starts: Mapping[str, str | None] = {}) -> TermEnd | None
         return TermEnd(perpetual=True)
     later = [v.iso for v in dates if v.iso and not _starts(text, v)]
     return TermEnd(end=max(later), latest=True) if later else None
+
+
+def event_end(text: str) -> str | None:
+    """The event ``text`` ties an end to ("the end of the calendar month he or she turns
+    26"), as written with spaces folded; None when it names none. Read when
+    :func:`term_end` finds no date, length or open-ended term."""
+    match = _ENDS_WITH_EVENT.search(text)
+    return None if match is None else " ".join(match.group("event").split())
 
 
 def _term_length(text: str, values: list[Value]) -> tuple[float, str] | None:

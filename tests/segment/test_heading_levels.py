@@ -11,8 +11,8 @@ import pytest
 from clausegraph.ingest import load_document
 from clausegraph.models import Clause
 from clausegraph.segment import segment
+from tests.segment_text import headed_by, segment_text
 from tests.segment_text import holding as clause_with
-from tests.segment_text import segment_text
 
 
 def styled_pdf(path: Path, lines: list[tuple[str, float, str]]) -> Path:
@@ -31,7 +31,7 @@ def styled_pdf(path: Path, lines: list[tuple[str, float, str]]) -> Path:
 
 def carried(clause: Clause) -> str:
     """Every heading a clause carries, as one string."""
-    return " | ".join([*clause.section_path, clause.heading or ""])
+    return " | ".join(headed_by(clause))
 
 
 LIST_STYLES = {

@@ -11,6 +11,7 @@ from clausegraph.config import SegmentConfig
 from clausegraph.ingest import load_document
 from clausegraph.models import Clause, Document, Page
 from clausegraph.segment import segment
+from tests.segment_text import headed_by
 
 STYLE = SegmentConfig(style_headings=True)
 
@@ -38,11 +39,6 @@ def policy_pdf(path: Path) -> Path:
 
 def clause_with(clauses: list[Clause], words: str) -> Clause:
     return next(clause for clause in clauses if words in clause.text)
-
-
-def headed_by(clause: Clause) -> list[str]:
-    """The headings a clause carries: its own and its ancestors'."""
-    return [*clause.section_path, *([clause.heading] if clause.heading else [])]
 
 
 def test_a_bold_sentence_case_heading_heads_the_paragraphs_under_it(tmp_path: Path) -> None:
