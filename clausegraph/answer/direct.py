@@ -288,8 +288,26 @@ class _Scored:
     pair: bool = False  # read with the sentence before it
 
 
+# "What is not included in the out-of-pocket limit?", "Which costs are excluded from the
+# deductible?": the question asks what a figure holds or leaves out, not the figure (as an
+# amount question, its answer was the row stating the limit in dollars); "What amount is
+# included ..." still asks for a figure
+_ASKS_CONTENTS = re.compile(
+    r"^\s*(?:what|which)(?:\s+(?!amount|sum|figure|percentage|limit)\w+)?\s+(?:is|are)\s+"
+    r"(?:not\s+)?(?:included|excluded|counted)\b", re.I)
+
+
+def asks_contents(question: str) -> bool:
+    """Whether the question asks what a figure or a cover includes or leaves out (it asks
+    for no value)."""
+    return _ASKS_CONTENTS.search(question) is not None
+
+
 def question_kind(question: str) -> str | None:
-    """The kind of value the question asks for (first matching kind wins)."""
+    """The kind of value the question asks for (first matching kind wins; none when it asks
+    what something includes or leaves out)."""
+    if asks_contents(question):
+        return None
     for kind, pattern in _QUESTION_KINDS:
         if pattern.search(question):
             return kind

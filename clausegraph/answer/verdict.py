@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from datetime import date
 
 from clausegraph.answer.direct import (ASKS_EXCLUSION, FAMILY_PREFIX, REFUSING_HEADING,
-                                       content_tokens, refuses_cover)
+                                       asks_contents, content_tokens, refuses_cover)
 from clausegraph.models import Answer, DirectAnswer, Verdict
 from clausegraph.text.term import (RENEWS, TermEnd, date_by_name, event_end, format_length,
                                    notice_period, renewal_length, term_end)
@@ -252,7 +252,10 @@ def _names_subject(question: str, text: str) -> bool:
 
 
 def asked_value_kinds(question: str) -> tuple[str, ...]:
-    """The value kinds a question asks for, best first (empty: it asks for none)."""
+    """The value kinds a question asks for, best first (empty: it asks for none, as when it
+    asks what a figure includes or leaves out)."""
+    if asks_contents(question):
+        return ()
     for pattern, kinds in _ASKS_VALUE:
         if pattern.search(question):
             return kinds
