@@ -94,6 +94,12 @@ _KIND_WORDS = {
     "incorporation": frozenset(tokenize("incorporated incorporation organized organised "
                                         "organization formed registered")),
 }
+# cover held back for a period: "excluded until the expiry of 24 months", "covered after 48
+# months of continuous coverage", "not payable until 30 days have elapsed"
+_DEFERS = re.compile(
+    r"\b(?:exclu\w*|not\s+(?:be\s+)?(?:covered|payable|available|admissible))\b[^.;]*?"
+    r"\buntil\b|\b(?:covered|payable|available|admissible)\s+(?:only\s+)?after\b", re.I)
+_WAIT_WORDS = frozenset(tokenize("wait waiting period periods"))
 EXCEPTION_LINES = 3
 # An exception line must hold this share of the question's word weight (see governs()).
 MIN_EXCEPTION_RELEVANCE = 0.5
@@ -1098,8 +1104,12 @@ def _score_sentences(
             if has_value and kind == "definition":
                 has_value = _defines_asked(clause.text, window, asked)
             if has_value and kind in _KIND_WORDS:
-                # the value stands for the words that ask for it ("indemnify" for "cover")
+                # the value stands for the words that ask for it ("indemnify" for "cover");
+                # a period that holds cover back ("excluded until the expiry of 36 months")
+                # is a waiting period
                 matched = tokens | _KIND_WORDS[kind]
+                if kind == "duration" and _DEFERS.search(clause.text, *window):
+                    matched = matched | _WAIT_WORDS
             else:
                 matched = tokens
             # a list item that holds the asked value states what its list heading names
