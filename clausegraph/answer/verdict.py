@@ -74,6 +74,13 @@ _UNIT_DAYS = {"day": 1, "week": 7, "month": 30.4375, "year": 365.25}
 # "How much notice must be given to stop the agreement from renewing?": the notice period,
 # not the renewal's length beside it
 _ASKS_NOTICE = re.compile(r"\bnotice\b", re.I)
+# a question about renewing: "renew", or extending a term ("Can the term be extended by a
+# year?"); extending a place or a cover is not renewing ("Can the geographical area be
+# extended to neighbouring countries?" was read "Renews; not said to be automatic")
+_ASKS_RENEWAL = re.compile(
+    r"\brenew\w*|\b(?:extend\w*|extension)\b(?=[^?]*\b(?:term|period|duration|years?|"
+    r"months?)\b)|\b(?:term|period|duration|agreement|contract)\b[^?]*\b(?:extend\w*|"
+    r"extension)\b", re.I)
 _AUTOMATIC = re.compile(r"\bautomatic\w*|\bunless\b[^.;]{0,120}\b(?:notice|notif\w*)\b", re.I)
 _BY_CHOICE = re.compile(r"\b(?:mutual\w*|option|may\s+be\s+(?:renewed|extended)|may\s+"
                         r"(?:renew|extend)|(?:upon|by)\s+(?:the\s+)?(?:written\s+)?agreement)\b",
@@ -119,7 +126,7 @@ def verdict(question: str, direct: DirectAnswer | None,
     text = " ".join(line.text for line in direct.lines)
     clause_id = (direct.answering_line() or direct.lines[0]).clause_id
     if yes_no:
-        renewal = _renewal(text, clause_id) if RENEWS.search(question) else None
+        renewal = _renewal(text, clause_id) if _ASKS_RENEWAL.search(question) else None
         return renewal or _yes_no(question, text, clause_id, _read_under_exclusion(direct))
     if kinds == ("jurisdiction",):
         from clausegraph.review.jurisdiction import governing_jurisdiction
@@ -150,7 +157,8 @@ def verdict(question: str, direct: DirectAnswer | None,
                            value=named[0], clause_id=clause_id,
                            basis=f"the quote names the document's {named[1]}, stated in "
                            "another clause")
-    if "duration" in kinds and (_ASKS_NOTICE.search(question) or RENEWS.search(question)):
+    if "duration" in kinds and (_ASKS_NOTICE.search(question) or
+                                _ASKS_RENEWAL.search(question)):
         notice = _ASKS_NOTICE.search(question) is not None
         length = notice_period(text) if notice else renewal_length(text)
         if length is not None:

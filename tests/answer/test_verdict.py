@@ -223,3 +223,32 @@ def test_an_exclusion_question_is_answered_yes_for_an_excluded_item(question, he
 def test_an_exclusion_question_reads_the_cover_verdict_the_other_way(quote, expected):
     result = verdict("Is cosmetic surgery excluded?", _direct(quote))
     assert (result.label, result.text) == expected
+
+
+# An extension of the area a motor policy covers, for an additional premium (Indian motor
+# wordings, IMT endorsement style), and a contract's term extended year by year.
+AREA = ("In consideration of the payment of an additional premium of {premium}, the "
+        "geographical area of this policy shall be extended to {countries}.")
+TERM = ("The term of this Agreement shall be extended automatically for successive periods "
+        "of {period} unless either party gives notice of non-renewal.")
+
+
+@pytest.mark.parametrize("premium", ["Rs. 500", "INR 1,000", "$25"])
+@pytest.mark.parametrize("countries", ["Nepal, Bhutan and Sri Lanka", "the neighbouring countries"])
+@pytest.mark.parametrize("question", [
+    "Can the geographical area be extended to neighbouring countries?",
+    "Which countries can the geographical area be extended to?",
+    "Is an extension of cover to Nepal available?",
+])
+def test_extending_a_place_is_not_renewing(premium, countries, question):
+    result = verdict(question, _direct(AREA.format(premium=premium, countries=countries)))
+    assert result is None or "enew" not in result.text, result
+
+
+@pytest.mark.parametrize(("period", "shown"), [("one (1) year", "1 year"),
+                                               ("twelve months", "12 months")])
+@pytest.mark.parametrize("question", ["Is the term extended automatically?",
+                                      "Will the agreement be extended after the initial term?"])
+def test_extending_a_term_is_renewing(period, shown, question):
+    result = verdict(question, _direct(TERM.format(period=period)))
+    assert (result.label, result.text) == ("yes", f"Yes: renews automatically for {shown} at a time")
