@@ -55,6 +55,7 @@ _EXISTS = re.compile(r"^\s*(is|are) there\b|^\s*(does|do) (the|this|it|either|an
                      r"contain|include|have|provide|require|grant|impose)\w*\b", re.I)
 # "in the first year", "during the first two policy years": a window from the start
 _FIRST = re.compile(r"\bfirst\s+(?:(\w+)\s+)?(?:policy\s+)?(day|week|month|year)s?\b", re.I)
+_BEFORE = re.compile(r"\s*(?:prior\s+to|before|in\s+advance\s+of)\b", re.I)
 _WAIT = re.compile(r"\b(waiting|wait|until|till|after|expiry|completion|continuous(ly)?)\b",
                    re.I)
 _FORBIDS = re.compile(
@@ -368,9 +369,12 @@ def _exclusion(question: str, text: str, clause_id: str, excluded: bool) -> Verd
 
 
 def _waiting_period(text: str) -> Value | None:
-    """A duration the quote makes cover wait for ("excluded until the expiry of 36 months")."""
+    """A duration the quote makes cover wait for ("excluded until the expiry of 36 months");
+    a time before something ("up to three months prior to its expiry") is a deadline, not a
+    wait."""
     for value in extract_values(text):
-        if value.kind == "duration" and _WAIT.search(text[max(0, value.start - 80):value.end + 40]):
+        if value.kind == "duration" and _BEFORE.match(text, value.end) is None and \
+                _WAIT.search(text[max(0, value.start - 80):value.end + 40]):
             return value
     return None
 

@@ -252,3 +252,26 @@ def test_extending_a_place_is_not_renewing(premium, countries, question):
 def test_extending_a_term_is_renewing(period, shown, question):
     result = verdict(question, _direct(TERM.format(period=period)))
     assert (result.label, result.text) == ("yes", f"Yes: renews automatically for {shown} at a time")
+
+
+# A contract any party may end before it expires (a Swiss motor wording's ordinary
+# termination, in three time styles): the time before expiry is a deadline, not a wait.
+ENDING = ("Either contracting party may terminate the contract in writing up to {time} "
+          "{before} its expiry.")
+
+
+@pytest.mark.parametrize("time", ["three months", "3 months", "90 days"])
+@pytest.mark.parametrize("before", ["prior to", "before", "in advance of"])
+def test_a_time_before_expiry_is_no_waiting_period(time, before):
+    result = verdict("Can the contract be terminated after a claim?",
+                     _direct(ENDING.format(time=time, before=before)))
+    assert "waiting period" not in result.text, result
+
+
+@pytest.mark.parametrize("period", ["36 months", "3 years"])
+def test_a_wait_after_a_deadline_is_still_read(period):
+    quote = ("Claims must be notified 30 days before discharge. Expenses related to knee "
+             f"replacement shall be excluded until the expiry of {period} of continuous "
+             "coverage.")
+    result = verdict("Is knee replacement covered?", _direct(quote))
+    assert result.text == f"Yes, after a {period.replace(' ', '-')[:-1]} waiting period", result
