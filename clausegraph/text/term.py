@@ -46,6 +46,11 @@ _NAMES_EFFECTIVE = re.compile(r"(?i)\beffective\s+date\b")
 _NAMES_OTHER = re.compile(r"\b(?!Effective\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,3}\s+Date\b|"
                           r"(?i:\bdate\s+(?:of|on\s+which)\s+(?!this\b|the\s+agreement\b|"
                           r"execution\b|its\s+execution\b)\w+)")
+# the text speaks of the document's own term: "This Agreement shall continue for two years",
+# "the initial term of this Lease", "the Term"
+_OWN_TERM = re.compile(r"(?i)\b(?:this|the)\s+(?:agreement|contract|lease|licen[cs]e|"
+                       r"arrangement|policy)\b|\bterms?\s+of\s+(?:this|the)\s+(?:agreement|"
+                       r"contract)\b|\b(?:initial\s+|renewal\s+)?term\b(?!s)")
 _NAMES_AGREEMENT = re.compile(
     r"(?i)\bdate\s+(?:first\s+)?(?:set\s+forth|written)\s+above\b|\bdate\s+hereof\b|"
     r"\bdate\s+of\s+(?:this|the)\s+(?:agreement|contract|amendment)\b|\bexecution\s+date\b|"
@@ -154,8 +159,8 @@ def _start(text: str, dates: list[Value], starts: Mapping[str, str | None]
            ) -> tuple[str | None, str | None]:
     """The date the term counts from: one the text states as its start, else the
     document's date the text names (its effective date, the date of the agreement), else,
-    when it names no other date to count from, its effective date, else the date of the
-    agreement."""
+    when it names no other date to count from and speaks of the document's own term, its
+    effective date, else the date of the agreement."""
     for value in dates:
         if _starts(text, value):
             return value.iso, None
@@ -169,8 +174,12 @@ def _start(text: str, dates: list[Value], starts: Mapping[str, str | None]
         # a date of its own ("the Commencement Date"): the document's, when it states one
         name = " ".join(other.group(0).split())
         return (starts.get(name), name) if starts.get(name) else (None, None)
-    else:
+    elif _OWN_TERM.search(text):
         order = (EFFECTIVE_DATE, AGREEMENT_DATE)
+    else:
+        # a length the text does not tie to the document ("such Coverage will end on the last
+        # day of the initial 18 month COBRA period") counts from no date of the document's
+        return None, None
     for name in order:
         if starts.get(name):
             return starts[name], name

@@ -132,3 +132,30 @@ def test_an_end_tied_to_an_event_is_stated(quote, event):
     found = verdict("When does the dependent's coverage end?", _direct(quote))
     assert found.label == "value" and event in found.text
     assert found.text.startswith("Until ")
+
+
+# A plan document's continuation coverage, which runs from the qualifying event, not from
+# any date of the document (a US summary plan description's COBRA rules, in two number styles
+# and two names of the cover); the same length said of the agreement itself counts from its
+# Effective Date.
+CONTINUATION = ("If the person is extending {cover}, such coverage will end on the last day of "
+                "the initial {length} period.")
+
+
+@pytest.mark.parametrize("length", ["18 month", "eighteen (18) month", "36 month"])
+@pytest.mark.parametrize("cover", ["COBRA Continuation Coverage", "continuation cover"])
+def test_a_length_not_tied_to_the_document_counts_from_no_document_date(length, cover):
+    quote = _direct(CONTINUATION.format(cover=cover, length=length))
+    result = verdict("When does coverage end?", quote,
+                     lambda doc_id: {"Effective Date": "2020-01-01",
+                                     "Agreement Date": "1999-02-01"})
+    assert not result.text.startswith("Ends on"), result
+    assert "from a start the quote does not date" in result.text, result
+
+
+@pytest.mark.parametrize("subject", ["This Agreement", "The initial term of this Lease"])
+def test_a_length_of_the_document_s_own_term_counts_from_its_effective_date(subject):
+    quote = _direct(f"{subject} shall continue for a period of 18 months.")
+    result = verdict("When does the agreement end?", quote,
+                     lambda doc_id: {"Effective Date": "2020-01-01"})
+    assert result.text.startswith("Ends on 1 July 2021: 18 months from the Effective Date"), result
