@@ -42,7 +42,10 @@ _ASKS_VALUE: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     (re.compile(r"\bwhat (percentage|percent)\b|\bhow many percent\b", re.I), ("percent",)),
     (re.compile(r"\bhow long\b|\bhow many (days|weeks|months|years)\b|\bwithin how\b|"
                 r"\b(period|duration|notice)\b", re.I), ("duration", "date")),
-    (re.compile(r"\bwhen\b|\bwhat date\b|\bon what date\b", re.I), ("date", "duration")),
+    # "When does it end?", "... and when can it be released?"; not "when" joining a
+    # condition ("What happens to the bonus when the vehicle is transferred?")
+    (re.compile(r"(?:^|[,;]|\band\b|\bor\b|\b(?:by|until|till|since|from)\b)\s*when\b|"
+                r"\bwhat date\b|\bon what date\b", re.I), ("date", "duration")),
     (re.compile(r"\bhow much\b|\b(amount|limit|cap|sum|fee|premium|price|deductible)\b",
                 re.I), ("money", "percent")),
     (re.compile(r"\bhow many\b", re.I), ("number",)),
@@ -55,6 +58,8 @@ _EXISTS = re.compile(r"^\s*(is|are) there\b|^\s*(does|do) (the|this|it|either|an
                      r"contain|include|have|provide|require|grant|impose)\w*\b", re.I)
 # "in the first year", "during the first two policy years": a window from the start
 _FIRST = re.compile(r"\bfirst\s+(?:(\w+)\s+)?(?:policy\s+)?(day|week|month|year)s?\b", re.I)
+_EXAMPLE = re.compile(r"\bfor\s+(?:example|instance)\b|\be\.\s?g\.|\bexample\b|\billustrat\w*",
+                      re.I)
 _BEFORE = re.compile(r"\s*(?:prior\s+to|before|in\s+advance\s+of)\b", re.I)
 _WAIT = re.compile(r"\b(waiting|wait|until|till|after|expiry|completion|continuous(ly)?)\b",
                    re.I)
@@ -272,7 +277,10 @@ def asked_value_kinds(question: str) -> tuple[str, ...]:
 
 
 def _value(text: str, kinds: tuple[str, ...], clause_id: str) -> Verdict:
-    values = extract_values(text)
+    # the figures of a worked example ("For e.g. If Policy Premium ... is Rs. 10000") are
+    # not the document's: values are read before it
+    example = _EXAMPLE.search(text)
+    values = extract_values(text[:example.start()] if example else text)
     for kind in kinds:
         found = [v for v in values if v.kind == kind]
         if found:

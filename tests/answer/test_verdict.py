@@ -275,3 +275,41 @@ def test_a_wait_after_a_deadline_is_still_read(period):
              "coverage.")
     result = verdict("Is knee replacement covered?", _direct(quote))
     assert result.text == f"Yes, after a {period.replace(' ', '-')[:-1]} waiting period", result
+
+
+@pytest.mark.parametrize("question", [
+    "What happens to the no claim bonus when the vehicle is transferred?",
+    "What happens to the insurance when the vehicle is sold?",
+    "How does the restore benefit work when the sum is used up?",
+])
+def test_when_joining_a_condition_asks_no_date(question):
+    assert "date" not in asked_value_kinds(question)
+
+
+@pytest.mark.parametrize("question", [
+    "When does the policy end?",
+    "Must the source code be placed in escrow, and when can it be released?",
+    "By when must a claim be notified?",
+    "Until when is the newborn covered?",
+])
+def test_when_asking_a_time_asks_a_date(question):
+    assert asked_value_kinds(question)[0] == "date"
+
+
+@pytest.mark.parametrize("marker", ["For e.g.", "For example,", "Illustration:"])
+@pytest.mark.parametrize("premium", ["Rs. 10000", "$1,000", "EUR 800"])
+def test_the_figures_of_a_worked_example_are_not_the_answer(marker, premium):
+    quote = ("In the event of cancellation by the insured the refund shall be on a pro-rata "
+             f"basis. {marker} if the premium for a one year policy is {premium} and the "
+             "policy is cancelled after 243 days, the refund is one third of the premium.")
+    result = verdict("How much is refunded when the policy is cancelled?", _direct(quote))
+    assert premium.split()[-1].lstrip("$") not in result.text, result
+    assert result.label == "cannot_tell", result
+
+
+@pytest.mark.parametrize("premium", ["Rs. 10000", "$1,000"])
+def test_a_figure_before_an_example_is_still_read(premium):
+    quote = (f"The policyholder is refunded {premium} on cancellation. For example, a policy "
+             "cancelled in its first month is refunded in full.")
+    result = verdict("How much is refunded when the policy is cancelled?", _direct(quote))
+    assert result.label == "value" and premium.split()[-1].lstrip("$") in result.text, result
