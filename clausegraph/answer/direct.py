@@ -1038,6 +1038,15 @@ def is_ancestor(clause: Clause, other: Clause) -> bool:
                for part in other.section_path[depth:])
 
 
+def _stands_for(kind: str, text: str, window: Span) -> frozenset[str]:
+    """The question words a value of ``kind`` in ``text[window]`` stands for ("indemnify"
+    for "cover"); a period that holds cover back ("excluded until the expiry of 36 months")
+    is also a waiting period."""
+    if kind == "duration" and _DEFERS.search(text, *window):
+        return _KIND_WORDS[kind] | _WAIT_WORDS
+    return _KIND_WORDS[kind]
+
+
 def _held(weights: dict[str, float], own: frozenset[str], context: frozenset[str]) -> float:
     """The question's word weight a sentence holds: its own words in full, the words of its
     heading context at half."""
@@ -1104,12 +1113,7 @@ def _score_sentences(
             if has_value and kind == "definition":
                 has_value = _defines_asked(clause.text, window, asked)
             if has_value and kind in _KIND_WORDS:
-                # the value stands for the words that ask for it ("indemnify" for "cover");
-                # a period that holds cover back ("excluded until the expiry of 36 months")
-                # is a waiting period
-                matched = tokens | _KIND_WORDS[kind]
-                if kind == "duration" and _DEFERS.search(clause.text, *window):
-                    matched = matched | _WAIT_WORDS
+                matched = tokens | _stands_for(kind, clause.text, window)
             else:
                 matched = tokens
             # a list item that holds the asked value states what its list heading names

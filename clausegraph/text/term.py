@@ -49,8 +49,7 @@ _NAMES_OTHER = re.compile(r"\b(?!Effective\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,3}\
 # the text speaks of the document's own term: "This Agreement shall continue for two years",
 # "the initial term of this Lease", "the Term"
 _OWN_TERM = re.compile(r"(?i)\b(?:this|the)\s+(?:agreement|contract|lease|licen[cs]e|"
-                       r"arrangement|policy)\b|\bterms?\s+of\s+(?:this|the)\s+(?:agreement|"
-                       r"contract)\b|\b(?:initial\s+|renewal\s+)?term\b(?!s)")
+                       r"arrangement|policy)\b|\bterm\b")
 _NAMES_AGREEMENT = re.compile(
     r"(?i)\bdate\s+(?:first\s+)?(?:set\s+forth|written)\s+above\b|\bdate\s+hereof\b|"
     r"\bdate\s+of\s+(?:this|the)\s+(?:agreement|contract|amendment)\b|\bexecution\s+date\b|"
