@@ -85,7 +85,7 @@ FAMILY_PREFIX = 5
 _KIND_WORDS = {
     "law": frozenset(tokenize("law laws govern governs governed governing jurisdiction")),
     "coverage": frozenset(tokenize("cover covers covered coverage benefit benefits eligible "
-                                   "reimburse reimbursed indemnify payable")),
+                                   "reimburse reimbursed indemnify payable pay pays")),
     # a rate is stated as a percentage ("interest at 2% per month")
     "amount": frozenset(tokenize("cap capped limit limits maximum minimum amount rate")),
     # "when does it start?" is answered by a date ("shall commence on September 10, 2015")
@@ -474,6 +474,17 @@ def path_title_of(entry: str) -> str:
     return rest if is_label else entry
 
 
+def _whole_title_line(clause: Clause, span: Span) -> tuple[Clause, Span]:
+    """The line a section path's title is written on, when that line is a title: the path
+    may name only its label ("SECTION 4" for "SECTION 4 - What we will not pay for")."""
+    text = clause.text
+    start = text.rfind("\n", 0, span[0]) + 1
+    end = text.find("\n", span[1])
+    end = len(text) if end < 0 else end
+    line = _trim(text, (start, end))
+    return (clause, line) if line[1] - line[0] <= _LIST_TITLE_CHARS else (clause, span)
+
+
 class DocumentTerms:
     """Per-document word weights (inverse document frequency over the document's clauses)."""
 
@@ -533,7 +544,7 @@ class DocumentTerms:
         title = path_title(clause)
         found = self.find_before(clause, title) if title else None
         if found is not None:
-            return found
+            return _whole_title_line(*found)
         parent = self.parent(clause) or self.headed_parent(clause)
         if parent is None:
             return None
@@ -1129,7 +1140,10 @@ def _score_sentences(
             # a bare heading line ("3.1.9 Ambulance") states nothing: it is not an answer;
             # an item read with its list's title states the title's value for the item
             stated = len(tokens | heading) if item_titled else len(tokens)
-            substance = 1.0 if stated >= _SUBSTANCE_WORDS and \
+            # an item of an exclusion list that names what is asked ("iv. Ayurvedic
+            # treatment.") states its refusal by its list, however few its own words
+            refused_item = exclusion and not tokens.isdisjoint(weights)
+            substance = 1.0 if (stated >= _SUBSTANCE_WORDS or refused_item) and \
                 not _caps_title(clause.text, window) else 0.4
             # a run-on "sentence" (a flattened table, a whole list) holds every word somewhere
             spread = 1.0 + max(0, len(tokens) - _PLAIN_SENTENCE_WORDS) / 80

@@ -17,6 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from clausegraph.answer.direct import (EXCEPTION_HEADING, NOT_FOUND, REFUSES_COVER_RULE,
+                                       REFUSING_HEADING,
                                        DocumentTerms,
                                        direct_answer, is_ancestor, refuses_cover,
                                        split_sentences, terms_for, token_set,
@@ -52,6 +53,11 @@ GROUP_TITLES = {"definition": "Definitions", "base_rule": "Base rules", "excepti
 _REFUSES_ITEMS = re.compile(
     r"(?:(?:will|shall)\s+not\s+(?:cover|pay|be\s+liable)|not\s+covered|(?:are|is|be)\s+excluded|"
     r"exclusions?)[^.;:]{0,60}[:\-–]?\s*$", re.I)
+# a lead-in whose items are the conditions of cover, not what it refuses ("We will not pay
+# ... unless:")
+_CONDITIONAL = re.compile(r"\b(?:unless|except|provided|only\s+if|subject\s+to)\b", re.I)
+# a title line: a heading, not a rule (direct._LIST_TITLE_CHARS)
+_TITLE_CHARS = 100
 _DEFINITION_HEADING = re.compile(r"\b(definitions?|defined terms|interpretation)\b", re.I)
 # A sentence ends at . ; or : followed by space and a capital/number/bracket; the look-behind
 # skips common abbreviations so "U.S. Dollars" or "Inc. shall" do not end a sentence.
@@ -71,8 +77,22 @@ def _section_text(clause: Clause) -> str:
 
 
 def _refuses_items(parent: Clause | None) -> bool:
-    """Whether ``parent`` ends by refusing the list under it ("...; We will not cover:")."""
-    return parent is not None and _REFUSES_ITEMS.search(parent.text[-200:]) is not None
+    """Whether ``parent`` refuses the list under it: it ends by refusing ("...; We will not
+    cover:"), its lead-in sentence refuses however long it runs ("We will not pay for any
+    claim ... arising from any of the following:"), or its title line names what is not
+    covered ("SECTION 4 - What we will not pay for"; a title found by its words, not its
+    letter case)."""
+    if parent is None:
+        return False
+    if _REFUSES_ITEMS.search(parent.text[-200:]) is not None:
+        return True
+    spans = split_sentences(parent.text)
+    lead_in = parent.text[spans[-1][0]:spans[-1][1]].rstrip() if spans else ""
+    if lead_in.endswith(":") and _CONDITIONAL.search(lead_in) is None \
+            and refuses_cover(lead_in):
+        return True
+    title = parent.text.split("\n", 1)[0].strip()
+    return len(title) <= _TITLE_CHARS and REFUSING_HEADING.search(title) is not None
 
 
 def assign_groups(
