@@ -89,8 +89,9 @@ _KIND_WORDS = {
     # a rate is stated as a percentage ("interest at 2% per month")
     "amount": frozenset(tokenize("cap capped limit limits maximum minimum amount rate")),
     # "when does it start?" is answered by a date ("shall commence on September 10, 2015")
-    "duration": frozenset(tokenize("expire expires expiry expiration last lasts long run runs "
-                                   "duration start starts begin begins commence commences")),
+    "duration": frozenset(tokenize("expire expires expiry expiration last lasts long length "
+                                   "run runs duration start starts begin begins commence "
+                                   "commences")),
     "incorporation": frozenset(tokenize("incorporated incorporation organized organised "
                                         "organization formed registered")),
 }
@@ -263,7 +264,7 @@ _QUESTION_KINDS = (
         r"\b(how long|how soon|how many (days|months|years|weeks|hours)|within how|period|"
         # a time asked without "how": "Within what time ...?", "By when ...?", "time limit"
         r"within what|in what time|by when|time ?limits?|time ?frame|deadline|"
-        r"term\b|duration|when does|expire|until when|how much notice|notice|"
+        r"term\b|duration|length of|when does|expire|until when|how much notice|notice|"
         # an age is a number of years ("children aged below 17 years")
         r"(what|which|maximum|minimum|entry) age|age limit|how old)\b", re.I)),
     ("amount", re.compile(
