@@ -144,6 +144,11 @@ _VALUE_KINDS: dict[str, frozenset[str]] = {
 }
 # "in perpetuity" states a period without a number
 _UNBOUNDED = re.compile(r"\bperpetuity\b", re.I)
+# "refund proportionate premium for the unexpired period", "a pro rata share": an amount
+# stated as a share of another, without a number
+PROPORTIONAL = re.compile(r"\bpro[- ]?rata\b|\bproportionate\s+(?:premium|share|amount|"
+                          r"refund|part|portion)\b", re.I)
+_UNNUMBERED = {"duration": _UNBOUNDED, "amount": PROPORTIONAL}
 # "as specified in the Policy Schedule", "set out in Exhibit A", "as per the Table of
 # Benefits": a value the wording gives by pointing to where it is stated
 _DEFERRED = re.compile(
@@ -416,8 +421,8 @@ def _value_spans(kind: str | None, text: str, start: int = 0, end: int | None = 
     if kind in _VALUE_KINDS:
         spans = [(v.start, v.end) for v in extract_values(text)
                  if start <= v.start and v.end <= end and _answers(kind, v)]
-        if kind == "duration":
-            spans += [m.span() for m in _UNBOUNDED.finditer(text, start, end)]
+        if kind in _UNNUMBERED:
+            spans += [m.span() for m in _UNNUMBERED[kind].finditer(text, start, end)]
         return spans
     pattern = _VALUE_PATTERNS.get(kind or "")
     return [m.span() for m in pattern.finditer(text, start, end)] if pattern else []

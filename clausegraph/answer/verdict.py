@@ -20,8 +20,8 @@ import re
 from collections.abc import Callable, Mapping
 from datetime import date
 
-from clausegraph.answer.direct import (ASKS_EXCLUSION, FAMILY_PREFIX, REFUSING_HEADING,
-                                       asks_contents, content_tokens, refuses_cover)
+from clausegraph.answer.direct import (ASKS_EXCLUSION, FAMILY_PREFIX, PROPORTIONAL,
+                                       REFUSING_HEADING, asks_contents, content_tokens, refuses_cover)
 from clausegraph.models import Answer, DirectAnswer, Verdict
 from clausegraph.text.term import (RENEWS, TermEnd, date_by_name, event_end, format_length,
                                    notice_period, renewal_length, term_end)
@@ -289,8 +289,26 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str) -> Verdict:
                 else display(found[0])
             return Verdict(label="value", text=shown, value=found[0].text, clause_id=clause_id,
                            basis=f"the {kind} the quoted clause states")
+    share = PROPORTIONAL.search(text) if kinds[0] == "money" else None
+    if share is not None:
+        # "refund proportionate premium for unexpired policy period": the amount is a share
+        shown = _phrase(text, share.start())
+        return Verdict(label="value", text=shown[0].upper() + shown[1:], value=shown,
+                       clause_id=clause_id, basis="the share of an amount the quoted clause "
+                       "states, in place of a figure")
     return Verdict(label="cannot_tell", text=f"Cannot tell: the quote states no {kinds[0]}",
                    clause_id=clause_id, basis="no value of the kind asked in the quote")
+
+
+_PHRASE_END = re.compile(r"[,;:.()\n]|\s(?:and|or|if|which|where|subject|provided|shall|"
+                         r"will|is|are)\b", re.I)
+
+
+def _phrase(text: str, start: int, words: int = 7) -> str:
+    """The words of ``text`` from ``start`` to the end of its phrase (a comma, a stop, a
+    bracket or the verb or conjunction that goes on), at most ``words`` of them."""
+    end = _PHRASE_END.search(text, start)
+    return " ".join(text[start:end.start() if end else len(text)].split()[:words])
 
 
 def _read_under_exclusion(direct: DirectAnswer) -> bool:

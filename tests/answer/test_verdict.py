@@ -304,7 +304,8 @@ def test_the_figures_of_a_worked_example_are_not_the_answer(marker, premium):
              "policy is cancelled after 243 days, the refund is one third of the premium.")
     result = verdict("How much is refunded when the policy is cancelled?", _direct(quote))
     assert premium.split()[-1].lstrip("$") not in result.text, result
-    assert result.label == "cannot_tell", result
+    # the rule's own share is the answer, not the example's figure
+    assert result.text == "Pro-rata basis", result
 
 
 @pytest.mark.parametrize("premium", ["Rs. 10000", "$1,000"])
