@@ -249,6 +249,12 @@ _PARALLEL_ITEMS = 3
 _LIST_TITLE_CHARS = 100
 # a list's title merged into its first item lies at most this many clauses before an item
 _TITLE_SEARCH_CLAUSES = 40
+# a rule stated for a list given elsewhere in its section: "the listed conditions", "the
+# following diseases", "the diseases specified below", "as listed in Annexure I"
+_REFERS_TO_LIST = re.compile(
+    r"\b(?:the\s+)?(?:listed|following)\s+(?:conditions?|diseases?|illness\w*|ailments?|"
+    r"procedures?|treatments?|surger\w*|items?)\b|\b(?:specified|mentioned|listed|given)\s+"
+    r"(?:below|hereunder|in\s+the\s+list)\b", re.I)
 # the label that opens a section-path entry ("6.3(f)(i)", "(b)", "12.") before its title
 _PATH_LABEL = re.compile(r"[(\[]?[0-9A-Za-z.()\[\]~¶]{1,14}")
 # "Is cosmetic surgery excluded?", "Are war risks an exclusion?": cover asked the other way
@@ -364,7 +370,20 @@ def split_sentences(text: str) -> list[Span]:
 def _bare_item(text: str) -> bool:
     """Whether ``text`` is a list item of a few words with no verb ("1. For all parts made
     of glass - Nil"): what it is an item of is said by its list's lead-in."""
-    return len(text) <= _LIST_TITLE_CHARS and VERB_RE.search(text.lower()) is None
+    return len(text) <= _LIST_TITLE_CHARS and names_only(text)
+
+
+def names_only(text: str) -> bool:
+    """Whether ``text`` names things without a verb a rule is stated with ("List of
+    specific diseases: • Cataract • Hernia"): its items are what its list's title or rule
+    says of them."""
+    return VERB_RE.search(text.lower()) is None
+
+
+def _titled_items(text: str) -> bool:
+    """Whether a clause's sentences are items its list title speaks for: a short clause, or
+    one that only names things."""
+    return len(text) <= _LIST_HEADING_CHARS or names_only(text)
 
 
 def _caps_title(text: str, span: Span) -> bool:
@@ -503,6 +522,7 @@ class DocumentTerms:
         self._children: dict[str, dict[str, list[Clause]]] = {}
         self._headed: dict[str, dict[str, Clause]] = {}
         self._titles: dict[str, tuple[Clause, Span] | None] = {}
+        self._rules: dict[str, list[tuple[Clause, Span]]] = {}
         # per document: its clauses in reading order, and each clause's place in it
         self._ordered: dict[str, tuple[list[Clause], dict[str, int]]] = {}
         self._families: dict[tuple[str, str], bool] = {}
@@ -569,6 +589,36 @@ class DocumentTerms:
             if match:
                 return other, match.span()
         return None
+
+    def list_rules(self, clause: Clause) -> list[tuple[Clause, Span]]:
+        """The sentences that state a rule for the list ``clause`` is an item of, nearest
+        first, when the list's section states it in a clause of its own before the list ("a)
+        Expenses related to the treatment of the listed Conditions ... shall be excluded
+        until the expiry of 24 months" in the section whose "f) List of specific diseases"
+        holds "1. Eye Cataract"): sentences before ``clause``, in clauses of the section the
+        list sits in (their section path a prefix of the item's), that refer to a list,
+        within ``_TITLE_SEARCH_CLAUSES`` clauses before it."""
+        if clause.clause_id not in self._rules:
+            self._rules[clause.clause_id] = self._find_list_rules(clause)
+        return self._rules[clause.clause_id]
+
+    def _find_list_rules(self, clause: Clause) -> list[tuple[Clause, Span]]:
+        ordered, place = self._reading_order(clause.doc_id)
+        at = place[clause.clause_id]
+        path = clause.section_path
+        # an item that names things without stating a rule ("f. Eye • Cataract • NIL") may
+        # sit beside the rule ("a) ... the listed Conditions ..."); one that states a rule
+        # of its own only under it
+        beside = names_only(clause.text)
+        rules = []
+        for other in reversed(ordered[max(0, at - _TITLE_SEARCH_CLAUSES):at]):
+            own = other.section_path
+            if not own or len(own) > len(path) or own != path[:len(own)] or \
+                    (len(own) == len(path) and not beside):
+                continue
+            rules += [(other, (start, end)) for start, end in reversed(split_sentences(other.text))
+                      if _REFERS_TO_LIST.search(other.text, start, end)]
+        return rules
 
     def lead_in(self, clause: Clause) -> tuple[Clause, Span] | None:
         """The sentence that announces ``clause``'s list when the outline did not nest the
@@ -1096,10 +1146,15 @@ def _score_sentences(
     asks_value = _asks_value(kind)
     # a list item under a title that holds the asked value ("24 Months waiting period" over
     # "9. Cataract") states that value for its item, and the title's words with it
-    title_value = kind in _VALUE_KINDS and len(clause.text) <= _LIST_HEADING_CHARS \
+    title_value = kind in _VALUE_KINDS and _titled_items(clause.text) \
         and _holds_value(kind, list_title, 0, len(list_title))
+    # the title's value stands for what it stands for in the title ("... excluded until
+    # the expiry of 24 months": a waiting period)
+    title_stands = frozenset()
     if title_value:
         heading = heading | token_set(list_title)
+        if kind in _KIND_WORDS:
+            title_stands = _stands_for(kind, list_title, (0, len(list_title)))
     prior = 0.12 / (1 + rank)
     sentences = _sentence_tokens(clause.text, clause.kind == "table", kind == "incorporation")
     scored = []
@@ -1130,7 +1185,8 @@ def _score_sentences(
             if has_value and kind == "definition":
                 has_value = _defines_asked(clause.text, window, asked)
             if has_value and kind in _KIND_WORDS:
-                matched = tokens | _stands_for(kind, clause.text, window)
+                matched = tokens | _stands_for(kind, clause.text, window) | \
+                    (title_stands if item_titled else frozenset())
             else:
                 matched = tokens
             # a list item that holds the asked value states what its list heading names
@@ -1267,9 +1323,24 @@ def _line_spans(text: str) -> list[Span]:
 def _value_list_title(terms: DocumentTerms, clause: Clause, kind: str | None) -> str:
     """The list title the sentence scores read for a short item, only when the question
     asks a value a title can hold (the title is looked up per clause: not for nothing)."""
-    if kind not in _VALUE_KINDS or len(clause.text) > _LIST_HEADING_CHARS:
+    if kind not in _VALUE_KINDS or not _titled_items(clause.text):
         return ""
-    return terms.list_title(clause)
+    title = _value_title_line(terms, clause, kind)
+    return "" if title is None else title[0].text[title[1][0]:title[1][1]]
+
+
+def _value_title_line(terms: DocumentTerms, clause: Clause, kind: str
+                      ) -> tuple[Clause, Span] | None:
+    """Where the value of ``clause``'s list is stated: its list title when that holds one
+    ("24 Months waiting period" over "9. Cataract"), else the rule its section states for
+    the list ("... the listed Conditions ... shall be excluded until the expiry of 24
+    months"), else its list title (which holds no value)."""
+    title = terms.list_title_line(clause)
+    if title is not None and _holds_value(kind, title[0].text, *title[1]):
+        return title
+    rule = next((r for r in terms.list_rules(clause) if _holds_value(kind, r[0].text, *r[1])),
+                None)
+    return title if rule is None else rule
 
 
 def _value_title(terms: DocumentTerms, best: _Scored, kind: str | None
@@ -1278,7 +1349,8 @@ def _value_title(terms: DocumentTerms, best: _Scored, kind: str | None
     ("24 Months waiting period" for "9. Cataract and age related eye ailments")."""
     if not _asks_value(kind) or _holds_value(kind, best.clause.text, *best.span):
         return None
-    title = terms.list_title_line(best.clause)
+    title = _value_title_line(terms, best.clause, kind) if kind in _VALUE_KINDS \
+        else terms.list_title_line(best.clause)
     if title is None or not _holds_value(kind, title[0].text, *title[1]):
         return None
     return title
