@@ -66,6 +66,11 @@ class SegmentConfig(StrictModel):
         False, description="an unheaded list's lead-in sentence (\"... a waiting period of 36 "
         "months:\") names it in its items' section_path, which retrieval text carries"
     )
+    title_paths: bool = Field(
+        False, description="an unheaded numbered clause whose first line reads as a title "
+        "(\"2.\" / \"Specified disease waiting period\") is named by it in its items' "
+        "section_path, which retrieval text carries"
+    )
     # on: no CUAD dev, policy or LegalBench-RAG mini figure moved, and the evidence quotes
     # "14. Hernia" as its own clause, not "Hernia 15." inside item 12 (docs/segmentation.md)
     keep_worded_items: bool = Field(

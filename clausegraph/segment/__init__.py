@@ -51,5 +51,6 @@ def segment(document: Document, config: SegmentConfig | None = None) -> list[Cla
                        document.text if config.keep_worded_items else None)
     units = merge_lead_in_lists(units, document.text, config.max_clause_chars // 2)
     return build_clauses(
-        document, units, config.max_clause_chars, config.lead_in_paths
+        document, units, config.max_clause_chars, config.lead_in_paths,
+        config.title_paths
     )

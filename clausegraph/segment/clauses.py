@@ -13,6 +13,7 @@ import re
 from bisect import bisect_left
 
 from clausegraph.models import Clause, Document, Span
+from clausegraph.segment.headings import VERB_RE, ends_mid_phrase
 from clausegraph.segment.lines import excluded_spans
 from clausegraph.segment.merge import Unit
 from clausegraph.segment.outline import Node
@@ -23,6 +24,23 @@ _REPEAT_MARK_RE = re.compile(r"~\d+")
 _LEAD_IN_END_RE = re.compile(r"(?::-?|—|–)\s*$")
 _SENTENCE_END_RE = re.compile(r"[.;!?]\s+(?=[A-Z(“\"])")
 _LEAD_IN_CHARS = 200
+# a title line: a phrase of a few words (the letter-case heading rule's own bound,
+# headings.next_line_heading), not a sentence
+_TITLE_WORDS = 12
+# a line that goes on with the sentence before it ("of any illness ..."), not a list label
+# ("a) Expenses ...", "(ii) Hernia")
+_WRAPPED_ON_RE = re.compile(r"(?![a-z]{1,4}[.)]\s|\([a-z]{1,4}\)\s)[a-z]")
+_TITLE_CHARS = 100
+
+
+def _reads_as_title(line: str) -> bool:
+    """Whether a line reads as a title: short, opening with a capital or a bracket, ending
+    on no stop, comma or connecting word, with no verb a rule is stated with."""
+    words = line.split()
+    return 0 < len(words) <= _TITLE_WORDS and len(line) <= _TITLE_CHARS \
+        and (line[0].isupper() or line[0] in "(“\"'") and line[-1] not in ".,;" \
+        and not ends_mid_phrase(line) and VERB_RE.search(line.lower()) is None \
+        and sum(ch.isalpha() for ch in line) >= 3
 
 
 class _Segments:
@@ -46,10 +64,11 @@ class _Segments:
 
 
 def build_clauses(
-    document: Document, units: list[Unit], max_chars: int, lead_in_paths: bool = False
+    document: Document, units: list[Unit], max_chars: int, lead_in_paths: bool = False,
+    title_paths: bool = False,
 ) -> list[Clause]:
     joiner = _Segments(document)
-    naming = _Naming(document.text, lead_in_paths)
+    naming = _Naming(document.text, lead_in_paths, title_paths)
     clauses: list[Clause] = []
     for unit in units:
         segments = joiner.join(unit.pieces)
@@ -105,11 +124,13 @@ def _number(node: Node) -> str | None:
 
 class _Naming:
     """How ancestors are named in a clause's ``section_path``: number plus heading, or
-    (with ``lead_in_paths``) an unheaded list's lead-in sentence."""
+    (with ``title_paths``) an unheaded numbered clause's title line, or (with
+    ``lead_in_paths``) an unheaded list's lead-in sentence."""
 
-    def __init__(self, text: str, lead_in_paths: bool) -> None:
+    def __init__(self, text: str, lead_in_paths: bool, title_paths: bool = False) -> None:
         self.text = text
         self.lead_in_paths = lead_in_paths
+        self.title_paths = title_paths
 
     def section_path(self, node: Node) -> list[str]:
         labels: list[str] = []
@@ -122,10 +143,38 @@ class _Naming:
     def _display(self, node: Node) -> str:
         number = _number(node)
         heading = node.heading
+        if heading is None and self.title_paths and node.numbered:
+            heading = self._title_line(node)
         if heading is None and self.lead_in_paths:
             heading = self._lead_in(node)
         parts = [part for part in (number, heading) if part]
         return " ".join(parts) if parts else node.path.rsplit("/", 1)[-1]
+
+    def _title_line(self, node: Node) -> str | None:
+        """The first line of the node's own text after its label when it reads as a title
+        on a line of its own ("2." / "Specified disease / procedure waiting period: (Code-
+        Excl02)"): a heading the letter-case rule missed, whose items' retrieval text
+        (``section_path[-2:]`` + text) then says what they are items of."""
+        if not node.pieces:
+            return None
+        # a node's pieces are its lines, or runs of lines (a text file's paragraph)
+        lines = [" ".join(line.split()) for a, b in node.pieces
+                 for line in self.text[a:b].split("\n")]
+        first = next((i for i, line in enumerate(lines) if line), None)
+        if first is None:
+            return None
+        head, label = lines[first], _number(node) or ""
+        if label and head.startswith(label):  # "Clause 2", "2.2"
+            line = head[len(label):].lstrip(".):-–— ")
+        else:  # "a) ...", "(ii) ...": the first word is the label
+            line = head.split(None, 1)[1] if " " in head else ""
+        if not line:  # the label alone on its line: the title is on the next
+            first = next((i for i in range(first + 1, len(lines)) if lines[i]), None)
+            line = lines[first] if first is not None else ""
+        rest = [line for line in lines[first + 1:] if line] if first is not None else []
+        if not _reads_as_title(line) or (rest and _WRAPPED_ON_RE.match(rest[0])):
+            return None  # a sentence, or one wrapping onto the next line
+        return line
 
     def _lead_in(self, node: Node) -> str | None:
         """The last sentence of the node's own text when it ends in a colon (or dash)."""

@@ -304,3 +304,43 @@ def test_a_bold_capitalised_heading_after_a_sentence_heads_what_follows(
     assert heading in headed_by(contractual), headed_by(contractual)
     nominee = clause_with(clauses, "Nominee details")
     assert heading not in nominee.text
+
+
+SPECIFIED = """SECTION D EXCLUSIONS
+{label}
+{title}
+a) Expenses related to the treatment of the listed conditions shall be excluded until the expiry of 24 months.
+b) List of specific diseases:
+(i) Cataract
+(ii) Hernia of all types
+"""
+
+
+@pytest.mark.parametrize("label", ["2.", "2.2", "Clause 2"])
+@pytest.mark.parametrize("title", [
+    "Specified disease/procedure waiting period (Code- Excl02)",
+    "Specified disease or procedure waiting period:",
+])
+def test_a_numbered_clause_is_named_by_its_title_line(label: str, title: str) -> None:
+    """A title the letter-case rule misses ("Specified disease/procedure waiting period", in
+    sentence case) names its numbered clause in its items' section paths with
+    ``title_paths``, so their retrieval text says what they are items of."""
+    document = text_document(SPECIFIED.format(label=label, title=title))
+    hernia = clause_with(segment(document, SegmentConfig(title_paths=True)), "Hernia")
+    assert any("Specified disease" in part for part in hernia.section_path), hernia.section_path
+    # the list's own title names the item's list
+    assert "List of specific diseases" in hernia.section_path[-1], hernia.section_path
+
+
+@pytest.mark.parametrize("first_line", [
+    "The Company shall pay the medical expenses incurred by the insured",
+    "expenses related to the treatment of any illness within thirty days of",
+])
+def test_a_sentence_on_the_first_line_names_nothing(first_line: str) -> None:
+    """A numbered clause whose first line is a sentence, or a sentence wrapping on, has no
+    title line: its items' paths keep the bare number."""
+    text = f"SECTION D EXCLUSIONS\n2.\n{first_line}\nperson in a hospital.\na) Cataract\nb) Hernia\n"
+    hernia = clause_with(segment(text_document(text), SegmentConfig(title_paths=True)),
+                         "Hernia")
+    assert not any(first_line[:20] in part for part in hernia.section_path), \
+        hernia.section_path
