@@ -367,7 +367,7 @@ def split_sentences(text: str) -> list[Span]:
     return [_trim(text, span) for span in spans if text[span[0]:span[1]].strip()]
 
 
-def _bare_item(text: str) -> bool:
+def bare_item(text: str) -> bool:
     """Whether ``text`` is a list item of a few words with no verb ("1. For all parts made
     of glass - Nil"): what it is an item of is said by its list's lead-in."""
     return len(text) <= _LIST_TITLE_CHARS and names_only(text)
@@ -390,7 +390,7 @@ def _caps_title(text: str, span: Span) -> bool:
     """Whether ``text[span]`` is a title set in capitals ("SECTION III – PERSONAL ACCIDENT
     COVER FOR OWNER-DRIVER"): short, with no verb a rule is stated with."""
     line = text[span[0]:span[1]]
-    return _bare_item(line) and is_caps(line)
+    return bare_item(line) and is_caps(line)
 
 
 def _body_after_heading(best: _Scored) -> Span | None:
@@ -469,11 +469,17 @@ def _trim(text: str, span: Span) -> Span:
     return start, end
 
 
-# a heading that refuses cover: "Exclusions", "What is not covered", "What we don't pay for"
-_REFUSING = r"\bexclu\w*|\bnot\s+covered\b|(?:\bnot|n['’]t)\s+(?:pay|cover)\b"
+# a heading that refuses cover: "Exclusions", "What is not covered", "What we don't pay for",
+# "We shall not be liable to pay for"
+_REFUSING = r"\bexclu\w*|\bnot\s+covered\b|(?:\bnot|n['’]t)\s+(?:pay|cover|be\s+liable)\b"
 REFUSING_HEADING = re.compile(_REFUSING, re.I)
 # a heading that names what is not covered or only in part: those, and "Limitations",
 # "Exceptions"
+# a clause that ends by refusing the list after it: "...; We will not cover:", "We shall not
+# be liable to pay for", "the following are excluded -"
+REFUSES_ITEMS = re.compile(
+    r"(?:(?:will|shall)\s+not\s+(?:cover|pay|be\s+liable)|not\s+covered|(?:are|is|be)\s+excluded|"
+    r"exclusions?)[^.;:]{0,60}[:\-–]?\s*$", re.I)
 EXCEPTION_HEADING = re.compile(rf"\b(?:exception\w*|limitation\w*)\b|{_REFUSING}", re.I)
 
 
@@ -625,16 +631,23 @@ class DocumentTerms:
         list under it ("v. ... We will not cover:" / "1. Any infertility treatments"): the
         last sentence, ending in a colon, of the nearest clause before the list's items in
         reading order (numbered items back to it, at most ``_LIST_ITEMS``)."""
+        other = self.before_list(clause)
+        spans = split_sentences(other.text) if other is not None else []
+        last = spans[-1] if spans else None
+        if last is None or not other.text[last[0]:last[1]].rstrip().endswith(":"):
+            return None
+        return other, last
+
+    def before_list(self, clause: Clause) -> Clause | None:
+        """The clause just before the list ``clause`` is an item of, in reading order
+        (numbered items back to it, at most ``_LIST_ITEMS``): where a list not nested under
+        its lead-in is announced."""
         ordered, place = self._reading_order(clause.doc_id)
         at = place[clause.clause_id]
         for other in reversed(ordered[max(0, at - _LIST_ITEMS):at]):
-            if other.number and _bare_item(other.text):
+            if other.number and bare_item(other.text):
                 continue  # an earlier item of the same list
-            spans = split_sentences(other.text)
-            last = spans[-1] if spans else None
-            if last is None or not other.text[last[0]:last[1]].rstrip().endswith(":"):
-                return None
-            return other, last
+            return other
         return None
 
     def _reading_order(self, doc_id: str) -> tuple[list[Clause], dict[str, int]]:
@@ -872,7 +885,7 @@ def direct_answer(
         title = _value_title(terms, best, kind)
         titles = [title] if title is not None else \
             _exclusion_titles(terms, best, best.clause.clause_id in quoted_excluded)
-        if not titles and best.clause.number and _bare_item(best.clause.text):
+        if not titles and best.clause.number and bare_item(best.clause.text):
             # "1. For all rubber / nylon / plastic parts ... - 50%" reads with "Subject to a
             # deduction for depreciation at the rates mentioned below ...:" before it
             announced = terms.lead_in(best.clause)
@@ -1373,9 +1386,24 @@ def _exclusion_titles(terms: DocumentTerms, best: _Scored, excluded: bool
         found = terms.find_before(best.clause, refusing)
         if found is not None and found not in titles:
             titles.insert(0, found)
+    if not titles:
+        announced = _refusing_announcement(terms, best.clause)
+        titles = [announced] if announced is not None else []
     # a title already quoted by the answer's own sentence is not repeated
     return [(clause, span) for clause, span in titles
             if not (clause is best.clause and span[1] > best.span[0])]
+
+
+def _refusing_announcement(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span] | None:
+    """The sentence that announces ``item``'s list by refusing it, when the outline did not
+    nest the list under it ("... We will not cover" / "1. Any infertility treatments")."""
+    if terms.parent(item) is not None or not item.number or not bare_item(item.text):
+        return None
+    before = terms.before_list(item)
+    spans = split_sentences(before.text) if before is not None else []
+    if not spans or REFUSES_ITEMS.search(before.text[-200:]) is None:
+        return None
+    return before, spans[-1]
 
 
 def _pointed_row(index: IndexReader, best: _Scored, question: str, kind: str | None

@@ -17,8 +17,8 @@ from functools import lru_cache
 import numpy as np
 
 from clausegraph.answer.direct import (EXCEPTION_HEADING, NOT_FOUND, REFUSES_COVER_RULE,
-                                       REFUSING_HEADING,
-                                       DocumentTerms,
+                                       REFUSES_ITEMS, REFUSING_HEADING,
+                                       DocumentTerms, bare_item,
                                        direct_answer, is_ancestor, refuses_cover,
                                        split_sentences, terms_for, token_set,
                                        word_overlap_rules)
@@ -50,9 +50,6 @@ GROUP_TITLES = {"definition": "Definitions", "base_rule": "Base rules", "excepti
 # COVERED", "What we don't pay for", "General Exclusions", "Limitation of Liability").
 # A list heading that ends by refusing what follows ("...; We will not cover:"): its items
 # are exclusions, whatever the section is called.
-_REFUSES_ITEMS = re.compile(
-    r"(?:(?:will|shall)\s+not\s+(?:cover|pay|be\s+liable)|not\s+covered|(?:are|is|be)\s+excluded|"
-    r"exclusions?)[^.;:]{0,60}[:\-–]?\s*$", re.I)
 # a lead-in whose items are the conditions of cover, not what it refuses ("We will not pay
 # ... unless:")
 _CONDITIONAL = re.compile(r"\b(?:unless|except|provided|only\s+if|subject\s+to)\b", re.I)
@@ -84,7 +81,7 @@ def _refuses_items(parent: Clause | None) -> bool:
     letter case)."""
     if parent is None:
         return False
-    if _REFUSES_ITEMS.search(parent.text[-200:]) is not None:
+    if REFUSES_ITEMS.search(parent.text[-200:]) is not None:
         return True
     spans = split_sentences(parent.text)
     lead_in = parent.text[spans[-1][0]:spans[-1][1]].rstrip() if spans else ""
@@ -110,14 +107,19 @@ def assign_groups(
             out += [edge for _, edge in _edges_by_source(index, clause.doc_id).get(
                 clause.clause_id, ())]
         parent = terms.parent(clause) if terms is not None else None
-        roles[clause.clause_id] = clause_role(clause, out, parent)
+        # a list item the outline did not nest under its lead-in ("... We will not cover" /
+        # "1. Any infertility treatments") is refused by the clause announcing it
+        before = terms.before_list(clause) if terms is not None and parent is None and \
+            clause.number and bare_item(clause.text) else None
+        roles[clause.clause_id] = clause_role(clause, out, parent or before)
     return roles
 
 
 def clause_role(clause: Clause, out_edges: list[Edge], parent: Clause | None = None) -> str:
     """A clause's role (definition, base rule or exception) from its own wording, the
-    wording of its section headings and list lead-in (``parent``), and the edges the
-    relation rules drew from it (``out_edges``, themselves read from its wording).
+    wording of its section headings and list lead-in (``parent``: the clause it is an item
+    of, or the one announcing its list), and the edges the relation rules drew from it
+    (``out_edges``, themselves read from its wording).
 
     Never from which other clauses a question retrieved, nor from letter case or layout:
     the same clause plays the same role in every answer, and the same wording under the

@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 from written_graph import ask_variant, direct_text, variant_graph
 
-from clausegraph.answer.direct import DocumentTerms, _bare_item
+from clausegraph.answer.direct import DocumentTerms, bare_item
 
 ITEM_STYLES = ["{n}. {name}", "• {name}", "({letter}) {name}"]
 PERIODS = ["24 months", "two years", "twenty-four (24) months"]
@@ -71,7 +71,7 @@ def test_a_rule_stated_by_an_item_of_its_own_reads_no_list_rule(wordings):
     terms = DocumentTerms(index)
     own_rule = next(c for c in clauses if "longer of the two" in c.text)
     item = next(c for c in clauses if c.text.rstrip().endswith("Sinusitis"))
-    assert _bare_item(item.text) and not _bare_item(own_rule.text)
+    assert bare_item(item.text) and not bare_item(own_rule.text)
     assert terms.list_rules(own_rule) == []
     rule_clause, (start, end) = terms.list_rules(item)[0]
     assert "listed conditions" in rule_clause.text[start:end]
