@@ -281,7 +281,7 @@ _QUESTION_KINDS = (
     ("amount", re.compile(
         r"\b(how much|limit|limits|amount|cap|capped|maximum|minimum|percentage|percent|rate|fee|"
         r"fees|co-?pay\w*|discount|bonus|rent|charges|deductible|sub-?limit|price|paid|"
-        r"payable|liability)\b|%", re.I)),
+        r"payable|liability|refunds?)\b|%", re.I)),
     ("count", re.compile(r"\bhow many\b", re.I)),
     ("coverage", re.compile(
         r"\b(cover|covers|covered|coverage|benefits?|eligible|reimburs\w*|indemnif\w*|"

@@ -21,8 +21,10 @@ from collections.abc import Callable, Mapping
 from datetime import date
 
 from clausegraph.answer.direct import (ASKS_EXCLUSION, FAMILY_PREFIX, PROPORTIONAL,
-                                       REFUSING_HEADING, asks_contents, content_tokens, refuses_cover)
+                                       REFUSING_HEADING, asks_contents, content_tokens,
+                                       question_kind, refuses_cover)
 from clausegraph.models import Answer, DirectAnswer, Verdict
+from clausegraph.segment.headings import CONNECTORS
 from clausegraph.text.term import (RENEWS, TermEnd, date_by_name, event_end, format_length,
                                    notice_period, renewal_length, term_end)
 from clausegraph.text.tokenize import tokenize
@@ -46,7 +48,7 @@ _ASKS_VALUE: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     # condition ("What happens to the bonus when the vehicle is transferred?")
     (re.compile(r"(?:^|[,;]|\band\b|\bor\b|\b(?:by|until|till|since|from)\b)\s*when\b|"
                 r"\bwhat date\b|\bon what date\b", re.I), ("date", "duration")),
-    (re.compile(r"\bhow much\b|\b(amount|limit|cap|sum|fee|premium|price|deductible)\b",
+    (re.compile(r"\bhow much\b|\b(amount|limit|cap|sum|fee|premium|price|deductible|refunds?)\b",
                 re.I), ("money", "percent")),
     (re.compile(r"\bhow many\b", re.I), ("number",)),
 )
@@ -172,7 +174,10 @@ def verdict(question: str, direct: DirectAnswer | None,
             return Verdict(label="value", text=format_length(*length),
                            value=format_length(*length),
                            clause_id=clause_id, basis=f"the {what} the quoted clause states")
-    return _value(text, kinds, clause_id)
+    found = _value(text, kinds, clause_id)
+    if found.label == "cannot_tell" and question_kind(question) == "method":
+        return None  # "How is the refund worked out?": the quote states how, not a figure
+    return found
 
 
 def _renewal(text: str, clause_id: str) -> Verdict | None:
@@ -304,11 +309,14 @@ _PHRASE_END = re.compile(r"[,;:.()\n]|\s(?:and|or|if|which|where|subject|provide
                          r"will|is|are)\b", re.I)
 
 
-def _phrase(text: str, start: int, words: int = 7) -> str:
+def _phrase(text: str, start: int, words: int = 8) -> str:
     """The words of ``text`` from ``start`` to the end of its phrase (a comma, a stop, a
     bracket or the verb or conjunction that goes on), at most ``words`` of them."""
     end = _PHRASE_END.search(text, start)
-    return " ".join(text[start:end.start() if end else len(text)].split()[:words])
+    kept = text[start:end.start() if end else len(text)].split()[:words]
+    while len(kept) > 1 and kept[-1].lower() in CONNECTORS:  # "... for the unexpired period in"
+        kept.pop()
+    return " ".join(kept)
 
 
 def _read_under_exclusion(direct: DirectAnswer) -> bool:

@@ -6,7 +6,8 @@ premium, with no figure. The sentence held no value of the kind asked, so the an
 "Not found" (National Insurance's Parivar policy), and where it was given the verdict line
 said "Cannot tell: the quote states no money". A share of an amount now states the amount,
 and the verdict line names it. The wording is written with three ways of stating the share
-and two list styles, beside a clause stating a fee in money, and asked three ways.
+and two list styles, beside a clause stating a fee in money, and asked four ways ("What
+refund ...?" asks an amount as "How much ...?" does).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ def wordings(tmp_path_factory):
     "If I cancel the policy, how much premium is refunded?",
     "What amount of premium is refunded on cancellation?",
     "How much is refunded when the policy is cancelled?",
+    "What refund is given if the policyholder cancels the policy?",
 ])
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))
 def test_the_share_of_the_premium_answers(wordings, variant, question):

@@ -314,3 +314,33 @@ def test_a_figure_before_an_example_is_still_read(premium):
              "cancelled in its first month is refunded in full.")
     result = verdict("How much is refunded when the policy is cancelled?", _direct(quote))
     assert result.label == "value" and premium.split()[-1].lstrip("$") in result.text, result
+
+
+@pytest.mark.parametrize("question", [
+    "How is the refund worked out if the policy is cancelled?",
+    "How is the refund calculated when the insured cancels?",
+])
+def test_a_method_question_gets_no_verdict_without_a_figure(question):
+    """ "How is the refund worked out?" is answered by the quote's method: with no figure or
+    share in it, the verdict line says nothing rather than "the quote states no money"."""
+    quote = "The refund shall be worked out on the short period scale in the table below."
+    assert verdict(question, _direct(quote)) is None
+    share = "The refund shall be made on a pro rata basis for the unexpired period."
+    assert verdict(question, _direct(share)).text == "Pro rata basis for the unexpired period"
+
+
+@pytest.mark.parametrize("question", [
+    "What refund is given if the insured cancels the policy?",
+    "What refund does the insured get on cancelling the policy?",
+])
+@pytest.mark.parametrize(("quote", "shown"), [
+    ("the insured will be entitled to a pro-rata refund of premium for the unexpired period "
+     "in which the policy was in force",
+     "Pro-rata refund of premium for the unexpired period"),
+    ("the Company shall refund proportionate premium for the unexpired period in force.",
+     "Proportionate premium for the unexpired period in force"),
+    ("the Company shall refund 75% of the annual premium if cancelled within one month.",
+     "75%"),
+])
+def test_a_refund_question_asks_an_amount(question, quote, shown):
+    assert verdict(question, _direct(quote)).text == shown
