@@ -75,9 +75,19 @@ _ALLOWS = re.compile(r"\b(may|can|is entitled to|shall be entitled to|has the ri
                      r"shall have the right to|is permitted to)\b", re.I)
 _CONDITION = re.compile(r"\b(without|unless|except|provided that|provided, however|subject to|"
                         r"only if|only with|upon|after)\b", re.I)
-_AFFIRMS_COVER = re.compile(r"\b(we|the company|the insurer|the plan)\s+(will|shall)\s+(pay|"
-                            r"cover|reimburse|indemnify)\b|\b(is|are|shall be|will be)\s+"
-                            r"(covered|payable|reimbursed|included)\b", re.I)
+# who grants cover: the insurer ("We", "the Company") or the contract itself ("The Policy
+# will pay", "This insurance covers", "this benefit shall reimburse")
+_AFFIRMS_COVER = re.compile(
+    r"\b(?:we|the company|the insurer|the plan|(?:the|this) (?:policy|insurance|cover|benefit|"
+    r"section|plan))\s+(?:(?:will|shall)\s+(?:pay|cover|reimburse|indemnify)\b|(?:covers|pays|"
+    r"reimburses|indemnifies)\b)|\b(?:is|are|shall be|will be)\s+"
+    r"(?:covered|payable|reimbursed|included)\b", re.I)
+# a question about cover outside a place, and a grant limited to within one
+_ASKS_ABROAD = re.compile(r"\b(?:outside|abroad|overseas)\b", re.I)
+_ONLY_WITHIN = re.compile(
+    r"\b(?:in|within)\s+(?:the\s+)?(?P<place>[A-Z][\w]*(?:\s+[A-Z][\w]*){0,2})\s+only\b"
+    r"|\bonly\s+(?:in|within)\s+(?:the\s+)?(?P<place2>[A-Z][\w]*(?:\s+[A-Z][\w]*){0,2})",
+    re.I)
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30.4375, "year": 365.25}
 # "How much notice must be given to stop the agreement from renewing?": the notice period,
 # not the renewal's length beside it
@@ -375,6 +385,14 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> 
     if excluded:
         return Verdict(label="no", text="No: excluded", clause_id=clause_id,
                        basis="the quoted clause is listed under a heading that excludes it")
+    only = _ONLY_WITHIN.search(text) if _ASKS_ABROAD.search(question) else None
+    if only is not None:
+        # "Is treatment outside India covered?" / "This Policy covers treatments taken in
+        # India ONLY"
+        place = " ".join((only.group("place") or only.group("place2")).split())
+        return Verdict(label="no", text=f"No: only in {place}", value=place,
+                       clause_id=clause_id, basis="the clause grants cover only within a place "
+                       "the question asks about going outside of")
     if _AFFIRMS_COVER.search(text):
         limit = next((v for v in extract_values(text) if v.kind in ("money", "percent")), None)
         return Verdict(label="yes", text=f"Yes, up to {display(limit)}" if limit else "Yes",

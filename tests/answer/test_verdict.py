@@ -344,3 +344,38 @@ def test_a_method_question_gets_no_verdict_without_a_figure(question):
 ])
 def test_a_refund_question_asks_an_amount(question, quote, shown):
     assert verdict(question, _direct(quote)).text == shown
+
+
+@pytest.mark.parametrize(("question", "quote", "shown"), [
+    ("Is accidental death while travelling covered?",
+     "The Policy will pay up to the limit of the Sum Insured if accidental injury results in "
+     "death while travelling as a passenger.", "Yes"),
+    ("Is damage to a parked vehicle covered?",
+     "The insurance covers damage caused to the parked vehicle by unknown persons.", "Yes"),
+    ("Are lost vehicle keys covered?",
+     "This cover shall reimburse the cost of replacing lost vehicle keys up to CHF 1,000.",
+     "Yes, up to CHF 1,000"),
+    ("Is dental treatment during a trip covered?",
+     "This Policy shall pay for dental treatment during a trip up to ₹ 25,000.",
+     "Yes, up to ₹ 25,000"),
+])
+def test_a_grant_by_the_contract_itself_is_a_yes(question, quote, shown):
+    """Cover is granted by the insurer ("We will pay") or by the contract ("The Policy will
+    pay", "The insurance covers", "This cover shall reimburse")."""
+    result = verdict(question, _direct(quote))
+    assert result.label == "yes" and result.text == shown, result
+
+
+@pytest.mark.parametrize(("quote", "place"), [
+    ("This Policy covers Allopathic and AYUSH treatments taken in India ONLY.", "India"),
+    ("The insurance covers treatment received only within the United Kingdom.",
+     "United Kingdom"),
+    ("We will pay for hospital treatment in Switzerland only.", "Switzerland"),
+])
+@pytest.mark.parametrize("asked", ["outside {place}", "abroad", "overseas"])
+def test_cover_only_within_a_place_is_no_outside_it(quote, place, asked):
+    question = f"Is treatment {asked.format(place=place)} covered?"
+    result = verdict(question, _direct(quote))
+    assert result.label == "no" and result.text == f"No: only in {place}", result
+    inside = verdict(f"Is treatment in {place} covered?", _direct(quote))
+    assert inside.label == "yes", inside
