@@ -151,7 +151,7 @@ PROPORTIONAL = re.compile(r"\bpro[- ]?rata\b|\bproportionate\s+(?:premium|share|
 _UNNUMBERED = {"duration": _UNBOUNDED, "amount": PROPORTIONAL}
 # "as specified in the Policy Schedule", "set out in Exhibit A", "as per the Table of
 # Benefits": a value the wording gives by pointing to where it is stated
-_DEFERRED = re.compile(
+DEFERRED = re.compile(
     r"\b(?:(?:specified|stated|mentioned|shown|set\s+(?:forth|out)|given|indicated)\s+"
     r"(?:in|on|under)|as\s+per|according\s+to)\s+(?:the\s+|your\s+|this\s+)?"
     r"(?P<target>(?:[\w/&-]+\s+){0,3}?(?:schedule|table|certificate|exhibit|annex(?:ure)?|"
@@ -1193,7 +1193,7 @@ def _score_sentences(
             # Policy Schedule") gives the value as the wording does: it is not one that
             # lacks it, though it wins nothing over one that states it
             deferred = not has_value and kind in _VALUE_KINDS and \
-                (_DEFERRED.search(clause.text, *window) is not None
+                (DEFERRED.search(clause.text, *window) is not None
                  or _BLANK_VALUE.search(clause.text, *window) is not None)
             if has_value and kind == "definition":
                 has_value = _defines_asked(clause.text, window, asked)
@@ -1416,7 +1416,7 @@ def _pointed_row(index: IndexReader, best: _Scored, question: str, kind: str | N
     if kind not in _VALUE_KINDS:
         return None
     text = best.clause.text
-    pointer = _DEFERRED.search(text, *best.span)
+    pointer = DEFERRED.search(text, *best.span)
     if pointer is None:
         return None
     target = token_set(pointer.group("target")) - _TARGET_GENERIC

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Mapping
 from datetime import date
 
-from clausegraph.answer.direct import (ASKS_EXCLUSION, FAMILY_PREFIX, PROPORTIONAL,
+from clausegraph.answer.direct import (ASKS_EXCLUSION, DEFERRED, FAMILY_PREFIX, PROPORTIONAL,
                                        REFUSING_HEADING, asks_contents, content_tokens,
                                        question_kind, refuses_cover)
 from clausegraph.models import Answer, DirectAnswer, Verdict
@@ -57,7 +57,14 @@ _ASKS_COVER = re.compile(r"\b(covered|cover|covers|payable|pay for|pays for|reim
 _PERMISSION = re.compile(r"^\s*(can|could|may|might|is \w+ (allowed|permitted|entitled))\b",
                          re.I)
 _EXISTS = re.compile(r"^\s*(is|are) there\b|^\s*(does|do) (the|this|it|either|any)\b.*\b("
-                     r"contain|include|have|provide|require|grant|impose)\w*\b", re.I)
+                     r"contain|include|have|provide|require|grant|impose|apply|applies)\w*\b|"
+                     # "Is a grace period allowed?", "Is an engine protect add-on available?"
+                     r"^\s*(is|are) (a|an|any)\b.{1,60}\b(available|allowed|permitted|offered|"
+                     r"provided)\b", re.I)
+# a document that restates the question and answers it ("Do you need a referral to see a
+# specialist? | Answers: Yes.", as a US Summary of Benefits and Coverage does)
+_STATED_ANSWER = re.compile(
+    r"\?\s*(?:\|\s*)?(?:answers?\s*:\s*)?(?P<answer>yes|no)(?=\s*(?:[.,;:!|]|$))", re.I)
 # "in the first year", "during the first two policy years": a window from the start
 _FIRST = re.compile(r"\bfirst\s+(?:(\w+)\s+)?(?:policy\s+)?(day|week|month|year)s?\b", re.I)
 _EXAMPLE = re.compile(r"\bfor\s+(?:example|instance)\b|\be\.\s?g\.|\bexample\b|\billustrat\w*",
@@ -311,6 +318,15 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str) -> Verdict:
         return Verdict(label="value", text=shown[0].upper() + shown[1:], value=shown,
                        clause_id=clause_id, basis="the share of an amount the quoted clause "
                        "states, in place of a figure")
+    pointer = DEFERRED.search(text)
+    if pointer is not None:
+        # "up to the limits as specified in the Policy Schedule": the wording gives the figure
+        # by pointing to where it is stated
+        target = " ".join(pointer.group("target").split())
+        target = target[0].upper() + target[1:]
+        return Verdict(label="value", text=f"As stated in the {target}", value=target,
+                       clause_id=clause_id, basis="the quote points to where the figure is "
+                       "stated")
     return Verdict(label="cannot_tell", text=f"Cannot tell: the quote states no {kinds[0]}",
                    clause_id=clause_id, basis="no value of the kind asked in the quote")
 
@@ -338,6 +354,11 @@ def _read_under_exclusion(direct: DirectAnswer) -> bool:
 
 
 def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False) -> Verdict:
+    stated = _STATED_ANSWER.search(text)
+    if stated is not None:
+        answer = stated.group("answer").capitalize()
+        return Verdict(label=answer.lower(), text=answer, clause_id=clause_id,
+                       basis="the document states the answer to the question it restates")
     if ASKS_EXCLUSION.search(question):
         return _exclusion(question, text, clause_id, excluded)
     if _ASKS_COVER.search(question):

@@ -379,3 +379,57 @@ def test_cover_only_within_a_place_is_no_outside_it(quote, place, asked):
     assert result.label == "no" and result.text == f"No: only in {place}", result
     inside = verdict(f"Is treatment in {place} covered?", _direct(quote))
     assert inside.label == "yes", inside
+
+
+@pytest.mark.parametrize(("quote", "label"), [
+    ("Do you need a referral to see a specialist? | Answers: Yes. | Why This Matters: This "
+     "plan will pay some or all of the costs to see a specialist.", "yes"),
+    ("Will you pay less if you use a network provider? Yes. See the list of providers.", "yes"),
+    ("Are there services covered before you meet your deductible? | Answers: No. | Why This "
+     "Matters: You must pay all of the costs up to the deductible amount.", "no"),
+])
+def test_an_answer_the_document_states_to_its_own_question(quote, label):
+    question = quote.split("?")[0].replace("you", "I") + "?"
+    result = verdict(question, _direct(quote))
+    assert result.label == label and result.text == label.capitalize(), result
+
+
+def test_a_question_mark_before_a_sentence_opening_with_no_is_no_answer():
+    quote = ("What happens to the bonus? No claim bonus shall be forfeited if the policy is not "
+             "renewed within 30 days of its expiry.")
+    result = verdict("Is there a no claim bonus?", _direct(quote))
+    assert result.basis != "the document states the answer to the question it restates", result
+
+
+@pytest.mark.parametrize("question", [
+    "Is a grace period allowed for premium payment?",
+    "Is an engine protect add-on available?",
+    "Does the first 30 days waiting period apply?",
+])
+def test_asking_whether_a_provision_is_available_or_applies_is_a_yes_when_found(question):
+    quote = "We will allow a grace period of 30 days from the due date of the renewal premium."
+    assert verdict(question, _direct(quote)).label == "yes"
+
+
+@pytest.mark.parametrize(("question", "quote", "shown"), [
+    ("How long is the waiting period for pre-existing diseases?",
+     "Expenses related to pre-existing diseases shall be excluded until the expiry of the "
+     "number of months of continuous coverage as specified in the Policy Schedule.",
+     "As stated in the Policy Schedule"),
+    ("How much does the policy pay for road ambulance?",
+     "We shall cover the costs incurred up to the limits set out in the Table of Benefits.",
+     "As stated in the Table of Benefits"),
+    ("What is the compulsory deductible?",
+     "The Company shall not be liable for each and every claim in respect of the deductible "
+     "stated in the Certificate of Insurance.", "As stated in the Certificate of Insurance"),
+])
+def test_a_figure_given_by_pointing_to_the_schedule(question, quote, shown):
+    result = verdict(question, _direct(quote))
+    assert result.label == "value" and result.text == shown, result
+
+
+def test_a_stated_figure_wins_over_a_pointer():
+    quote = ("We will pay up to Rs. 2,000 per hospitalisation for road ambulance, subject to "
+             "the terms specified in the Policy Schedule.")
+    result = verdict("How much does the policy pay for road ambulance?", _direct(quote))
+    assert result.text == "Rs. 2,000", result
