@@ -74,10 +74,10 @@ def test_how_long_gives_the_duration_in_any_number_style(stated):
 @pytest.mark.parametrize("wording", [
     "Licensee may not assign this Agreement without the prior written consent of Licensor.",
     "Neither party may assign this Agreement without the other party's prior written consent.",
-    "This Agreement shall not be assigned by either party, unless the other party agrees in "
-    "writing.",
-    "Neither this Agreement nor any interest hereunder shall be assignable by a Party without "
-    "the prior written consent of the other Party.",
+    ("This Agreement shall not be assigned by either party, unless the other party agrees in "
+    "writing."),
+    ("Neither this Agreement nor any interest hereunder shall be assignable by a Party without "
+    "the prior written consent of the other Party."),
 ])
 def test_a_prohibition_with_a_condition_is_conditional(wording):
     result = verdict("Can the agreement be assigned?", _direct(wording))
@@ -334,8 +334,8 @@ def test_a_method_question_gets_no_verdict_without_a_figure(question):
     "What refund does the insured get on cancelling the policy?",
 ])
 @pytest.mark.parametrize(("quote", "shown"), [
-    ("the insured will be entitled to a pro-rata refund of premium for the unexpired period "
-     "in which the policy was in force",
+    (("the insured will be entitled to a pro-rata refund of premium for the unexpired period "
+     "in which the policy was in force"),
      "Pro-rata refund of premium for the unexpired period"),
     ("the Company shall refund proportionate premium for the unexpired period in force.",
      "Proportionate premium for the unexpired period in force"),
@@ -348,8 +348,8 @@ def test_a_refund_question_asks_an_amount(question, quote, shown):
 
 @pytest.mark.parametrize(("question", "quote", "shown"), [
     ("Is accidental death while travelling covered?",
-     "The Policy will pay up to the limit of the Sum Insured if accidental injury results in "
-     "death while travelling as a passenger.", "Yes"),
+     ("The Policy will pay up to the limit of the Sum Insured if accidental injury results in "
+     "death while travelling as a passenger."), "Yes"),
     ("Is damage to a parked vehicle covered?",
      "The insurance covers damage caused to the parked vehicle by unknown persons.", "Yes"),
     ("Are lost vehicle keys covered?",
@@ -382,11 +382,11 @@ def test_cover_only_within_a_place_is_no_outside_it(quote, place, asked):
 
 
 @pytest.mark.parametrize(("quote", "label"), [
-    ("Do you need a referral to see a specialist? | Answers: Yes. | Why This Matters: This "
-     "plan will pay some or all of the costs to see a specialist.", "yes"),
+    (("Do you need a referral to see a specialist? | Answers: Yes. | Why This Matters: This "
+     "plan will pay some or all of the costs to see a specialist."), "yes"),
     ("Will you pay less if you use a network provider? Yes. See the list of providers.", "yes"),
-    ("Are there services covered before you meet your deductible? | Answers: No. | Why This "
-     "Matters: You must pay all of the costs up to the deductible amount.", "no"),
+    (("Are there services covered before you meet your deductible? | Answers: No. | Why This "
+     "Matters: You must pay all of the costs up to the deductible amount."), "no"),
 ])
 def test_an_answer_the_document_states_to_its_own_question(quote, label):
     question = quote.split("?")[0].replace("you", "I") + "?"
@@ -413,15 +413,15 @@ def test_asking_whether_a_provision_is_available_or_applies_is_a_yes_when_found(
 
 @pytest.mark.parametrize(("question", "quote", "shown"), [
     ("How long is the waiting period for pre-existing diseases?",
-     "Expenses related to pre-existing diseases shall be excluded until the expiry of the "
-     "number of months of continuous coverage as specified in the Policy Schedule.",
+     ("Expenses related to pre-existing diseases shall be excluded until the expiry of the "
+     "number of months of continuous coverage as specified in the Policy Schedule."),
      "As stated in the Policy Schedule"),
     ("How much does the policy pay for road ambulance?",
      "We shall cover the costs incurred up to the limits set out in the Table of Benefits.",
      "As stated in the Table of Benefits"),
     ("What is the compulsory deductible?",
-     "The Company shall not be liable for each and every claim in respect of the deductible "
-     "stated in the Certificate of Insurance.", "As stated in the Certificate of Insurance"),
+     ("The Company shall not be liable for each and every claim in respect of the deductible "
+     "stated in the Certificate of Insurance."), "As stated in the Certificate of Insurance"),
 ])
 def test_a_figure_given_by_pointing_to_the_schedule(question, quote, shown):
     result = verdict(question, _direct(quote))
