@@ -101,6 +101,10 @@ def ask_all(graphs: dict[str, ClauseGraph], documents: dict[str, dict], items: l
         row["verdict_or_quote_ok"] = not row["not_found"] and row["found"] and states_fact(
             f"{row['verdict'] or ''}\n{row['direct_answer'] or ''}", item.get("answer", []),
             whole_words=True)
+        # the verdict line alone, where the answer has one: does it state the fact?
+        row["verdict_ok"] = None if row["not_found"] or not row["found"] or \
+            answer.verdict is None else states_fact(row["verdict"], item.get("answer", []),
+                                                    whole_words=True)
         row["evidence"] = [{"label": e.label, "group": e.group, "pages": e.pages,
                             "text": e.text} for e in answer.evidence[:5]]
         rows.append(row)
@@ -157,6 +161,11 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "direct_answer": base["direct_answer"], "not_found_right": base["not_found"],
         "verdict_or_direct_answer": share([r.get("verdict_or_quote_ok", False)
                                            for r in answerable]),
+        # of the answered answerable questions with a verdict line, the share whose verdict
+        # states the fact ("Yes", "No: excluded", "24 months", "As stated in the Schedule")
+        "verdict_lines": sum(r.get("verdict_ok") is not None for r in answerable),
+        "verdict_states_fact": share([r["verdict_ok"] for r in answerable
+                                      if r.get("verdict_ok") is not None]),
         "answerable_wrongly_not_found": sum(r["wrongly_not_found"] for r in rows),
         "answerable_wrongly_not_found_pct": share([r["wrongly_not_found"] for r in answerable]),
         "seconds_total": round(sum(r["seconds"] for r in rows), 1),
@@ -193,6 +202,8 @@ def print_table(result: dict[str, Any]) -> None:
     print(f"\nlowest per-document direct answer: {result['lowest_document_direct_answer']}")
     print("the verdict line or the direct answer states the fact: "
           f"{result['overall']['verdict_or_direct_answer']}")
+    print(f"the verdict line states the fact: {result['overall']['verdict_states_fact']} "
+          f"(of {result['overall']['verdict_lines']} answered questions with one)")
 
 
 def main() -> None:
