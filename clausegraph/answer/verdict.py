@@ -61,6 +61,8 @@ _EXISTS = re.compile(r"^\s*(is|are) there\b|^\s*(does|do) (the|this|it|either|an
                      # "Is a grace period allowed?", "Is an engine protect add-on available?"
                      r"^\s*(is|are) (a|an|any)\b.{1,60}\b(available|allowed|permitted|offered|"
                      r"provided)\b", re.I)
+# the figures a provision is stated with: a period, a share, a sum
+_PROVISION_FIGURES = ("duration", "percent", "money")
 # a document that restates the question and answers it ("Do you need a referral to see a
 # specialist? | Answers: Yes.", as a US Summary of Benefits and Coverage does)
 _STATED_ANSWER = re.compile(
@@ -375,7 +377,13 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False) ->
             return Verdict(label="yes", text="Yes", clause_id=clause_id,
                            basis="the clause allows it")
     if _EXISTS.search(question):
-        return Verdict(label="yes", text="Yes", clause_id=clause_id,
+        # "Is there a co-payment?" / "... 50% co-payment ...": the provision's own figure
+        # is what an analyst reads next ("Yes: 50%")
+        example = _EXAMPLE.search(text)
+        figure = next((v for v in extract_values(text[:example.start()] if example else text)
+                       if v.kind in _PROVISION_FIGURES), None)
+        return Verdict(label="yes", text=f"Yes: {display(figure)}" if figure else "Yes",
+                       value=figure.text if figure else None, clause_id=clause_id,
                        basis="the document has a clause that provides for it")
     return Verdict(label="cannot_tell", text="Cannot tell from the quote", clause_id=clause_id,
                    basis="the quote neither allows nor forbids what is asked in so many words")

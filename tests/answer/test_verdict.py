@@ -433,3 +433,24 @@ def test_a_stated_figure_wins_over_a_pointer():
              "the terms specified in the Policy Schedule.")
     result = verdict("How much does the policy pay for road ambulance?", _direct(quote))
     assert result.text == "Rs. 2,000", result
+
+
+@pytest.mark.parametrize(("question", "quote", "shown"), [
+    ("Is there a co-payment?", "This policy will be subject to 50% base co-payment on every "
+     "claim.", "Yes: 50%"),
+    ("Is there a free look period, and how long is it?", "You will have a free look period "
+     "of thirty days from the date of receipt of the policy document.", "Yes: 30 days"),
+    ("Is there a cap on room rent per day?", "Room rent is payable up to 2% of the Sum "
+     "Insured per day.", "Yes: 2%"),
+    ("Is there an excess for own damage?", "A compulsory excess of EUR 250 applies to "
+     "each own damage claim.", "Yes: EUR 250"),
+])
+def test_a_provision_found_is_shown_with_its_figure(question, quote, shown):
+    result = verdict(question, _direct(quote))
+    assert result.label == "yes" and result.text == shown, result
+
+
+def test_a_provision_without_a_figure_is_a_plain_yes():
+    result = verdict("Is there a grievance procedure?",
+                     _direct("The insured may lodge a grievance with the Grievance Cell."))
+    assert result.text == "Yes", result
