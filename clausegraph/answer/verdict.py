@@ -61,6 +61,10 @@ _EXISTS = re.compile(r"^\s*(is|are) there\b|^\s*(does|do) (the|this|it|either|an
                      # "Is a grace period allowed?", "Is an engine protect add-on available?"
                      r"^\s*(is|are) (a|an|any)\b.{1,60}\b(available|allowed|permitted|offered|"
                      r"provided)\b", re.I)
+_WORD = re.compile(r"[A-Za-z0-9]+")
+# how far before a value the word naming it is read ("ICU - Up to 2%")
+_SUBJECT_REACH = 40
+_ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
 # the figures a provision is stated with: a period, a share, a sum
 _PROVISION_FIGURES = ("duration", "percent", "money")
 # a document that restates the question and answers it ("Do you need a referral to see a
@@ -193,7 +197,7 @@ def verdict(question: str, direct: DirectAnswer | None,
             return Verdict(label="value", text=format_length(*length),
                            value=format_length(*length),
                            clause_id=clause_id, basis=f"the {what} the quoted clause states")
-    found = _value(text, kinds, clause_id)
+    found = _value(text, kinds, clause_id, question)
     if found.label == "cannot_tell" and question_kind(question) == "method":
         return None  # "How is the refund worked out?": the quote states how, not a figure
     return found
@@ -277,16 +281,38 @@ def _names_subject(question: str, text: str) -> bool:
     when the words that only ask (the auxiliary, "covered", "how long", "in the first two
     years", the kind of value) are taken out, or a word of its family (the same first
     FAMILY_PREFIX letters: "warranty" / "warrants")."""
+    wanted = _subject_words(question)
+    if not wanted:
+        return True
+    quoted = {t[:FAMILY_PREFIX] for t in tokenize(text)}
+    return any(t[:FAMILY_PREFIX] in quoted for t in wanted)
+
+
+def _subject_words(question: str) -> list[str]:
+    """The words of the question left when the words that only ask are taken out."""
     asking = [_AUXILIARY, _ASKS_COVER, _WAIT, _FIRST, _PERMISSION, _EXISTS,
               *(pattern for pattern, _ in _ASKS_VALUE)]
     subject = question
     for pattern in asking:
         subject = pattern.sub(" ", subject)
-    wanted = [t for t in content_tokens(subject) if not t.isdigit()]
-    if not wanted:
-        return True
-    quoted = {t[:FAMILY_PREFIX] for t in tokenize(text)}
-    return any(t[:FAMILY_PREFIX] in quoted for t in wanted)
+    return [t for t in content_tokens(subject) if not t.isdigit()]
+
+
+def _nearest_subject(found: list[Value], text: str, question: str | None) -> Value:
+    """Of the values the quote states, the one a word of the question's subject most
+    closely precedes, within ``_SUBJECT_REACH`` characters ("What limit applies to ICU
+    charges?" / "Room - Up to 1% of SI ... ICU - Up to 2% of SI" -> 2%); else the first."""
+    # a short word names little ("out" of "out-of-pocket" is in "out-of-network" too); an
+    # acronym does ("ICU", "OPD")
+    acronyms = {a.lower() for a in _ACRONYM.findall(question)} if question else set()
+    wanted = {t[:FAMILY_PREFIX] for t in _subject_words(question)
+              if len(t) > 3 or t in acronyms} if question else set()
+    places = [m.end() for m in _WORD.finditer(text)
+              if (tokenize(m.group()) or [""])[0][:FAMILY_PREFIX] in wanted] if wanted else []
+    reach = [(min((v.start - p for p in places if 0 <= v.start - p <= _SUBJECT_REACH),
+                  default=None), i) for i, v in enumerate(found)]
+    near = [(gap, i) for gap, i in reach if gap is not None]
+    return found[min(near)[1]] if near else found[0]
 
 
 def asked_value_kinds(question: str) -> tuple[str, ...]:
@@ -300,7 +326,8 @@ def asked_value_kinds(question: str) -> tuple[str, ...]:
     return ()
 
 
-def _value(text: str, kinds: tuple[str, ...], clause_id: str) -> Verdict:
+def _value(text: str, kinds: tuple[str, ...], clause_id: str,
+           question: str | None = None) -> Verdict:
     # the figures of a worked example ("For e.g. If Policy Premium ... is Rs. 10000") are
     # not the document's: values are read before it
     example = _EXAMPLE.search(text)
@@ -308,10 +335,11 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str) -> Verdict:
     for kind in kinds:
         found = [v for v in values if v.kind == kind]
         if found:
+            value = _nearest_subject(found, text, question)
             # "How long is the term?" answered by its end: "until December 31, 2022"
-            shown = f"Until {display(found[0])}" if kind == "date" and kinds[0] == "duration" \
-                else display(found[0])
-            return Verdict(label="value", text=shown, value=found[0].text, clause_id=clause_id,
+            shown = f"Until {display(value)}" if kind == "date" and kinds[0] == "duration" \
+                else display(value)
+            return Verdict(label="value", text=shown, value=value.text, clause_id=clause_id,
                            basis=f"the {kind} the quoted clause states")
     share = PROPORTIONAL.search(text) if kinds[0] == "money" else None
     if share is not None:

@@ -454,3 +454,18 @@ def test_a_provision_without_a_figure_is_a_plain_yes():
     result = verdict("Is there a grievance procedure?",
                      _direct("The insured may lodge a grievance with the Grievance Cell."))
     assert result.text == "Yes", result
+
+
+@pytest.mark.parametrize(("quote", "room", "icu"), [
+    ("Room/ ICU Charges (per day) | PLAN A: Room - Up to 1% of SI or actual, whichever is "
+     "lower ICU – Up to 2% of SI or actual, whichever is lower", "1%", "2%"),
+    ("Room rent is payable up to Rs. 5,000 per day and ICU charges up to Rs. 10,000 per day.",
+     "Rs. 5,000", "Rs. 10,000"),
+    ("We pay for a hospital room up to $200 a day, and for the ICU up to $600 a day.",
+     "$200", "$600"),
+])
+def test_the_value_read_is_the_one_the_subject_names(quote, room, icu):
+    """Of two figures in one quote, the verdict reads the one the question's subject
+    precedes ("What limit applies to ICU charges?" -> the ICU's), not the first."""
+    assert verdict("What limit applies to ICU charges?", _direct(quote)).text == icu
+    assert verdict("What is the room rent limit?", _direct(quote)).text == room
