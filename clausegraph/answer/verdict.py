@@ -62,6 +62,8 @@ _EXISTS = re.compile(r"^\s*(is|are) there\b|^\s*(does|do) (the|this|it|either|an
                      r"^\s*(is|are) (a|an|any)\b.{1,60}\b(available|allowed|permitted|offered|"
                      r"provided)\b", re.I)
 _WORD = re.compile(r"[A-Za-z0-9]+")
+# the quote names what is asked but neither grants, refuses, allows nor forbids it
+_NEITHER = "Cannot tell from the quote"
 # how far before a value the word naming it is read ("ICU - Up to 2%")
 _SUBJECT_REACH = 40
 _ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
@@ -92,7 +94,7 @@ _CONDITION = re.compile(r"\b(without|unless|except|provided that|provided, howev
 # will pay", "This insurance covers", "this benefit shall reimburse")
 _AFFIRMS_COVER = re.compile(
     r"\b(?:we|the company|the insurer|the plan|(?:the|this) (?:policy|insurance|cover|benefit|"
-    r"section|plan))\s+(?:(?:will|shall)\s+(?:pay|cover|reimburse|indemnify)\b|(?:covers|pays|"
+    r"section|plan))\s+(?:(?:will|shall)\s+(?:pay|cover|reimburse|indemnify|bear)\b|(?:covers|pays|"
     r"reimburses|indemnifies)\b)|\b(?:is|are|shall be|will be)\s+"
     r"(?:covered|payable|reimbursed|included)\b", re.I)
 # a question about cover outside a place, and a grant limited to within one
@@ -158,7 +160,14 @@ def verdict(question: str, direct: DirectAnswer | None,
     clause_id = (direct.answering_line() or direct.lines[0]).clause_id
     if yes_no:
         renewal = _renewal(text, clause_id) if _ASKS_RENEWAL.search(question) else None
-        return renewal or _yes_no(question, text, clause_id, _read_under_exclusion(direct))
+        answer = renewal or _yes_no(question, text, clause_id, _read_under_exclusion(direct))
+        if answer.text == _NEITHER and kinds:
+            # "Can the insured cancel, and what refund is given?": the value asked second
+            # is an answer where the yes or no is not said in so many words
+            value = _value(text, kinds, clause_id, question)
+            if value.label == "value":
+                return value
+        return answer
     if kinds == ("jurisdiction",):
         from clausegraph.review.jurisdiction import governing_jurisdiction
 
@@ -413,7 +422,7 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False) ->
         return Verdict(label="yes", text=f"Yes: {display(figure)}" if figure else "Yes",
                        value=figure.text if figure else None, clause_id=clause_id,
                        basis="the document has a clause that provides for it")
-    return Verdict(label="cannot_tell", text="Cannot tell from the quote", clause_id=clause_id,
+    return Verdict(label="cannot_tell", text=_NEITHER, clause_id=clause_id,
                    basis="the quote neither allows nor forbids what is asked in so many words")
 
 
@@ -455,7 +464,7 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> 
         return Verdict(label="yes", text=f"Yes, up to {display(limit)}" if limit else "Yes",
                        value=limit.text if limit else None, clause_id=clause_id,
                        basis="the clause grants cover")
-    return Verdict(label="cannot_tell", text="Cannot tell from the quote", clause_id=clause_id,
+    return Verdict(label="cannot_tell", text=_NEITHER, clause_id=clause_id,
                    basis="the quote neither grants nor refuses cover in so many words")
 
 

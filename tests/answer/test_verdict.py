@@ -469,3 +469,26 @@ def test_the_value_read_is_the_one_the_subject_names(quote, room, icu):
     precedes ("What limit applies to ICU charges?" -> the ICU's), not the first."""
     assert verdict("What limit applies to ICU charges?", _direct(quote)).text == icu
     assert verdict("What is the room rent limit?", _direct(quote)).text == room
+
+
+@pytest.mark.parametrize(("limit", "shown"), [
+    ("Rs. 1,500", "Rs. 1,500"), ("$300", "$300"), ("EUR 250", "EUR 250")])
+def test_the_insurer_bearing_a_cost_grants_cover_up_to_its_limit(limit, shown):
+    quote = ("In the event of the vehicle being disabled the Company will bear the reasonable "
+             f"cost of removal to the nearest repairer, not exceeding in all {limit}.")
+    result = verdict("Is towing to the nearest repairer covered, and up to how much?",
+                     _direct(quote))
+    assert result.label == "yes" and result.text == f"Yes, up to {shown}", result
+
+
+def test_the_value_asked_second_answers_when_the_yes_or_no_is_not_said():
+    quote = ("In the event of cancellation initiated by the insured, the refund will be on a "
+             "pro rata basis, provided no claim has been made during the policy period.")
+    result = verdict("Can the insured cancel the policy, and what refund is given?",
+                     _direct(quote))
+    assert result.text == "Pro rata basis", result
+    # a quote that does not name what is asked stays "Cannot tell", figure or not
+    other = ("Expenses related to the treatment of the listed conditions shall be excluded "
+             "until the expiry of 24 months of continuous coverage.")
+    assert verdict("Is maternity covered, and after what waiting period?",
+                   _direct(other)).label == "cannot_tell"
