@@ -476,10 +476,10 @@ REFUSING_HEADING = re.compile(_REFUSING, re.I)
 # a heading that names what is not covered or only in part: those, and "Limitations",
 # "Exceptions"
 # a clause that ends by refusing the list after it: "...; We will not cover:", "We shall not
-# be liable to pay for", "the following are excluded -"
+# be liable to pay for", "the following are excluded -", "... in respect of:-"
 REFUSES_ITEMS = re.compile(
     r"(?:(?:will|shall)\s+not\s+(?:cover|pay|be\s+liable)|not\s+covered|(?:are|is|be)\s+excluded|"
-    r"exclusions?)[^.;:]{0,60}[:\-–]?\s*$", re.I)
+    r"exclusions?)[^.;:]{0,60}(?::-|[:\-–])?\s*$", re.I)
 EXCEPTION_HEADING = re.compile(rf"\b(?:exception\w*|limitation\w*)\b|{_REFUSING}", re.I)
 
 
@@ -1377,7 +1377,9 @@ def _exclusion_titles(terms: DocumentTerms, best: _Scored, excluded: bool
     title ("Maternity Expenses (Code - Excl 18)"). A reader must tell cover from exclusion."""
     if not excluded or refuses_cover(best.clause.text[best.span[0]:best.span[1]]):
         return []
-    title = terms.list_title_line(best.clause)
+    # the lead-in that refuses the list ("The Company shall not be liable to make any
+    # payment in respect of:-") says more than a bare label title ("5.")
+    title = _refusing_lead_in(terms, best.clause) or terms.list_title_line(best.clause)
     titles = [] if title is None else [title]
     refusing = next((t for t in (path_title_of(entry) for entry in
                                  reversed(best.clause.section_path))
@@ -1392,6 +1394,15 @@ def _exclusion_titles(terms: DocumentTerms, best: _Scored, excluded: bool
     # a title already quoted by the answer's own sentence is not repeated
     return [(clause, span) for clause, span in titles
             if not (clause is best.clause and span[1] > best.span[0])]
+
+
+def _refusing_lead_in(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span] | None:
+    """The last sentence of the clause ``item`` is an item of, when it refuses the list."""
+    parent = terms.parent(item)
+    if parent is None or REFUSES_ITEMS.search(parent.text[-200:]) is None:
+        return None
+    spans = split_sentences(parent.text)
+    return (parent, spans[-1]) if spans else None
 
 
 def _refusing_announcement(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span] | None:
