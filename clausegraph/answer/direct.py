@@ -246,7 +246,7 @@ _LIST_ITEMS = 12
 # the items of one list quoted beside the best when the question picks none of them
 _PARALLEL_ITEMS = 3
 # a list heading this short reads as the title of its items
-_LIST_TITLE_CHARS = 100
+LIST_TITLE_CHARS = 100
 # a list's title merged into its first item lies at most this many clauses before an item
 _TITLE_SEARCH_CLAUSES = 40
 # a rule stated for a list given elsewhere in its section: "the listed conditions", "the
@@ -370,7 +370,7 @@ def split_sentences(text: str) -> list[Span]:
 def bare_item(text: str) -> bool:
     """Whether ``text`` is a list item of a few words with no verb ("1. For all parts made
     of glass - Nil"): what it is an item of is said by its list's lead-in."""
-    return len(text) <= _LIST_TITLE_CHARS and names_only(text)
+    return len(text) <= LIST_TITLE_CHARS and names_only(text)
 
 
 def names_only(text: str) -> bool:
@@ -403,7 +403,7 @@ def _body_after_heading(best: _Scored) -> Span | None:
     # line without a stop cut there is the title of the items after it
     own_line = "\n" in text[end:end + 3]
     if _is_row(best) or text[:start].strip() or not own_line \
-            or len(line) > _LIST_TITLE_CHARS or line.endswith((".", ";", ":")):
+            or len(line) > LIST_TITLE_CHARS or line.endswith((".", ";", ":")):
         return None
     after = [span for span in split_sentences(text) if span[0] >= end]
     return after[0] if after else None
@@ -483,6 +483,15 @@ REFUSES_ITEMS = re.compile(
 EXCEPTION_HEADING = re.compile(rf"\b(?:exception\w*|limitation\w*)\b|{_REFUSING}", re.I)
 
 
+def refusing_close(clause: Clause) -> Span | None:
+    """The last sentence of ``clause`` when the clause ends by refusing the list after it
+    (``REFUSES_ITEMS``), else None."""
+    if REFUSES_ITEMS.search(clause.text[-200:]) is None:
+        return None
+    spans = split_sentences(clause.text)
+    return spans[-1] if spans else None
+
+
 def exclusion_heading(text: str) -> bool:
     """Whether a heading names what is not covered."""
     return EXCEPTION_HEADING.search(text) is not None
@@ -513,7 +522,7 @@ def _whole_title_line(clause: Clause, span: Span) -> tuple[Clause, Span]:
     end = text.find("\n", span[1])
     end = len(text) if end < 0 else end
     line = _trim(text, (start, end))
-    return (clause, line) if line[1] - line[0] <= _LIST_TITLE_CHARS else (clause, span)
+    return (clause, line) if line[1] - line[0] <= LIST_TITLE_CHARS else (clause, span)
 
 
 class DocumentTerms:
@@ -581,7 +590,7 @@ class DocumentTerms:
         if parent is None:
             return None
         first = _trim(parent.text, (0, len(parent.text.split("\n", 1)[0])))
-        return (parent, first) if 0 < first[1] - first[0] <= _LIST_TITLE_CHARS else None
+        return (parent, first) if 0 < first[1] - first[0] <= LIST_TITLE_CHARS else None
 
     def find_before(self, clause: Clause, title: str) -> tuple[Clause, Span] | None:
         """Where ``title`` is written in ``clause`` or one of the clauses just before it
@@ -637,6 +646,15 @@ class DocumentTerms:
         if last is None or not other.text[last[0]:last[1]].rstrip().endswith(":"):
             return None
         return other, last
+
+    def list_holder(self, item: Clause) -> Clause | None:
+        """The clause that holds ``item``'s list: its parent, or, for a bare numbered item
+        the outline did not nest ("... We will not cover" / "1. Any infertility
+        treatments"), the clause just before its list."""
+        parent = self.parent(item)
+        if parent is None and item.number and bare_item(item.text):
+            return self.before_list(item)
+        return parent
 
     def before_list(self, clause: Clause) -> Clause | None:
         """The clause just before the list ``clause`` is an item of, in reading order
@@ -1151,7 +1169,7 @@ def _score_sentences(
     context = token_set(" ".join([*clause.section_path[-2:], clause.heading or "",
                                   list_heading]))
     # only a heading-like line names its items' subject, not a long parent paragraph
-    heading = token_set(list_heading) if len(list_heading) <= _LIST_TITLE_CHARS else frozenset()
+    heading = token_set(list_heading) if len(list_heading) <= LIST_TITLE_CHARS else frozenset()
     # the clause titled with what is asked ("3.1.14 Maternity") governs it: a small bonus
     # by the share of the question's weight its own heading holds
     titled = token_set(clause.heading or "")
@@ -1388,33 +1406,18 @@ def _exclusion_titles(terms: DocumentTerms, best: _Scored, excluded: bool
         found = terms.find_before(best.clause, refusing)
         if found is not None and found not in titles:
             titles.insert(0, found)
-    if not titles:
-        announced = _refusing_announcement(terms, best.clause)
-        titles = [announced] if announced is not None else []
     # a title already quoted by the answer's own sentence is not repeated
     return [(clause, span) for clause, span in titles
             if not (clause is best.clause and span[1] > best.span[0])]
 
 
 def _refusing_lead_in(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span] | None:
-    """The last sentence of the clause ``item`` is an item of, when it refuses the list."""
-    parent = terms.parent(item)
-    if parent is None or REFUSES_ITEMS.search(parent.text[-200:]) is None:
-        return None
-    spans = split_sentences(parent.text)
-    return (parent, spans[-1]) if spans else None
-
-
-def _refusing_announcement(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span] | None:
-    """The sentence that announces ``item``'s list by refusing it, when the outline did not
-    nest the list under it ("... We will not cover" / "1. Any infertility treatments")."""
-    if terms.parent(item) is not None or not item.number or not bare_item(item.text):
-        return None
-    before = terms.before_list(item)
-    spans = split_sentences(before.text) if before is not None else []
-    if not spans or REFUSES_ITEMS.search(before.text[-200:]) is None:
-        return None
-    return before, spans[-1]
+    """The sentence of the clause holding ``item``'s list that refuses the list ("The
+    Company shall not be liable to make any payment in respect of:-", "... We will not
+    cover" before an unnested "1. Any infertility treatments")."""
+    holder = terms.list_holder(item)
+    close = refusing_close(holder) if holder is not None else None
+    return None if close is None else (holder, close)
 
 
 def _pointed_row(index: IndexReader, best: _Scored, question: str, kind: str | None

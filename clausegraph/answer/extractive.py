@@ -17,10 +17,11 @@ from functools import lru_cache
 import numpy as np
 
 from clausegraph.answer.direct import (EXCEPTION_HEADING, NOT_FOUND, REFUSES_COVER_RULE,
-                                       REFUSES_ITEMS, REFUSING_HEADING,
-                                       DocumentTerms, bare_item,
+                                       LIST_TITLE_CHARS, REFUSING_HEADING,
+                                       DocumentTerms,
                                        direct_answer, is_ancestor, refuses_cover,
-                                       split_sentences, terms_for, token_set,
+                                       refusing_close, split_sentences, terms_for,
+                                       token_set,
                                        word_overlap_rules)
 from clausegraph.answer.dates import document_dates
 from clausegraph.answer.verdict import attach_verdicts
@@ -53,8 +54,6 @@ GROUP_TITLES = {"definition": "Definitions", "base_rule": "Base rules", "excepti
 # a lead-in whose items are the conditions of cover, not what it refuses ("We will not pay
 # ... unless:")
 _CONDITIONAL = re.compile(r"\b(?:unless|except|provided|only\s+if|subject\s+to)\b", re.I)
-# a title line: a heading, not a rule (direct._LIST_TITLE_CHARS)
-_TITLE_CHARS = 100
 _DEFINITION_HEADING = re.compile(r"\b(definitions?|defined terms|interpretation)\b", re.I)
 # A sentence ends at . ; or : followed by space and a capital/number/bracket; the look-behind
 # skips common abbreviations so "U.S. Dollars" or "Inc. shall" do not end a sentence.
@@ -81,7 +80,7 @@ def _refuses_items(parent: Clause | None) -> bool:
     letter case)."""
     if parent is None:
         return False
-    if REFUSES_ITEMS.search(parent.text[-200:]) is not None:
+    if refusing_close(parent) is not None:
         return True
     spans = split_sentences(parent.text)
     lead_in = parent.text[spans[-1][0]:spans[-1][1]].rstrip() if spans else ""
@@ -89,7 +88,7 @@ def _refuses_items(parent: Clause | None) -> bool:
             and refuses_cover(lead_in):
         return True
     title = parent.text.split("\n", 1)[0].strip()
-    return len(title) <= _TITLE_CHARS and REFUSING_HEADING.search(title) is not None
+    return len(title) <= LIST_TITLE_CHARS and REFUSING_HEADING.search(title) is not None
 
 
 def assign_groups(
@@ -106,12 +105,8 @@ def assign_groups(
         if index is not None:
             out += [edge for _, edge in _edges_by_source(index, clause.doc_id).get(
                 clause.clause_id, ())]
-        parent = terms.parent(clause) if terms is not None else None
-        # a list item the outline did not nest under its lead-in ("... We will not cover" /
-        # "1. Any infertility treatments") is refused by the clause announcing it
-        before = terms.before_list(clause) if terms is not None and parent is None and \
-            clause.number and bare_item(clause.text) else None
-        roles[clause.clause_id] = clause_role(clause, out, parent or before)
+        holder = terms.list_holder(clause) if terms is not None else None
+        roles[clause.clause_id] = clause_role(clause, out, holder)
     return roles
 
 
