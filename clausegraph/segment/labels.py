@@ -500,6 +500,9 @@ class LabelReader:
             if self.outline.open_fits(label):
                 return label  # "(f)" after "(e)" whose sub-list "(a)", "(b)" is still open
         for label in candidates:
+            if self.outline.displaced_sibling(label) is not None:
+                return label  # "3)" after "2)" whose items were numbered "1." to "35."
+        for label in candidates:
             if label.value == 1:
                 return label
         return None

@@ -132,6 +132,26 @@ class Outline:
             fits.append(index)
         return fits
 
+    def displaced_sibling(self, label: Label) -> Node | None:
+        """The closed list item ``label`` is the very next item of, when the list it ends
+        was closed by a list of another numbering opened inside it and its parent is still
+        open: "2) Specified disease waiting period ... 1. Cataract ... 35. Genetic
+        disorders" then "3) 30-day waiting period" (the numbered list closed "2)" by
+        climbing to the section, so "3)" finds no open "2)").
+
+        Only the last node of the label's style counts, and none when an ARTICLE or
+        Schedule opened since."""
+        for node in reversed(self.nodes):
+            if node.rank is not None:
+                return None
+            if node.style != label.style:
+                continue
+            if label.value != node.value + 1 or node in self.stack \
+                    or node.parent not in self.stack:
+                return None
+            return node
+        return None
+
     def continues_article(self, label: Label) -> bool:
         """Is ``label`` the next article (or chapter) after one open now?"""
         return any(
@@ -152,6 +172,9 @@ class Outline:
             index = self._pick_fit(fits, shape) - 1
         elif label.family == "decimal":
             index = self._decimal_parent_index(label.tup, label.comp)
+        elif label.family == "list" and (displaced := self.displaced_sibling(label)):
+            assert displaced.parent is not None  # a closed node is never the root
+            return self._capture(self.stack.index(displaced.parent), label.style, False)
         else:
             index = self._style_parent_index(label)
         # "SECTION NO. 3" is a section of its own, never an item of the heading above it
