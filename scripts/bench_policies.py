@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 from bench_answers import judge, open_index, share, states_fact, summarise
 
 from clausegraph import ClauseGraph
-from clausegraph.answer.gate import fit_gate, using_gate
+from clausegraph.answer.gate import fit_split_gate, using_gate
 from clausegraph.config import Settings
 from clausegraph.eval.data import shared_data_dir
 
@@ -251,7 +251,7 @@ def main() -> None:
         collected = {r["id"]: r for r in gate_rows(graphs, documents, items)}
         extra = read_gate_rows(args.gate_rows, "cuad") if args.gate_rows else []
         for held_out, train, test in leave_one_out_folds(items):
-            gate = fit_gate([collected[i["id"]] for i in train] + extra)
+            gate = fit_split_gate([collected[i["id"]] for i in train] + extra)
             print(f"[fold] {held_out}: gate fitted on {len(train)} questions + {len(extra)} "
                   f"CUAD asks (threshold {gate.threshold_:.3f}), score {len(test)}",
                   file=sys.stderr)

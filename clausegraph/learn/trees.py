@@ -64,6 +64,9 @@ class BoostedTrees:
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != len(self.features):
             raise ValueError(f"X must be (n, {len(self.features)}), not {X.shape}")
+        # a feature unknown in every row cannot be binned by scikit-learn; as a constant it
+        # is never split on, so prediction sends any value of it the same way
+        X = np.where(np.isnan(X).all(axis=0), 0.0, X)
         fitted = HistGradientBoostingClassifier(
             learning_rate=self.learning_rate, max_iter=self.max_iter,
             max_leaf_nodes=self.max_leaf_nodes, l2_regularization=self.l2_regularization,

@@ -15,9 +15,12 @@ from clausegraph.answer.gate import (
     TYPED_FEATURES,
     UNTYPED_FEATURES,
     AnswerGate,
+    TreeAnswerGate,
+    TypedSplitGate,
     active_gate,
     answer_features,
     fit_gate,
+    fit_split_gate,
     shipped_gate,
     using_gate,
 )
@@ -111,11 +114,50 @@ def test_fit_gate_weighs_each_source_alike():
     assert (gate.predict(gate.matrix(rows)) == y).mean() >= 0.9
 
 
+def test_tree_gate_fits_predicts_and_round_trips(tmp_path):
+    pytest.importorskip("sklearn")
+    rows, y = _training_rows()
+    gate = TreeAnswerGate(max_iter=30, max_leaf_nodes=4)
+    X = gate.matrix(rows)
+    gate.fit(X, y)
+    gate.fit_threshold(X, y)
+    assert 0.0 < gate.threshold_ < 1.0
+    assert (gate.predict(X) == y).mean() >= 0.95
+    assert gate.answers(_row(0.95, 1.1, True, dense=0.65))[0]
+    assert not gate.answers(_row(0.3, 0.2, False, dense=0.15))[0]
+    path = tmp_path / "gate.npz"
+    gate.save(path, fitted_on="test rows")
+    loaded = TreeAnswerGate.load(path)
+    assert loaded.threshold_ == pytest.approx(gate.threshold_)
+    assert np.allclose(loaded.predict_proba(X), gate.predict_proba(X))
+    with pytest.raises(ValueError, match="not an answer gate of boosted trees"):
+        TreeAnswerGate.load(tmp_path / "missing.npz")
+
+
+def test_the_split_gate_asks_the_gate_of_the_questions_kind():
+    pytest.importorskip("sklearn")
+    rows, y = _training_rows()
+    collected = [{"source": "policy" if i % 4 else "cuad", "features": r, "label": int(label),
+                  "answerable": bool(label)} for i, (r, label) in enumerate(zip(rows, y, strict=True))]
+    split = fit_split_gate(collected, trees={"max_iter": 30, "max_leaf_nodes": 4})
+    assert isinstance(split.typed, TreeAnswerGate) and isinstance(split.other, AnswerGate)
+    untyped_question = _row(0.95, 1.1, True)
+    typed_question = dict(untyped_question, asks_type=1.0, type_match=0.4)
+    assert split.gate_for(untyped_question) is split.other
+    assert split.gate_for(typed_question) is split.typed
+    assert split.answers(typed_question) == split.typed.answers(typed_question)
+    assert split.answers(untyped_question) == split.other.answers(untyped_question)
+    assert split.threshold_ == split.other.threshold_
+
+
 def test_shipped_gate_loads_with_every_feature():
     gate = shipped_gate()
-    assert gate.features == list(FEATURES)
-    assert 0.0 < gate.threshold_ < 1.0
-    assert gate.header["fitted_on"]["policy"] > 0 and gate.header["fitted_on"]["cuad"] > 0
+    assert isinstance(gate, TypedSplitGate)
+    for part in (gate.typed, gate.other):
+        assert part.features == list(FEATURES)
+        assert 0.0 < part.threshold_ < 1.0
+        assert part.header["fitted_on"]["policy"] > 0 and part.header["fitted_on"]["cuad"] > 0
+    assert isinstance(gate.typed, TreeAnswerGate)
     assert active_gate() is gate
     with using_gate(None):
         assert active_gate() is None
@@ -125,7 +167,7 @@ def test_shipped_gate_loads_with_every_feature():
     assert untyped.features == list(UNTYPED_FEATURES)
     assert not set(untyped.features) & set(TYPED_FEATURES)
     assert active_gate(typed=False) is untyped
-    assert untyped.header["fitted_on"] == gate.header["fitted_on"]
+    assert untyped.header["fitted_on"] == gate.other.header["fitted_on"]
 
 
 def test_the_review_finding_the_type_asked_raises_the_gates_belief():
