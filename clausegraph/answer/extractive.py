@@ -24,7 +24,7 @@ from clausegraph.answer.direct import (EXCEPTION_HEADING, NOT_FOUND, REFUSES_COV
                                        token_set,
                                        word_overlap_rules)
 from clausegraph.answer.dates import document_dates
-from clausegraph.answer.verdict import attach_verdicts
+from clausegraph.answer.verdict import attach_verdicts, states_no_asked_value
 from clausegraph.models import (
     Answer,
     ChainLink,
@@ -466,8 +466,14 @@ def _document_answer(
                           if e.type is RelationType.OVERRIDES and e.confidence >= trusted
                           and not _exclusion_beside_exclusion(index, e))
     similarity = {r.clause_id: r.dense for r in results if r.origin != "governing"}
-    return direct_answer(index, terms, asked, ranked, exceptions, overrides, similarity,
-                         question_types, type_prior, learned_choice, checked, absent_refuses)
+    direct = direct_answer(index, terms, asked, ranked, exceptions, overrides, similarity,
+                           question_types, type_prior, learned_choice, checked, absent_refuses)
+    if direct.found and states_no_asked_value(asked, direct):
+        # asked "how much", the quote states no amount: it does not answer (its lines are
+        # the nearest clauses shown with "Not found")
+        return direct.model_copy(update={"found": False, "text": None, "lines": [],
+                                         "exceptions": [], "nearest": direct.lines})
+    return direct
 
 
 def _exclusion_beside_exclusion(index: IndexReader, edge: Edge) -> bool:

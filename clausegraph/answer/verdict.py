@@ -145,6 +145,19 @@ def attach_verdicts(answer: Answer, asked: str, dates_of: DatesOf | None = None)
         answer.verdict = leads[0].verdict if leads else verdict(asked, None)
 
 
+# the verdict's basis when the quote holds no value of the kind the question asks
+NO_ASKED_VALUE = "no value of the kind asked in the quote"
+
+
+def states_no_asked_value(question: str, direct: DirectAnswer) -> bool:
+    """Whether ``direct`` quotes no value of the kind ``question`` asks for: no figure, no
+    share of one, no pointer to where it is stated ("What premium does the employer pay?"
+    answered by "In consideration of the payment of additional premium ..."). Such a quote
+    names the subject without answering it."""
+    read = verdict(question, direct)
+    return read is not None and read.basis == NO_ASKED_VALUE and read.text.endswith("money")
+
+
 def verdict(question: str, direct: DirectAnswer | None,
             dates_of: DatesOf | None = None) -> Verdict | None:
     """The verdict of one document's direct answer to ``question``; None for an open
@@ -367,7 +380,7 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
                        clause_id=clause_id, basis="the quote points to where the figure is "
                        "stated")
     return Verdict(label="cannot_tell", text=f"Cannot tell: the quote states no {kinds[0]}",
-                   clause_id=clause_id, basis="no value of the kind asked in the quote")
+                   clause_id=clause_id, basis=NO_ASKED_VALUE)
 
 
 _PHRASE_END = re.compile(r"[,;:.()\n]|\s(?:and|or|if|which|where|subject|provided|shall|"
