@@ -168,6 +168,11 @@ _BLANK_VALUE = re.compile(
 # words of a pointer's target that say where, not which ("the Policy Schedule")
 _TARGET_GENERIC = frozenset(tokenize("the this your policy"))
 # Values that are not numbers, by their wording
+# cover stated as going on ("During a FMLA Leave, coverage will be maintained", "cover shall
+# continue"): it grants cover for the time asked about
+CONTINUES_COVER = re.compile(
+    r"\b(?:coverage|cover)\s+(?:will|shall|would|is to|does)\s+(?:be\s+maintained|continue|"
+    r"remain in (?:force|effect))", re.I)
 _VALUE_PATTERNS = {
     "law": re.compile(r"(?i:(?<!organized under the )(?<!organised under the )"
                       r"(?<!existing under the )(?<!incorporated under the )"
@@ -192,7 +197,7 @@ _VALUE_PATTERNS = {
     "coverage": re.compile(
         r"\b(?:indemnif\w*|reimburs\w*|(?:is|are|be|being|not) covered|covers?\b|payable|"
         r"shall (?:pay|be paid|be admissible)|will pay|admissible|excluded|not be liable|"
-        r"(?:is|are) eligible|entitled)", re.I),
+        r"(?:is|are) eligible|entitled|" + CONTINUES_COVER.pattern + ")", re.I),
 }
 # "... and what are the conditions?": the condition sentence of the answering clause follows
 _ASKS_CONDITIONS = re.compile(r"\b(conditions?|eligib\w*|requirements?|criteria|qualif\w*)\b",

@@ -20,9 +20,10 @@ import re
 from collections.abc import Callable, Mapping
 from datetime import date
 
-from clausegraph.answer.direct import (ASKS_EXCLUSION, DEFERRED, FAMILY_PREFIX, PROPORTIONAL,
-                                       REFUSING_HEADING, asks_contents, content_tokens,
-                                       question_kind, refuses_cover)
+from clausegraph.answer.direct import (ASKS_EXCLUSION, CONTINUES_COVER, DEFERRED,
+                                       FAMILY_PREFIX, PROPORTIONAL, REFUSING_HEADING,
+                                       asks_contents, content_tokens, question_kind,
+                                       refuses_cover)
 from clausegraph.models import Answer, DirectAnswer, Verdict
 from clausegraph.segment.headings import CONNECTORS
 from clausegraph.text.term import (RENEWS, TermEnd, date_by_name, event_end, format_length,
@@ -54,6 +55,8 @@ _ASKS_VALUE: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
 )
 _ASKS_COVER = re.compile(r"\b(covered|cover|covers|payable|pay for|pays for|reimburs\w*|"
                          r"included|indemnif\w*|claim\w*)\b", re.I)
+# "Does coverage continue during FMLA leave?", "Is cover maintained while abroad?"
+_ASKS_CONTINUE = re.compile(r"\b(?:continues?|continued|maintained|remains?)\b", re.I)
 _PERMISSION = re.compile(r"^\s*(can|could|may|might|is \w+ (allowed|permitted|entitled))\b",
                          re.I)
 _EXISTS = re.compile(r"^\s*(is|are) there\b|^\s*(does|do) (the|this|it|either|any)\b.*\b("
@@ -426,6 +429,9 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False) ->
         if _ALLOWS.search(text):
             return Verdict(label="yes", text="Yes", clause_id=clause_id,
                            basis="the clause allows it")
+    if _ASKS_CONTINUE.search(question) and CONTINUES_COVER.search(text):
+        return Verdict(label="yes", text="Yes", clause_id=clause_id,
+                       basis="the clause says cover goes on")
     if _EXISTS.search(question):
         # "Is there a co-payment?" / "... 50% co-payment ...": the provision's own figure
         # is what an analyst reads next ("Yes: 50%")
@@ -472,7 +478,7 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> 
         return Verdict(label="no", text=f"No: only in {place}", value=place,
                        clause_id=clause_id, basis="the clause grants cover only within a place "
                        "the question asks about going outside of")
-    if _AFFIRMS_COVER.search(text):
+    if _AFFIRMS_COVER.search(text) or CONTINUES_COVER.search(text):
         limit = next((v for v in extract_values(text) if v.kind in ("money", "percent")), None)
         return Verdict(label="yes", text=f"Yes, up to {display(limit)}" if limit else "Yes",
                        value=limit.text if limit else None, clause_id=clause_id,
