@@ -173,6 +173,9 @@ _TARGET_GENERIC = frozenset(tokenize("the this your policy"))
 CONTINUES_COVER = re.compile(
     r"\b(?:coverage|cover)\s+(?:will|shall|would|is to|does)\s+(?:be\s+maintained|continue|"
     r"remain in (?:force|effect))", re.I)
+# the insurer's promise as motor endorsements write it: "the insurer undertakes to pay
+# compensation ..." (IMT16), "the Company undertakes to indemnify ..."
+UNDERTAKES = re.compile(r"\bundertakes?\s+to\s+(?:pay|indemnify|reimburse|make good)\b", re.I)
 _VALUE_PATTERNS = {
     "law": re.compile(r"(?i:(?<!organized under the )(?<!organised under the )"
                       r"(?<!existing under the )(?<!incorporated under the )"
@@ -197,7 +200,8 @@ _VALUE_PATTERNS = {
     "coverage": re.compile(
         r"\b(?:indemnif\w*|reimburs\w*|(?:is|are|be|being|not) covered|covers?\b|payable|"
         r"shall (?:pay|be paid|be admissible)|will pay|admissible|excluded|not be liable|"
-        r"(?:is|are) eligible|entitled|" + CONTINUES_COVER.pattern + ")", re.I),
+        r"(?:is|are) eligible|entitled|" + CONTINUES_COVER.pattern + "|" + UNDERTAKES.pattern
+        + ")", re.I),
 }
 # "... and what are the conditions?": the condition sentence of the answering clause follows
 _ASKS_CONDITIONS = re.compile(r"\b(conditions?|eligib\w*|requirements?|criteria|qualif\w*)\b",

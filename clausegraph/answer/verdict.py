@@ -22,7 +22,7 @@ from datetime import date
 
 from clausegraph.answer.direct import (ASKS_EXCLUSION, CONTINUES_COVER, DEFERRED,
                                        FAMILY_PREFIX, PROPORTIONAL, REFUSING_HEADING,
-                                       asks_contents, content_tokens, question_kind,
+                                       UNDERTAKES, asks_contents, content_tokens, question_kind,
                                        refuses_cover)
 from clausegraph.models import Answer, DirectAnswer, Verdict
 from clausegraph.segment.headings import CONNECTORS
@@ -478,7 +478,7 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> 
         return Verdict(label="no", text=f"No: only in {place}", value=place,
                        clause_id=clause_id, basis="the clause grants cover only within a place "
                        "the question asks about going outside of")
-    if _AFFIRMS_COVER.search(text) or CONTINUES_COVER.search(text):
+    if _AFFIRMS_COVER.search(text) or CONTINUES_COVER.search(text) or UNDERTAKES.search(text):
         limit = next((v for v in extract_values(text) if v.kind in ("money", "percent")), None)
         return Verdict(label="yes", text=f"Yes, up to {display(limit)}" if limit else "Yes",
                        value=limit.text if limit else None, clause_id=clause_id,
