@@ -245,6 +245,11 @@ _SPECIAL_CASE = re.compile(
     r"|for\s+(?:example|instance)|by\s+way\s+of\s+(?:example|illustration)|e\.g\.|example:)"
     r"(?!\w)", re.I)
 _SPECIAL_CASE_DISCOUNT = 0.9
+# a worked example: a sentence that opens so, or one after a line that does ("Example:")
+_EXAMPLE_OPENS = re.compile(
+    r"\s*(?:\(?[a-z0-9ivx]{1,4}[.)]\s*)?(?:for\s+(?:example|instance)|by\s+way\s+of\s+"
+    r"(?:example|illustration)|e\.g\.|example:|illustration:)", re.I)
+_EXAMPLE_BEFORE = re.compile(r"\b(?:example|illustration|e\.g\.)\s*:?\s*$", re.I)
 # words (not stop words) of a sentence that states something, not a label
 _STATEMENT_WORDS = 4
 # a sentence of fewer words than this (a heading line, "3.1.9 Ambulance") states too little
@@ -1257,16 +1262,30 @@ def _score_sentences(
                 score *= _EXCLUSION_DISCOUNT
             # "In such cases, ... within 45 days" is the special case of the rule before it
             # ("... within thirty days"): the rule answers, the special case is its exception
-            special_case = _SPECIAL_CASE.match(clause.text, window[0], window[1]) is not None
+            special_case = _SPECIAL_CASE.match(clause.text, window[0], window[1]) is not None \
+                or _worked_example(clause.text, window)
             if special_case:
                 score *= _SPECIAL_CASE_DISCOUNT
+
             if best is None or score > best.score:
                 best = _Scored(score, coverage, clause, window, has_value or deferred,
                                words, rank,
                                len(tokens), title_bonus / _TITLE_BONUS, exclusion,
                                special_case, discount < 1.0)
         scored.append(best)
+    # a worked example restates its rule with figures of its own ("Example: If insured has
+    # travelled a distance of 300kms ... we will pay 50%"): where the clause states the rule
+    # with a value of the kind asked, the example is not an answer
+    if any(c.has_value and not _worked_example(clause.text, c.span) for c in scored):
+        scored = [c for c in scored if not (c.has_value and _worked_example(clause.text, c.span))]
     return scored
+
+
+def _worked_example(text: str, span: Span) -> bool:
+    """Whether ``text[span]`` is a worked example: it opens with "For example", "e.g.",
+    "Example:" or follows a line that does ("Example:" / "If insured has travelled ...")."""
+    return _EXAMPLE_OPENS.match(text, span[0], span[1]) is not None or \
+        _EXAMPLE_BEFORE.search(text, max(0, span[0] - 24), span[0]) is not None
 
 
 @lru_cache(maxsize=32768)
