@@ -237,18 +237,19 @@ _TITLE_BONUS = 0.15
 # a sentence that ends by introducing what follows
 _INTRODUCES = re.compile(r"(?::|\bmeans\s*[;:,]?|\bas under\s*[;:,]?|\bfollowing\s*[;:,]?)\s*$",
                          re.I)
-# A sentence that opens by pointing back at a case the text before it describes
+# how a worked example opens: "For example, if a covered Employee ...", "Example: ..."
+_EXAMPLE_WORDS = (r"for\s+(?:example|instance)|by\s+way\s+of\s+(?:example|illustration)|e\.g\.|"
+                  r"example:|illustration:")
+_ITEM_LABEL = r"\s*(?:\(?[a-z0-9ivx]{1,4}[.)]\s*)?"
+# A sentence that opens by pointing back at a case the text before it describes; an
+# illustration is one case of the rule
 _SPECIAL_CASE = re.compile(
-    r"\s*(?:\(?[a-z0-9ivx]{1,4}[.)]\s*)?(?:however,?\s+)?(?:in\s+(?:such|that|this|these|which)\s+"
-    r"(?:a\s+)?(?:case|cases|event|events|circumstances?)|where\s+the\s+circumstances"
-    # an illustration is one case of the rule: "For example, if a covered Employee ..."
-    r"|for\s+(?:example|instance)|by\s+way\s+of\s+(?:example|illustration)|e\.g\.|example:)"
-    r"(?!\w)", re.I)
+    _ITEM_LABEL + r"(?:however,?\s+)?(?:in\s+(?:such|that|this|these|which)\s+"
+    r"(?:a\s+)?(?:case|cases|event|events|circumstances?)|where\s+the\s+circumstances|"
+    + _EXAMPLE_WORDS + r")(?!\w)", re.I)
 _SPECIAL_CASE_DISCOUNT = 0.9
 # a worked example: a sentence that opens so, or one after a line that does ("Example:")
-_EXAMPLE_OPENS = re.compile(
-    r"\s*(?:\(?[a-z0-9ivx]{1,4}[.)]\s*)?(?:for\s+(?:example|instance)|by\s+way\s+of\s+"
-    r"(?:example|illustration)|e\.g\.|example:|illustration:)", re.I)
+_EXAMPLE_OPENS = re.compile(_ITEM_LABEL + r"(?:" + _EXAMPLE_WORDS + r")(?!\w)", re.I)
 _EXAMPLE_BEFORE = re.compile(r"\b(?:example|illustration|e\.g\.)\s*:?\s*$", re.I)
 # words (not stop words) of a sentence that states something, not a label
 _STATEMENT_WORDS = 4
@@ -1263,7 +1264,8 @@ def _score_sentences(
             # "In such cases, ... within 45 days" is the special case of the rule before it
             # ("... within thirty days"): the rule answers, the special case is its exception
             special_case = _SPECIAL_CASE.match(clause.text, window[0], window[1]) is not None \
-                or _worked_example(clause.text, window)
+                or _EXAMPLE_BEFORE.search(clause.text, max(0, window[0] - 24), window[0]) \
+                is not None
             if special_case:
                 score *= _SPECIAL_CASE_DISCOUNT
 
@@ -1276,8 +1278,10 @@ def _score_sentences(
     # a worked example restates its rule with figures of its own ("Example: If insured has
     # travelled a distance of 300kms ... we will pay 50%"): where the clause states the rule
     # with a value of the kind asked, the example is not an answer
-    if any(c.has_value and not _worked_example(clause.text, c.span) for c in scored):
-        scored = [c for c in scored if not (c.has_value and _worked_example(clause.text, c.span))]
+    examples = [c.special_case and _worked_example(clause.text, c.span) for c in scored]
+    if any(c.has_value and not example for c, example in zip(scored, examples, strict=True)):
+        scored = [c for c, example in zip(scored, examples, strict=True)
+                  if not (c.has_value and example)]
     return scored
 
 

@@ -141,6 +141,8 @@ class Outline:
 
         Only the last node of the label's style counts, and none when an ARTICLE or
         Schedule opened since."""
+        if label.value < 2:
+            return None  # a list's first item continues nothing
         for node in reversed(self.nodes):
             if node.rank is not None:
                 return None
