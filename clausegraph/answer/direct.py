@@ -1223,8 +1223,8 @@ def _score_sentences(
             # its section, not by a verb of its own
             # the title gives the value, the item must give the topic: one asked word
             item_titled = title_value and not tokens.isdisjoint(weights)
-            has_value = exclusion or item_titled or \
-                (asks_value and _holds_value(kind, clause.text, *window))
+            holds_value = asks_value and _holds_value(kind, clause.text, *window)
+            has_value = exclusion or item_titled or holds_value
             # a sentence that points to where its value is stated ("as specified in the
             # Policy Schedule") gives the value as the wording does: it is not one that
             # lacks it, though it wins nothing over one that states it
@@ -1254,7 +1254,12 @@ def _score_sentences(
             # an item of an exclusion list that names what is asked ("iv. Ayurvedic
             # treatment.") states its refusal by its list, however few its own words
             refused_item = exclusion and not tokens.isdisjoint(weights)
-            substance = 1.0 if (stated >= _SUBSTANCE_WORDS or refused_item) and \
+            # a row of a list or schedule that names what is asked and states its figure
+            # ("2. For fibre glass components 30%") is a rule, however few its words (a
+            # figure: a heading names a cover or a law as readily as a rule does)
+            valued_item = holds_value and kind in _VALUE_KINDS and \
+                not tokens.isdisjoint(weights)
+            substance = 1.0 if (stated >= _SUBSTANCE_WORDS or refused_item or valued_item) and \
                 not _caps_title(clause.text, window) else 0.4
             # a run-on "sentence" (a flattened table, a whole list) holds every word somewhere
             spread = 1.0 + max(0, len(tokens) - _PLAIN_SENTENCE_WORDS) / 80
