@@ -97,6 +97,8 @@ _KIND_WORDS = {
                                    "commences")),
     "incorporation": frozenset(tokenize("incorporated incorporation organized organised "
                                         "organization formed registered")),
+    "contact": frozenset(tokenize("contact phone telephone number e-mail email website "
+                                  "helpline hotline toll free call")),
 }
 # cover held back for a period: "excluded until the expiry of 24 months", "covered after 48
 # months of continuous coverage", "not payable until 30 days have elapsed"
@@ -188,6 +190,12 @@ _VALUE_PATTERNS = {
         r"\b(?:incorporated|organi[sz]ed|formed|registered|existing)\s+(?:in|under)\b"
         r"|\b[A-Z][a-z]+(?: [A-Z][a-z]+)?\s+(?:corporation|limited liability company|"
         r"limited partnership|company|limited company)\b"),
+    # an e-mail address, a web address, a telephone number (7 or more digits in groups;
+    # not a date written with hyphens or slashes)
+    "contact": re.compile(
+        r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b(?:https?://|www\.)[^\s<>;,()]+"
+        r"|(?<![\w.,/-])(?!\d{1,4}[-/]\d{1,2}[-/]\d{1,4}\b)(?=(?:[ ()+-]*\d){7})"
+        r"\+?\(?\d{2,5}\)?(?:[ -]\(?\d{2,5}\)?){0,4}(?![\w/-])"),
     # a sentence that says how a figure is arrived at names its basis or its rule
     "method": re.compile(
         # the basis named with its first words ("on the basis of the manufacturer's listed
@@ -301,6 +309,13 @@ _QUESTION_KINDS = (
         r"fees|co-?pay\w*|discount|bonus|rent|charges|deductible|sub-?limit|price|paid|"
         r"payable|liability|refunds?)\b|%", re.I)),
     ("count", re.compile(r"\bhow many\b", re.I)),
+    # how to reach someone: a telephone number, an e-mail address, a website
+    ("contact", re.compile(
+        r"\b(?:how|who|whom|where)\b.*\bcontact\b(?!\s+(?:lens|lenses|sports?)\b)|"
+        r"\bcontact (?:details|number|address|information|person|point)\b|"
+        r"\b(?:helpline|hotline|toll[- ]?free|e-?mail|website)\b|"
+        r"\b(?:tele)?phone (?:number|no)\b|\bby (?:tele)?phone\b|"
+        r"\bwho (?:do|should|can|may) (?:i|we|you|they) (?:call|write to)\b", re.I)),
     ("coverage", re.compile(
         r"\b(cover|covers|covered|coverage|benefits?|eligible|reimburs\w*|indemnif\w*|"
         r"payable|pay for|pays for|provided|available|offered)\b", re.I)),
@@ -367,7 +382,7 @@ def split_sentences(text: str) -> list[Span]:
         before = text[max(0, match.start() - 12): match.start()]
         if text[match.start()] == "." and _NO_END_BEFORE.search(before + " ") is None:
             cuts.add(match.end())
-        elif text[match.start()] != ".":
+        elif text[match.start()] != "." and not _in_parentheses(text, match.start()):
             cuts.add(match.end())
     # a table row rendered inside a prose clause ("Exceeding 2 years ... | % of
     # Depreciation: 30%") is one sentence: a cut inside it would pair one row's band with
@@ -383,6 +398,20 @@ def split_sentences(text: str) -> list[Span]:
         start = cut
     spans.append((start, len(text)))
     return [_trim(text, span) for span in spans if text[span[0]:span[1]].strip()]
+
+
+def _in_parentheses(text: str, at: int) -> bool:
+    """Whether ``at`` is inside a parenthesis opened on its line or the line before: "please
+    contact us (For website: ...; For email: ...)" is one sentence. (A list label's lone
+    ")" closes nothing: the depth never falls below zero.)"""
+    start = text.rfind("\n", 0, max(0, text.rfind("\n", 0, at))) + 1
+    depth = 0
+    for char in text[start:at]:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(0, depth - 1)
+    return depth > 0
 
 
 def bare_item(text: str) -> bool:
@@ -1576,8 +1605,11 @@ def _focus(text: str, span: Span, weights: dict[str, float], kind: str | None) -
         # way on every run (a plain sum over a set varies with the hash seed)
         held = math.fsum(weights.get(stem, 0.0) for stem in {w[2] for w in words
                                                              if left <= w[0] and w[1] <= right})
-        if any(left <= a and b <= right for a, b in values):
-            held += 0.3 * (sum(weights.values()) or 1.0)
+        # the stretch that holds more of the sentence's values of the asked kind (every way
+        # to reach someone: "For website: ...; For email: ...; For phone: ...")
+        inside = sum(1 for a, b in values if left <= a and b <= right)
+        if inside:
+            held += 0.3 * (sum(weights.values()) or 1.0) * inside
         # of equal stretches, one that starts a phrase reads better than one that starts
         # mid-phrase ("either Party may terminate ...", not "Section 10.4]) that ...")
         if left == start or text[start:left].rstrip()[-1:] in (",", ";", ":"):
