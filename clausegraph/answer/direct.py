@@ -879,7 +879,7 @@ def direct_answer(
     ]
     # the review found the type asked in this clause: the answer quotes one of its sentences
     reviewed = [c for c in candidates if checked is not None and checked.present
-                and c.clause.clause_id == checked.clause_id]
+                and c.clause.clause_id == checked.lead_clause_id]
     best = _choose(reviewed or candidates, question, doc_id, kind, question_types, type_prior,
                    learned_choice)
     nearest = [_line(index, c, _lead_span(c)) for c in ranked[:3]]
@@ -1007,7 +1007,7 @@ def _gate_features(
         type_match=type_match,
         review_margin=None if checked is None or checked.least_confidence is None
         else checked.least_confidence - checked.threshold,
-        review_quoted=checked is not None and checked.clause_id == best.clause.clause_id,
+        review_quoted=checked is not None and checked.lead_clause_id == best.clause.clause_id,
     )
 
 

@@ -133,6 +133,10 @@ class TypeCheck(BaseModel):
     least_confidence: float | None = Field(None, description="the review's confidence in the "
                                            "type asked that it is least sure of")
     clause_id: str | None = Field(None, description="the clause of that span")
+    lead_clause_id: str | None = Field(
+        None, description="the clause of the review's best span of the type the question "
+        "most probably asks about (``categories[0]``): the evidence leads with it when every "
+        "type asked is present")
     threshold: float = Field(description="a type is present at or above this (fitted on "
                              "CUAD train)")
     present: bool | None = Field(description="every type asked is present (True) or none is "

@@ -121,6 +121,7 @@ class TypePresence:
         found = {read[name][0] >= self.threshold_ for name in names}
         return TypeCheck(categories=names, category=best,
                          confidence=round(read[best][0], 4), clause_id=read[best][1],
+                         lead_clause_id=read[names[0]][1],
                          least_confidence=round(min(read[name][0] for name in names), 4),
                          threshold=round(self.threshold_, 4),
                          present=found.pop() if len(found) == 1 else None)

@@ -217,3 +217,41 @@ def test_a_question_near_a_type_keeps_its_answers(sample_graph: ClauseGraph) -> 
         assert document.found, document.file
         assert "terminat" in document.text.lower() and "insurance" not in document.text.lower()
 
+
+
+def test_the_evidence_leads_with_the_type_most_asked_not_the_surest() -> None:
+    """"Does either party have exclusive rights ...?" is 37% Exclusivity and 20% Parties:
+    the review is surest of the parties (every contract names them), but the clause the
+    evidence leads with and the quote comes from is the exclusivity clause."""
+    model = TypePresence(ratio=0.5)
+    model.threshold_ = 0.1
+    confidences = {"Exclusivity": (0.3, "exclusivity-clause"), "Parties": (0.94, "preamble")}
+
+    def read(names):
+        return {name: confidences[name] for name in names}
+    check = model.check(_types({"Exclusivity": 0.37, "Parties": 0.2}), 0.7, read)
+    assert check is not None and check.present is True
+    assert check.categories == ["Exclusivity", "Parties"]
+    # the gate reads the surest type's confidence; the evidence leads with the asked type
+    assert check.category == "Parties" and check.clause_id == "preamble"
+    assert check.lead_clause_id == "exclusivity-clause"
+
+
+EXCLUSIVE_CONTRACT = """DISTRIBUTION AGREEMENT
+This Distribution Agreement (the "Agreement") is entered into as of March 1, 2019 (the "Effective Date") by and between Northwind Devices, Inc., a Delaware corporation ("Supplier"), and Harbor Medical Supply LLC, a Texas limited liability company ("Distributor"). Supplier and Distributor are each referred to herein as a "Party" and together as the "Parties."
+1. Appointment. Subject to the terms of this Agreement, Supplier appoints Distributor as its distributor of the Products in the Territory.
+2. Exclusivity. During the Term, Supplier shall not appoint any other distributor, agent or reseller of the Products in the Territory, and Distributor shall purchase all of its requirements of infusion pumps exclusively from Supplier and shall not sell any product that competes with the Products.
+3. Prices. Distributor shall pay Supplier the prices set out in Exhibit A within thirty (30) days of the date of each invoice.
+4. Term. This Agreement shall commence on the Effective Date and continue for three (3) years.
+5. Governing Law. This Agreement shall be governed by the laws of the State of Texas.
+"""
+
+
+def test_ask_leads_with_the_exclusivity_clause(tmp_path) -> None:
+    from written_graph import written_graph
+
+    graph = written_graph(tmp_path, {"distribution.txt": EXCLUSIVE_CONTRACT})
+    answer = graph.ask("Does either party have exclusive rights, or is a party barred from "
+                       "dealing with anyone else?", documents=["distribution.txt"])
+    assert answer.evidence[0].text.lstrip().startswith("2. Exclusivity"), \
+        [e.text[:60] for e in answer.evidence]
