@@ -56,7 +56,7 @@ from clausegraph.segment.headings import VERB_RE, ends_mid_phrase
 from clausegraph.segment.lines import is_caps
 from clausegraph.store.base import IndexReader
 from clausegraph.text.tokenize import tokenize
-from clausegraph.text.values import Value, extract_values
+from clausegraph.text.values import Value, extract_values, meets_figures, stated_figures
 
 NOT_FOUND = "Not found in the indexed documents"
 # The answer gate's P(right) from which a review that finds no clause of the type asked does
@@ -877,6 +877,12 @@ def direct_answer(
                                        terms.list_heading(clause), asked_words(question),
                                        _value_list_title(terms, clause, kind))
     ]
+    # a question that states a figure ("Which illnesses have a two-year waiting period?")
+    # is answered by a sentence that states or brackets it, where one does
+    stated = stated_figures(question)
+    if stated:
+        candidates = [c for c in candidates
+                      if meets_figures(stated, c.clause.text[c.span[0]:c.span[1]])] or candidates
     # the review found the type asked in this clause: the answer quotes one of its sentences
     reviewed = [c for c in candidates if checked is not None and checked.present
                 and c.clause.clause_id == checked.lead_clause_id]

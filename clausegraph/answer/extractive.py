@@ -24,7 +24,7 @@ from clausegraph.answer.direct import (EXCEPTION_HEADING, NOT_FOUND, REFUSES_COV
                                        token_set,
                                        word_overlap_rules)
 from clausegraph.answer.dates import document_dates
-from clausegraph.answer.verdict import attach_verdicts, states_no_amount
+from clausegraph.answer.verdict import attach_verdicts, misses_stated_figure, states_no_amount
 from clausegraph.models import (
     Answer,
     ChainLink,
@@ -468,9 +468,11 @@ def _document_answer(
     similarity = {r.clause_id: r.dense for r in results if r.origin != "governing"}
     direct = direct_answer(index, terms, asked, ranked, exceptions, overrides, similarity,
                            question_types, type_prior, learned_choice, checked, absent_refuses)
-    if direct.found and states_no_amount(asked, direct):
-        # asked "how much", the quote states no amount: it does not answer (its lines are
-        # the nearest clauses shown with "Not found")
+    if direct.found and (states_no_amount(asked, direct) or
+                         misses_stated_figure(asked, direct)):
+        # asked "how much", the quote states no amount; or asked of a figure ("a two-year
+        # waiting period", "a 45-year-old") the quote does not state: it does not answer
+        # (its lines are the nearest clauses shown with "Not found")
         return direct.model_copy(update={"found": False, "text": None, "lines": [],
                                          "exceptions": [], "nearest": direct.lines})
     return direct

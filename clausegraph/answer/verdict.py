@@ -29,7 +29,7 @@ from clausegraph.segment.headings import CONNECTORS
 from clausegraph.text.term import (RENEWS, TermEnd, date_by_name, event_end, format_length,
                                    notice_period, renewal_length, term_end)
 from clausegraph.text.tokenize import tokenize
-from clausegraph.text.values import Value, extract_values
+from clausegraph.text.values import Value, extract_values, meets_figures, stated_figures
 
 # The dates of a document a term may count from (answer/dates.py), by document id.
 DatesOf = Callable[[str], Mapping[str, str | None]]
@@ -165,6 +165,17 @@ def states_no_amount(question: str, direct: DirectAnswer) -> bool:
         return False
     read = verdict(question, direct)
     return read is not None and read.basis == NO_ASKED_VALUE
+
+
+def misses_stated_figure(question: str, direct: DirectAnswer) -> bool:
+    """Whether ``question`` states a figure ("Which illnesses have a two-year waiting
+    period?", "What premium is charged for a 45-year-old?") that the quote neither states
+    nor brackets (``text.values.meets_figures``): a 30-day waiting period does not answer
+    for the two-year one, and a quote naming no age does not answer for a 45-year-old."""
+    stated = stated_figures(question)
+    if not stated or not direct.found or not direct.lines:
+        return False
+    return not meets_figures(stated, " ".join(line.text for line in direct.lines))
 
 
 def verdict(question: str, direct: DirectAnswer | None,

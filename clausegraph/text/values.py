@@ -469,6 +469,49 @@ def _free(starts: list[int], ends: list[int], place: int, start: int, end: int) 
         (place == len(starts) or end <= starts[place])
 
 
+# a figure stated in a question and one in a quote are the same within this share (a
+# month of 30 days against one of 30.44)
+_SAME_FIGURE = 0.05
+_DAYS = {"hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 30.44, "year": 365.25}
+# duration and age are one family: "a 40-year-old" is met by "aged 18 to 65 years"
+_FIGURE_FAMILY = {"duration": "time", "age": "time", "money": "money", "percent": "percent"}
+
+
+def figure(value: Value) -> tuple[str, float] | None:
+    """A value's family and size in one unit (days for a duration or an age; the amount of
+    money or a percentage); None for a value of another kind.
+
+    >>> [round(figure(v)[1]) for v in extract_values("24 months, two years")]
+    [731, 730]
+    """
+    family = _FIGURE_FAMILY.get(value.kind)
+    if family is None or value.amount is None:
+        return None
+    if family == "time":
+        days = _DAYS.get(value.unit or "")
+        return None if days is None else (family, value.amount * days)
+    return family, value.amount
+
+
+def stated_figures(text: str) -> list[Value]:
+    """The durations, ages, amounts and percentages ``text`` states."""
+    return [v for v in extract_values(text) if figure(v) is not None]
+
+
+def meets_figures(stated: list[Value], text: str) -> bool:
+    """Whether ``text`` meets every figure of ``stated``: by an equal one of its family
+    (24 months for two years, within ``_SAME_FIGURE``) or by two that bracket it ("aged 18
+    to 65 years" for a 45-year-old)."""
+    found = [f for f in map(figure, extract_values(text)) if f is not None]
+    for value in stated:
+        family, size = figure(value)  # type: ignore[misc]
+        sizes = [other for kind, other in found if kind == family]
+        if not any(abs(other - size) <= _SAME_FIGURE * max(size, other) for other in sizes) \
+                and not (len(sizes) >= 2 and min(sizes) <= size <= max(sizes)):
+            return False
+    return True
+
+
 def extract_values(text: str) -> list[Value]:
     """Every value stated in ``text``, in text order, none overlapping another."""
     return list(_extract(text))

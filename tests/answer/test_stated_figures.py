@@ -1,0 +1,93 @@
+"""A question that states a figure is answered only by a quote that states or brackets it.
+
+Reliance's group policy: "Which illnesses have a two-year waiting period?" was answered "30
+days" from the 30-day waiting period, and Arogya Sanjeevani's "What is the premium for a
+40-year-old ...?" with the 5% cumulative bonus: the quote names the subject and states
+another figure, or none of the kind the question states. A figure stated in a question
+(a duration, an age, an amount, a percentage) must be met in the quote by an equal one of
+its family (24 months for two years) or by two that bracket it ("aged 18 to 65 years" for a
+45-year-old); otherwise the answer is "Not found"; and of the candidate sentences, one that
+meets the stated figures is quoted where one does. The answer gate is off in the asks below
+(its refusals are not what is tested). The wording is written with three ways of stating its
+periods and two headings.
+"""
+
+from __future__ import annotations
+
+import pytest
+from written_graph import ask_variant, direct_text, variant_graph
+
+from clausegraph.answer.gate import using_gate
+from clausegraph.answer.verdict import misses_stated_figure
+from clausegraph.models import AnswerLine, DirectAnswer
+
+PERIODS = [("30 days", "24 months", "18 years", "65 years"),
+           ("thirty (30) days", "twenty-four (24) months", "18 years", "65 years"),
+           ("one month", "two years", "eighteen years", "sixty-five years")]
+HEADINGS = [("WAITING PERIODS", "ELIGIBILITY"), ("Waiting periods", "Who can be covered")]
+VARIANTS = [(p, h) for p in PERIODS for h in HEADINGS]
+
+
+def wording(periods: tuple[str, ...], headings: tuple[str, str]) -> str:
+    first, specified, youngest, oldest = periods
+    waiting, eligibility = headings
+    return f"""1. {eligibility}
+1.1 Persons aged between {youngest} and {oldest} can be covered under this Policy as Insured Persons.
+1.2 The premium is payable in advance for the Policy Period as per the premium chart of the Company.
+2. {waiting}
+2.1 Expenses related to the treatment of any illness within {first} from the first policy commencement date shall be excluded, except claims arising due to an accident.
+2.2 Expenses related to the treatment of the following listed conditions shall be excluded until the expiry of {specified} of continuous coverage after the date of inception of the first policy: cataract, hernia, benign prostatic hypertrophy and joint replacement.
+3. CLAIMS
+3.1 The Insured Person shall notify the claim within 7 days of hospitalisation.
+"""
+
+
+@pytest.fixture(scope="module")
+def wordings(tmp_path_factory):
+    return variant_graph(tmp_path_factory.mktemp("figures"),
+                         [wording(*variant) for variant in VARIANTS])
+
+
+@pytest.mark.parametrize("question", [
+    "Which illnesses have a three-year waiting period?",
+    "What premium is charged for a 45-year-old?",
+])
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_a_figure_the_quote_does_not_state_is_not_answered(wordings, variant, question):
+    with using_gate(None):
+        answer = ask_variant(wordings, variant, question)
+    assert not answer.found, direct_text(answer)
+
+
+@pytest.mark.parametrize("question, holds", [
+    ("Which illnesses have a two-year waiting period?", "cataract"),
+    ("Is there a 30-day waiting period at the start of the policy?", "commencement"),
+    ("Can a 45-year-old be covered under the policy?", "can be covered"),
+])
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_a_figure_the_quote_states_or_brackets_is_answered(wordings, variant, question,
+                                                            holds):
+    with using_gate(None):
+        answer = ask_variant(wordings, variant, question)
+    assert answer.found, [line.text for line in answer.direct.nearest]
+    assert holds in direct_text(answer), direct_text(answer)
+
+
+def _quoting(text: str) -> DirectAnswer:
+    line = AnswerLine(clause_id="d:1", label="1", document="d", text=text, span=(0, len(text)),
+                      pages=[1])
+    return DirectAnswer(found=True, text=text, lines=[line])
+
+
+@pytest.mark.parametrize("question, quote, misses", [
+    ("Is there a 36-month waiting period?", "excluded until the expiry of three years", False),
+    ("Is there a 36-month waiting period?", "excluded until the expiry of 48 months", True),
+    ("Is a 70-year-old covered?", "persons aged 18 to 65 years", True),
+    ("Is a 70-year-old covered?", "persons aged 18 to 80 years", False),
+    ("Is there a 10% co-payment?", "a co-payment of 10% applies to each claim", False),
+    ("Is there a 10% co-payment?", "a co-payment of 20% applies to each claim", True),
+    ("Is cover for $5,000 of dental work included?", "dental work up to $ 5000", False),
+    ("What is the waiting period for cataract?", "24 months", False),  # states no figure
+])
+def test_misses_stated_figure(question, quote, misses):
+    assert misses_stated_figure(question, _quoting(quote)) is misses
