@@ -59,12 +59,13 @@ _ASKS_COVER = re.compile(r"\b(covered|cover|covers|payable|pay for|pays for|reim
 _ASKS_CONTINUE = re.compile(r"\b(?:continues?|continued|maintained|remains?)\b", re.I)
 _PERMISSION = re.compile(r"^\s*(can|could|may|might|is \w+ (allowed|permitted|entitled))\b",
                          re.I)
-_EXISTS = re.compile(r"^\s*(is|are) there\b|^\s*(does|do) (the|this|it|either|any)\b.*\b("
+_EXISTS = re.compile(r"^\s*(is|are) there\b|^\s*(does|do) (the|this|it|either|any|a|an)\b.*\b("
                      r"contain|include|have|provide|require|grant|impose|apply|applies)\w*\b|"
                      # "Is a grace period allowed?", "Is an engine protect add-on available?"
                      r"^\s*(is|are) (a|an|any)\b.{1,60}\b(available|allowed|permitted|offered|"
                      r"provided)\b", re.I)
 _WORD = re.compile(r"[A-Za-z0-9]+")
+_HYPHENATED = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 # the quote names what is asked but neither grants, refuses, allows nor forbids it
 _NEITHER = "Cannot tell from the quote"
 # how far before a value the word naming it is read ("ICU - Up to 2%")
@@ -433,7 +434,7 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False) ->
                        basis="the document states the answer to the question it restates")
     if ASKS_EXCLUSION.search(question):
         return _exclusion(question, text, clause_id, excluded)
-    if _ASKS_COVER.search(question):
+    if _ASKS_COVER.search(question) and not _asks_provision(question):
         return _cover(question, text, clause_id, excluded)
     if _PERMISSION.search(question):
         if _FORBIDS.search(text):
@@ -450,6 +451,13 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False) ->
         return Verdict(label="yes", text="Yes", clause_id=clause_id,
                        basis="the clause says cover goes on")
     if _EXISTS.search(question):
+        if not _names_subject(_joined(question), text) and \
+                not _names_subject(_joined(question), _joined(text)):
+            # "Is there a co-payment on claims?" of a clause on interest for a late payment
+            return Verdict(label="cannot_tell",
+                           text="Cannot tell: the quote does not name what is asked about",
+                           clause_id=clause_id,
+                           basis="no word of the question's subject in the quote")
         # "Is there a co-payment?" / "... 50% co-payment ...": the provision's own figure
         # is what an analyst reads next ("Yes: 50%")
         example = _EXAMPLE.search(text)
@@ -460,6 +468,20 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False) ->
                        basis="the document has a clause that provides for it")
     return Verdict(label="cannot_tell", text=_NEITHER, clause_id=clause_id,
                    basis="the quote neither allows nor forbids what is asked in so many words")
+
+
+def _joined(text: str) -> str:
+    """``text`` with its hyphenated words joined ("co-payment" -> "copayment"): a provision
+    is named by the compound, not by its last part ("payment")."""
+    return _HYPHENATED.sub("", text)
+
+
+def _asks_provision(question: str) -> bool:
+    """Whether ``question`` asks whether a provision exists and names claims only as what
+    it applies to ("Is there a co-payment on claims?", "Does a deductible apply to each
+    claim?"): not a cover question, whose quote must grant or refuse cover."""
+    return _EXISTS.search(question) is not None and all(
+        match.group().lower().startswith("claim") for match in _ASKS_COVER.finditer(question))
 
 
 def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> Verdict:

@@ -401,14 +401,27 @@ def test_a_question_mark_before_a_sentence_opening_with_no_is_no_answer():
     assert result.basis != "the document states the answer to the question it restates", result
 
 
-@pytest.mark.parametrize("question", [
-    "Is a grace period allowed for premium payment?",
-    "Is an engine protect add-on available?",
-    "Does the first 30 days waiting period apply?",
+GRACE = "We will allow a grace period of 30 days from the due date of the renewal premium."
+
+
+@pytest.mark.parametrize(("question", "quote"), [
+    ("Is a grace period allowed for premium payment?", GRACE),
+    ("Is an engine protect add-on available?",
+     "The Engine Protect add-on is available on payment of an additional premium."),
+    ("Does the first 30 days waiting period apply?",
+     "Expenses related to the treatment of any illness within 30 days from the first policy "
+     "commencement date shall be excluded."),
 ])
-def test_asking_whether_a_provision_is_available_or_applies_is_a_yes_when_found(question):
-    quote = "We will allow a grace period of 30 days from the due date of the renewal premium."
+def test_asking_whether_a_provision_is_available_or_applies_is_a_yes_when_found(question,
+                                                                               quote):
     assert verdict(question, _direct(quote)).label == "yes"
+
+
+def test_a_provision_asked_of_a_quote_on_another_is_no_yes():
+    """"Is an engine protect add-on available?" of a grace-period clause: the quote does
+    not name what is asked, so it says nothing of its existence."""
+    assert verdict("Is an engine protect add-on available?", _direct(GRACE)).label == \
+        "cannot_tell"
 
 
 @pytest.mark.parametrize(("question", "quote", "shown"), [
@@ -492,3 +505,30 @@ def test_the_value_asked_second_answers_when_the_yes_or_no_is_not_said():
              "until the expiry of 24 months of continuous coverage.")
     assert verdict("Is maternity covered, and after what waiting period?",
                    _direct(other)).label == "cannot_tell"
+
+
+@pytest.mark.parametrize("provision, quote, shown", [
+    ("co-payment", "10% Co-payment on each admissible claim under the Policy.", "Yes: 10%"),
+    ("co-payment", "A copayment of 20 per cent applies to each and every claim.", "Yes: 20 per cent"),
+    ("deductible", "A deductible of Rs. 5,000 applies to each and every claim.",
+     "Yes: Rs. 5,000"),
+    ("deductible", "Each claim is subject to an excess (deductible) of £250.", "Yes: £250"),
+])
+@pytest.mark.parametrize("asked", ["Is there a {p} on claims?", "Does a {p} apply to claims?",
+                                   "Does the {p} apply to each claim?"])
+def test_a_provision_applied_to_claims_is_asked_whether_it_exists(provision, quote, shown,
+                                                                   asked):
+    """"Is there a co-payment on claims?" asks whether a provision exists: "claims" names what
+    it applies to, not cover the quote must grant (it read "Cannot tell from the quote")."""
+    found = verdict(asked.format(p=provision), _direct(quote))
+    assert found is not None and found.text == shown, found
+
+
+@pytest.mark.parametrize("asked", ["Is there a co-payment on claims?",
+                                   "Does a co-payment apply to claims?"])
+def test_a_provision_the_quote_does_not_name_cannot_tell(asked):
+    """A clause on interest for a late "payment of a claim" names no co-payment."""
+    quote = ("In the case of delay in the payment of a claim, the Company shall pay interest "
+             "at a rate 2% above the bank rate.")
+    found = verdict(asked, _direct(quote))
+    assert found is not None and found.label == "cannot_tell", found
