@@ -460,7 +460,8 @@ def _document_answer(
     which link every exclusion of a list to clauses that merely share words with it."""
     edges = chain_edges(index, results)
     groups = assign_groups(results, edges, index)
-    ranked = [r.clause for r in results if r.origin != "governing"]
+    # a clause only the review found is shown, not quoted (api.ClauseGraph._review_first)
+    ranked = [r.clause for r in results if r.origin not in ("governing", "review")]
     exceptions = [r.clause for r in results if groups[r.clause_id] == "exception"]
     overrides = frozenset((e.source, e.target) for e in edges
                           if e.type is RelationType.OVERRIDES and e.confidence >= trusted

@@ -25,8 +25,9 @@ class RetrievedClause(BaseModel):
     path_support: float
     origin: str = Field(
         description="'seed' (top fused hit, starts expansion), 'hit' (a lower BM25/dense "
-        "candidate), 'expanded' (reached through the graph) or 'governing' (a definition "
-        "or exception of a returned clause, added to an answer)"
+        "candidate), 'expanded' (reached through the graph), 'governing' (a definition "
+        "or exception of a returned clause, added to an answer) or 'review' (the contract "
+        "review's best clause for the CUAD type asked, which retrieval missed)"
     )
     seed_rank: int | None = Field(default=None, description="1-based rank among seed hits")
     via: list[Edge] = Field(default_factory=list, description="edges walked from the seed")
@@ -41,6 +42,8 @@ class RetrievedClause(BaseModel):
         scores = f"sim {self.sim:.2f}: BM25 {self.bm25:.2f}, dense {self.dense:.2f}"
         if self.origin == "seed":
             return f"seed hit #{self.seed_rank} ({scores})"
+        if self.origin == "review":
+            return "the contract review's best clause for the clause type asked"
         if self.origin == "hit":
             return f"retrieval hit ({scores})"
         steps = ", ".join(

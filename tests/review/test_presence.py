@@ -15,6 +15,7 @@ from clausegraph.api import ClauseGraph
 from clausegraph.config import SAMPLE_QUESTION
 from clausegraph.classify.categories import CUAD_CATEGORIES
 from clausegraph.eval.cuad import load_cuad_questions
+from clausegraph.models import TypeCheck
 from clausegraph.review.presence import TypePresence, shipped_presence
 from clausegraph.web.service import direct_answer as web_direct_answer
 from tests.conftest import dataset_pdf
@@ -255,3 +256,45 @@ def test_ask_leads_with_the_exclusivity_clause(tmp_path) -> None:
                        "dealing with anyone else?", documents=["distribution.txt"])
     assert answer.evidence[0].text.lstrip().startswith("2. Exclusivity"), \
         [e.text[:60] for e in answer.evidence]
+
+
+LONG_CONTRACT = EXCLUSIVE_CONTRACT + "".join(
+    f"{n}. Notices {n}. Any notice by a party to the other party under this Agreement shall be "
+    f"in writing and delivered to the party's address set out in Schedule {n}.\n"
+    for n in range(6, 16))
+
+
+def _checked(lead: str, present: bool | None):
+    check = TypeCheck(categories=["Exclusivity"], category="Exclusivity", confidence=0.3,
+                      clause_id=lead, lead_clause_id=lead, threshold=0.16, present=present)
+    return lambda doc_id: check
+
+
+@pytest.mark.parametrize("present", [True, None, False])
+def test_the_reviews_clause_is_shown_by_fifth_place_and_quoted_only_if_retrieved(
+        tmp_path, present) -> None:
+    """The review's best clause of the type asked, when retrieval ranks it below the first
+    five (or misses it), is shown fifth; a clause only the review found is never quoted."""
+    from written_graph import written_graph
+
+    from clausegraph.api import REVIEW_SHOWN_BY
+
+    graph = written_graph(tmp_path, {"long.txt": LONG_CONTRACT})
+    found = graph.search("Which notices must a party deliver in writing?", ["long.txt"], top_k=8)
+    hits = found.hits
+    clause_ids = [c.clause_id for c in graph.index.clauses.document_clauses(hits[0].clause.doc_id)]
+    # retrieved, but below the first five: moved to the fifth place (first when present)
+    lower = hits[6]
+    shown = graph._review_first(hits, _checked(lower.clause_id, present), 8)
+    place = 0 if present else REVIEW_SHOWN_BY - 1
+    assert shown[place].clause_id == lower.clause_id and len(shown) == len(hits)
+    assert shown[place].origin == lower.origin
+    # not retrieved at all: shown fifth as the review's clause, whatever the presence
+    missed = next(c for c in clause_ids if c not in {h.clause_id for h in hits})
+    shown = graph._review_first(hits, _checked(missed, present), 8)
+    assert shown[REVIEW_SHOWN_BY - 1].clause_id == missed
+    assert shown[REVIEW_SHOWN_BY - 1].origin == "review" and len(shown) == 8
+    assert "contract review" in shown[REVIEW_SHOWN_BY - 1].reason()
+    # within the first five already: unchanged unless present (then it leads)
+    first = graph._review_first(hits, _checked(hits[2].clause_id, present), 8)
+    assert first[0].clause_id == (hits[2].clause_id if present else hits[0].clause_id)
