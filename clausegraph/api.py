@@ -663,9 +663,10 @@ class ClauseGraph:
                       check_of: Callable[[str], TypeCheck | None],
                       top_k: int) -> list[RetrievedClause]:
         """One document's evidence with the contract review's best clause for the type the
-        question most probably asks about (review/presence.py): first, when the review finds
-        every type asked there and retrieval found that clause too; otherwise shown by the
-        ``REVIEW_SHOWN_BY``-th place, as evidence the answer does not quote.
+        question most probably asks about (review/presence.py): first, when retrieval found
+        that clause and the review finds some type asked there (not only when it finds every
+        one: CUAD dev hit@1 79.4 -> 79.7); otherwise shown by the ``REVIEW_SHOWN_BY``-th
+        place, as evidence the answer does not quote.
 
         The type most asked, not the one the review is surest of: "Does either party have
         exclusive rights ...?" also asks about the Parties, which every contract names with
@@ -682,7 +683,7 @@ class ClauseGraph:
         if check is None or check.lead_clause_id is None:
             return results
         lead = next((r for r in results if r.clause_id == check.lead_clause_id), None)
-        if check.present is True and lead is not None:
+        if check.present is not False and lead is not None:
             return lead_with(results, lead, top_k)
         hits = [r for r in results if r.origin != "governing"]
         if any(r.clause_id == check.lead_clause_id for r in hits[:REVIEW_SHOWN_BY]):

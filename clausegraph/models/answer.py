@@ -135,8 +135,9 @@ class TypeCheck(BaseModel):
     clause_id: str | None = Field(None, description="the clause of that span")
     lead_clause_id: str | None = Field(
         None, description="the clause of the review's best span of the type the question "
-        "most probably asks about (``categories[0]``): the evidence leads with it when every "
-        "type asked is present")
+        "most probably asks about (``categories[0]``): the evidence leads with it when "
+        "retrieval found it and the review finds a type asked (the quote comes from it when "
+        "it finds every one)")
     threshold: float = Field(description="a type is present at or above this (fitted on "
                              "CUAD train)")
     present: bool | None = Field(description="every type asked is present (True) or none is "

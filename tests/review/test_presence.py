@@ -273,8 +273,9 @@ def _checked(lead: str, present: bool | None):
 @pytest.mark.parametrize("present", [True, None, False])
 def test_the_reviews_clause_is_shown_by_fifth_place_and_quoted_only_if_retrieved(
         tmp_path, present) -> None:
-    """The review's best clause of the type asked, when retrieval ranks it below the first
-    five (or misses it), is shown fifth; a clause only the review found is never quoted."""
+    """The review's best clause of the type asked leads when retrieval found it and the
+    review finds a type asked; otherwise it is shown fifth; a clause only the review found
+    is never quoted."""
     from written_graph import written_graph
 
     from clausegraph.api import REVIEW_SHOWN_BY
@@ -283,10 +284,11 @@ def test_the_reviews_clause_is_shown_by_fifth_place_and_quoted_only_if_retrieved
     found = graph.search("Which notices must a party deliver in writing?", ["long.txt"], top_k=8)
     hits = found.hits
     clause_ids = [c.clause_id for c in graph.index.clauses.document_clauses(hits[0].clause.doc_id)]
-    # retrieved, but below the first five: moved to the fifth place (first when present)
+    # retrieved, but below the first five: first unless the review finds no type asked
+    # (then the fifth place)
     lower = hits[6]
     shown = graph._review_first(hits, _checked(lower.clause_id, present), 8)
-    place = 0 if present else REVIEW_SHOWN_BY - 1
+    place = REVIEW_SHOWN_BY - 1 if present is False else 0
     assert shown[place].clause_id == lower.clause_id and len(shown) == len(hits)
     assert shown[place].origin == lower.origin
     # not retrieved at all: shown fifth as the review's clause, whatever the presence
@@ -295,6 +297,6 @@ def test_the_reviews_clause_is_shown_by_fifth_place_and_quoted_only_if_retrieved
     assert shown[REVIEW_SHOWN_BY - 1].clause_id == missed
     assert shown[REVIEW_SHOWN_BY - 1].origin == "review" and len(shown) == 8
     assert "contract review" in shown[REVIEW_SHOWN_BY - 1].reason()
-    # within the first five already: unchanged unless present (then it leads)
+    # within the first five already: it leads unless the review finds no type asked
     first = graph._review_first(hits, _checked(hits[2].clause_id, present), 8)
-    assert first[0].clause_id == (hits[2].clause_id if present else hits[0].clause_id)
+    assert first[0].clause_id == (hits[0].clause_id if present is False else hits[2].clause_id)
