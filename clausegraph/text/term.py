@@ -172,7 +172,7 @@ def _start(text: str, dates: list[Value], starts: Mapping[str, str | None]
     elif (other := _NAMES_OTHER.search(_without_agreement_dates(text))) is not None:
         # a date of its own ("the Commencement Date"): the document's, when it states one
         name = " ".join(other.group(0).split())
-        return (starts.get(name), name) if starts.get(name) else (None, None)
+        return starts.get(name), name
     elif _OWN_TERM.search(text):
         order = (EFFECTIVE_DATE, AGREEMENT_DATE)
     else:

@@ -159,3 +159,20 @@ def test_a_length_of_the_document_s_own_term_counts_from_its_effective_date(subj
     result = verdict("When does the agreement end?", quote,
                      lambda doc_id: {"Effective Date": "2020-01-01"})
     assert result.text.startswith("Ends on 1 July 2021: 18 months from the Effective Date"), result
+
+
+@pytest.mark.parametrize("start", ["the Commencement Date", "the Services Commencement Date",
+                                   "the Hosting Service Ready Date"])
+@pytest.mark.parametrize("length, shown", [("five years", "5 years"),
+                                           ("thirty-six (36) months", "36 months")])
+def test_a_length_from_an_undated_start_names_that_start(start, length, shown):
+    """"... shall commence on the Commencement Date and continue for an initial period of
+    five years": the verdict names the start it counts from (it read "from a start the
+    quote does not date") and says the documents do not date it."""
+    quote = _direct(f"This Agreement shall commence on {start} and shall continue for an "
+                    f"initial period of {length} unless terminated earlier.")
+    result = verdict("When does the initial term of the agreement end?", quote,
+                     lambda doc_id: {"Effective Date": None, "Agreement Date": None})
+    name = start.removeprefix("the ")
+    assert result.text == f"{shown} from the {name} (a date the documents do not state)", \
+        result
