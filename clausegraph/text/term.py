@@ -71,8 +71,10 @@ _NOTICE_STATED = re.compile(rf"(?i){_NOTICE_WORDS})\b")
 # ... or a window before the end ("within 90 days of the end of the term"): not a term
 _NOTICE_AFTER = re.compile(
     rf"(?i){_NOTICE_WORDS}|(?:of|from|after|following)\s+the\s+(?:end|expir\w*|terminat\w*))\b")
-_RENEWAL_BEFORE = re.compile(r"(?i)\b(?:renew\w*|extend\w*|extension|successive|additional)"
-                             r"\W+(?:\w+\W+){0,6}$")
+# "shall extend for a period of five (5) years thereafter" is the term's own length; "may
+# extend", "shall be extended", "an extension of" renew it
+_RENEWAL_BEFORE = re.compile(r"(?i)\b(?:renew\w*|(?<!shall )(?<!will )extend\b|extend(?:ed|s|ing)|"
+                             r"extension|successive|additional)\W+(?:\w+\W+){0,6}$")
 # "the fifth (5th) anniversary", "the 3rd anniversary": so many years; "the end of Year 3"
 _ORDINALS = {w: i + 1 for i, w in enumerate(
     "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "

@@ -121,3 +121,24 @@ def test_add_duration_keeps_the_day_within_the_month():
     assert add_duration("2020-01-31", 1, "month") == "2020-02-29"
     assert add_duration("2019-06-21", 2, "week") == "2019-07-05"
     assert add_duration("2019-06", 1, "year") is None  # no exact end for a partial date
+
+
+@pytest.mark.parametrize("length, years", [("Five (5) years", 5.0), ("three years", 3.0),
+                                           ("a period of 24 months", 2.0)])
+@pytest.mark.parametrize("verb", ["shall extend for", "will extend for"])
+def test_a_term_that_shall_extend_for_a_length_has_that_length(length, years, verb):
+    """"This Agreement shall commence on the Effective Date and shall extend for a period of
+    Five (5) years thereafter": the term's own length, not a renewal (it read no end)."""
+    text = f"This Agreement shall commence on the Effective Date and {verb} {length} " \
+           "thereafter, unless terminated earlier."
+    end = term_end(text, {"Effective Date": "2018-02-13"})
+    assert end is not None and end.end == f"{2018 + int(years)}-02-13", end
+
+
+@pytest.mark.parametrize("renewal", [
+    "The term may be extended for one (1) year by mutual agreement.",
+    "Either party may extend the term for a period of two (2) years.",
+    "The term shall be extended for successive periods of one (1) year.",
+])
+def test_an_extension_is_a_renewal_not_the_term(renewal):
+    assert term_end(renewal, {"Effective Date": "2018-02-13"}) is None
