@@ -286,6 +286,13 @@ _PATH_LABEL = re.compile(r"[(\[]?[0-9A-Za-z.()\[\]~¶]{1,14}")
 # "Is cosmetic surgery excluded?", "Are war risks an exclusion?": cover asked the other way
 ASKS_EXCLUSION = re.compile(r"\b(excluded|exclusions?|not (?:covered|payable|paid|"
                             r"reimbursed|included))\b", re.I)
+# a question that asks when something ends ("When does the initial term end?", "On what date
+# does the agreement expire?": the end of a term, which a clause more often counts, "for three
+# (3) years", than states), and one asked as a date ("When does the policy period end?" asks a
+# date though "period" reads as a duration; "How long before the end ...?" asks a length)
+ASKS_END = re.compile(r"\b(expir\w*|end|ends|ending)\b|\bwhen\s+(does|will|do)\b[^?]*"
+                      r"\bterminat\w*", re.I)
+ASKS_DATE = re.compile(r"\bwhen\b|\b(?:on\s+)?what\s+date\b", re.I)
 _QUESTION_KINDS = (
     ("incorporation", re.compile(
         r"\bwhere\b.*\b(incorporated|organi[sz]ed|formed|registered)\b|"
@@ -917,7 +924,13 @@ def direct_answer(
     # "X may terminate ...; provided, however, that ...": the rule answers, its proviso
     # is the first exception
     rule, inline_proviso = _split_proviso(best.clause.text, best.span)
-    lines = [_focused_line(index, best.clause, rule, weights, kind)]
+    # "When does the term end?" is answered by the whole sentence that sets the term (to the
+    # line's limit): a cut to the words asked kept a renewal's "one (1) year" and a notice's
+    # "ninety (90) days" and dropped the term's own "three (3) years"
+    if ASKS_DATE.search(question) and ASKS_END.search(question):
+        lines = [_line(index, best.clause, rule)]
+    else:
+        lines = [_focused_line(index, best.clause, rule, weights, kind)]
     # A sentence ending in a colon ("... complies with all minimum criteria as under:")
     # introduces the answer: the items after it are read with it.
     if best.clause.text[best.span[0]:best.span[1]].rstrip().endswith(":"):

@@ -20,8 +20,8 @@ import re
 from collections.abc import Callable, Mapping
 from datetime import date
 
-from clausegraph.answer.direct import (ASKS_EXCLUSION, CONTINUES_COVER, DEFERRED,
-                                       FAMILY_PREFIX, PROPORTIONAL, REFUSING_HEADING,
+from clausegraph.answer.direct import (ASKS_DATE, ASKS_END, ASKS_EXCLUSION, CONTINUES_COVER,
+                                       DEFERRED, FAMILY_PREFIX, PROPORTIONAL, REFUSING_HEADING,
                                        UNDERTAKES, asks_contents, content_tokens, question_kind,
                                        refuses_cover)
 from clausegraph.models import Answer, DirectAnswer, Verdict
@@ -124,13 +124,6 @@ _AUTOMATIC = re.compile(r"\bautomatic\w*|\bunless\b[^.;]{0,120}\b(?:notice|notif
 _BY_CHOICE = re.compile(r"\b(?:mutual\w*|option|may\s+be\s+(?:renewed|extended)|may\s+"
                         r"(?:renew|extend)|(?:upon|by)\s+(?:the\s+)?(?:written\s+)?agreement)\b",
                         re.I)
-# "When does the initial term end?", "On what date does the agreement expire?": the end of
-# a term, which a clause more often counts ("for three (3) years") than states
-_ASKS_END = re.compile(r"\b(expir\w*|end|ends|ending)\b|\bwhen\s+(does|will|do)\b[^?]*"
-                       r"\bterminat\w*", re.I)
-# ... asked as a date ("When does the policy period end?" asks a date though "period" reads
-# as a duration; "How long before the end ...?" asks a length)
-_ASKS_DATE = re.compile(r"\bwhen\b|\b(?:on\s+)?what\s+date\b", re.I)
 
 
 def attach_verdicts(answer: Answer, asked: str, dates_of: DatesOf | None = None) -> None:
@@ -210,7 +203,7 @@ def verdict(question: str, direct: DirectAnswer | None,
                        basis="the law the quoted clause names") if place else Verdict(
             label="cannot_tell", text="Cannot tell: the quote names no law",
             clause_id=clause_id, basis="no jurisdiction in the quote")
-    if "date" in kinds and _ASKS_DATE.search(question) and _ASKS_END.search(question):
+    if "date" in kinds and ASKS_DATE.search(question) and ASKS_END.search(question):
         starts = dates_of(direct.doc_id) if dates_of and direct.doc_id else {}
         end = term_end(text, starts)
         if end is None:  # the quote's dates are when things start, not when the term ends
