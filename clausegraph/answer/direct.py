@@ -182,8 +182,14 @@ _VALUE_PATTERNS = {
     "law": re.compile(r"(?i:(?<!organized under the )(?<!organised under the )"
                       r"(?<!existing under the )(?<!incorporated under the )"
                       r"(?<!formed under the )(?<!standing under the )\blaws?\s+of\b)"
+                      # the place named with it ("the laws of England and Wales"), so a long
+                      # sentence cut around the value keeps the whole place
+                      r"(?:\s+(?:the\s+)?[A-Z][\w.'’-]*(?:\s+(?:and|of)\s+[A-Z][\w.'’-]*|"
+                      r"\s+[A-Z][\w.'’-]*)*)?"
                       # "governed by Singapore law", not "governed by an interconnect agreement"
-                      r"|\b[A-Z][a-z]+ law\b"),
+                      # nor a "Governing law" heading
+                      r"|\b(?!(?:Governing|Applicable|Choice|Such|This|That|Any|The)\b)"
+                      r"[A-Z][a-z]+ law\b"),
     "definition": re.compile(r"\bmeans?\b|\bshall mean\b|\bdefined\b|\brefers? to\b", re.I),
     # "Photronics, Inc., a Connecticut corporation"; "organized under the laws of Florida"
     "incorporation": re.compile(
