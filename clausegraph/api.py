@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     from clausegraph.strategies.base import Strategy, StrategyResult
 
 ProgressCallback = Callable[[str, int, int], None]
+"""Called as ``progress(file_name, files_done, files_total)``."""
+
 # A question that names no document is answered inside each of its best documents, up to
 # this many (one retrieval each, tens of milliseconds).
 PER_DOCUMENT_ANSWERS = 3
@@ -53,7 +55,6 @@ PER_DOCUMENT_ANSWERS = 3
 # benchmarks score and an analyst reads first (CUAD dev hit@5 90.2 -> 92.5, docs/cuad_dev.md,
 # session 23)
 REVIEW_SHOWN_BY = 5
-"""Called as ``progress(file_name, files_done, files_total)``."""
 
 
 class IngestOutcome(BaseModel):

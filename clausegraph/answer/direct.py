@@ -1327,7 +1327,6 @@ def _score_sentences(
                 is not None
             if special_case:
                 score *= _SPECIAL_CASE_DISCOUNT
-
             if best is None or score > best.score:
                 best = _Scored(score, coverage, clause, window, has_value or deferred,
                                words, rank,

@@ -444,8 +444,8 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False) ->
         return Verdict(label="yes", text="Yes", clause_id=clause_id,
                        basis="the clause says cover goes on")
     if _EXISTS.search(question):
-        if not _names_subject(_joined(question), text) and \
-                not _names_subject(_joined(question), _joined(text)):
+        # the quote's words as written and with hyphenated words joined ("co-payment")
+        if not _names_subject(_joined(question), f"{text} {_joined(text)}"):
             # "Is there a co-payment on claims?" of a clause on interest for a late payment
             return Verdict(label="cannot_tell",
                            text="Cannot tell: the quote does not name what is asked about",
