@@ -130,15 +130,27 @@ class AskPool:
             return self._executor.submit(_ask, location, version, question, documents,
                                          options).result()
         except BrokenProcessPool:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = self._start()
+            self._restart()
             raise
 
     def warm(self, location: str, version: int) -> set[int]:
-        """Start every worker and load the index in each; the workers' process ids."""
+        """Start every worker and load the index in each; the workers' process ids. A pool
+        a dead worker broke is started anew first (the executor notices a killed worker
+        only after a while: a question may be answered by the others in between)."""
+        try:
+            return self._warm(location, version)
+        except BrokenProcessPool:
+            self._restart()
+            return self._warm(location, version)
+
+    def _warm(self, location: str, version: int) -> set[int]:
         futures = [self._executor.submit(_warm, location, version)
                    for _ in range(self.workers * 2)]
         return {future.result() for future in futures}
+
+    def _restart(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._executor = self._start()
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
