@@ -55,6 +55,7 @@ from clausegraph.models import (
 from clausegraph.segment.headings import VERB_RE, ends_mid_phrase
 from clausegraph.segment.lines import is_caps
 from clausegraph.store.base import IndexReader
+from clausegraph.text.nlp import place_spans
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import Value, extract_values, meets_figures, stated_figures
 
@@ -99,6 +100,8 @@ _KIND_WORDS = {
                                         "organization formed registered")),
     "contact": frozenset(tokenize("contact phone telephone number e-mail email website "
                                   "helpline hotline toll free call")),
+    "place": frozenset(tokenize("country countries territory territories region regions "
+                                "continent continents geographical geographic area where")),
 }
 # cover held back for a period: "excluded until the expiry of 24 months", "covered after 48
 # months of continuous coverage", "not payable until 30 days have elapsed"
@@ -305,6 +308,13 @@ _QUESTION_KINDS = (
         r"\b(state|jurisdiction|place) of (incorporation|organi[sz]ation)\b", re.I)),
     ("law", re.compile(r"\b(law|laws|governed|governing|jurisdiction)\b", re.I)),
     ("definition", re.compile(r"\b(define[sd]?|definition|mean|meaning)\b|^what (is|are) (an? )?['\"‘“]", re.I)),
+    # where something holds: "In which countries does the cover apply?", "What is the
+    # geographical area of the policy?", "Which countries can the area be extended to?"
+    ("place", re.compile(
+        r"\b(?:which|what)\s+(?:countr(?:y|ies)|territor(?:y|ies)|regions?|continents?)\b|"
+        r"\bwhere\b.*\b(?:valid|apply|applies)\b|"
+        r"\bgeographic(?:al)?\s+(?:area|scope|limits?|extent|coverage)\b|"
+        r"\bterritorial\s+(?:limits?|scope)\b", re.I)),
     # how a figure is arrived at: "How is the refund calculated?", "On what basis is the
     # IDV fixed?"
     ("method", re.compile(
@@ -503,6 +513,8 @@ def _value_spans(kind: str | None, text: str, start: int = 0, end: int | None = 
         if kind in _UNNUMBERED:
             spans += [m.span() for m in _UNNUMBERED[kind].finditer(text, start, end)]
         return spans
+    if kind == "place":
+        return [(s, e) for s, e in place_spans(text) if start <= s and e <= end]
     pattern = _VALUE_PATTERNS.get(kind or "")
     return [m.span() for m in pattern.finditer(text, start, end)] if pattern else []
 
@@ -517,7 +529,7 @@ def _answers(kind: str, value: Value) -> bool:
 
 def _asks_value(kind: str | None) -> bool:
     """Whether a question of ``kind`` asks for a value a sentence may state or lack."""
-    return kind in _VALUE_KINDS or kind in _VALUE_PATTERNS
+    return kind in _VALUE_KINDS or kind in _VALUE_PATTERNS or kind == "place"
 
 
 def _trim(text: str, span: Span) -> Span:

@@ -21,6 +21,9 @@ ENTITY_LABELS = frozenset(
     {"ORG", "PERSON", "GPE", "NORP", "PRODUCT", "FAC", "LAW", "MONEY", "DATE", "TIME", "PERCENT"}
 )
 _MAX_SPACY_CHARS = 100_000
+# Entity labels that name a place: countries, states and cities (GPE), regions, seas and
+# continents (LOC: "Europe", "the Mediterranean Sea")
+PLACE_LABELS = frozenset({"GPE", "LOC"})
 
 
 @lru_cache(maxsize=1)
@@ -70,6 +73,21 @@ def find_entities(texts: Iterable[tuple[str, int]], batch_size: int = 64) -> Ite
                 for ent in doc.ents
                 if ent.label_ in ENTITY_LABELS
             ]
+
+
+@lru_cache(maxsize=4096)
+def place_spans(text: str) -> tuple[Span, ...]:
+    """Where ``text`` names a place (spaCy's GPE and LOC entities), as (start, end) offsets:
+    what "In which countries does the cover apply?" asks for. Cached: an answer reads the
+    same clause's sentences many times.
+
+    >>> [("Nepal, Sri Lanka and Europe"[s:e]) for s, e in place_spans("Nepal, Sri Lanka and Europe")]  # doctest: +SKIP
+    ['Nepal', 'Sri Lanka', 'Europe']
+    """
+    nlp = load_nlp()
+    with nlp.select_pipes(enable=["tok2vec", "ner"]):
+        doc = nlp(text[:_MAX_SPACY_CHARS])
+    return tuple((ent.start_char, ent.end_char) for ent in doc.ents if ent.label_ in PLACE_LABELS)
 
 
 def _chunks(text: str) -> Iterator[tuple[int, str]]:
