@@ -17,6 +17,7 @@ contract):
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -297,6 +298,47 @@ def review_answer_right(kind: AnswerKind, gold: str | None, item: ReviewItem | N
     return bool(item and item.found and answer_stated(kind, gold, item.answer))
 
 
+# the categories whose CUAD answer is the text itself (clausegraph.review.answers.SPAN_ONLY;
+# the review's JSON is read without importing the review)
+SPAN_ONLY = frozenset({"Document Name", "Parties"})
+# a party's name in CUAD's Parties answer: the text before its defined name or aliases
+# ('Jacksonville Jaguars, LLC ("Club"); The ARC Group, Inc. ("Sponser")'); parts that say
+# how the parties are referred to, or a redaction, name no party
+_NOT_A_NAME = re.compile(r"referred|each of|hereinafter|collectively|individually|\*",
+                         re.IGNORECASE)
+_TITLE_WORD = re.compile(r"[^\w\s]")
+
+
+def party_names_of(answer: str | None) -> list[str]:
+    """The names of the parties in CUAD's Parties answer, without their defined names."""
+    names = []
+    for part in (answer or "").split(";"):
+        name = re.split(r"[(“\"]", part)[0].strip(" ,.")
+        if name and len(name.split()) <= 10 and not _NOT_A_NAME.search(name):
+            names.append(name)
+    # "X and Y (each and both of them ...)", "OICL and QIWI" refer to parties named apart
+    joint = [n for n in names if re.search(r"\band\b", n)]
+    if len(names) - len(joint) >= 2:
+        names = [n for n in names if n not in joint]
+    return names
+
+
+def span_answer_right(category: str, gold: str | None, item: ReviewItem | None) -> bool | None:
+    """Document Name: the review's title is CUAD's (case, spacing and punctuation aside).
+    Parties: the review's answer names every party CUAD's answer names. None when CUAD's
+    answer gives nothing to judge."""
+    def words(text: str | None) -> str:
+        return " ".join(_TITLE_WORD.sub(" ", fold(text or "")).split())
+
+    said = words(item.answer) if item is not None and item.found else ""
+    if category == "Document Name":
+        return None if not words(gold) else said == words(gold)
+    names = [words(name) for name in party_names_of(gold)]
+    if not names:
+        return None
+    return bool(said) and all(name in said for name in names)
+
+
 def score_review(review: ReviewFile, contracts: Mapping[str, CuadContract],
                  questions: Sequence[CuadQuestion],
                  id_of: Callable[[CuadContract], str] | None = None) -> ReviewScores:
@@ -331,9 +373,12 @@ def score_review(review: ReviewFile, contracts: Mapping[str, CuadContract],
             category=question.category, contracts_with_clause=sum(bool(gold[k]) for k in keys),
             gold_spans=scores.gold_spans,
             average_precision=scores.aupr if scores.gold_spans else None)
-        if question.answer_kind:
+        if question.answer_kind or question.category in SPAN_ONLY:
             judged = [review_answer_right(question.answer_kind,
                                           matched[k[0]].categories[k[1]].answer, items.get(k))
+                      if question.answer_kind else
+                      span_answer_right(question.category,
+                                        matched[k[0]].categories[k[1]].answer, items.get(k))
                       for k in keys]
             judged = [j for j in judged if j is not None]
             review_row.answers_scored = len(judged)

@@ -1,5 +1,7 @@
 """CUAD's normalised answers from the text a review found: ISO dates, the governing law's
-jurisdiction, durations ("1 year", "90 days") and Yes/No.
+jurisdiction, durations ("1 year", "90 days") and Yes/No; for the two categories whose
+answer is the text itself, the title and the parties with their defined names
+(``clausegraph.review.parties``).
 
 Dates and durations come from the one value extractor (``clausegraph.text.values``), so
 "thirty (30) days", "30 (thirty) days" and "thirty days" read alike.
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from clausegraph.review.jurisdiction import governing_jurisdiction
+from clausegraph.review.parties import document_name, parties_answer
 from clausegraph.text.term import (
     PERPETUAL,
     add_duration,
@@ -34,6 +37,8 @@ ANSWER_KINDS: dict[str, str] = {
     "Governing Law": "jurisdiction",
 }
 SPAN_ONLY = frozenset({"Document Name", "Parties"})
+# the best Parties clauses read for names (the preamble is nearly always the first)
+PARTY_CLAUSES = 3
 
 
 def answer_kind(category: str) -> str | None:
@@ -52,6 +57,8 @@ def normalised_answer(
     kind = answer_kind(category)
     if kind == "yes_no":
         return "Yes" if found else "No"
+    if category in SPAN_ONLY:
+        return _span_answer(category, texts) if found and texts else None
     if kind is None or not found:
         return None
     for text in texts:
@@ -59,6 +66,15 @@ def normalised_answer(
         if answer:
             return answer
     return None
+
+
+def _span_answer(category: str, texts: Sequence[str]) -> str | None:
+    """The title the Document Name span holds; the parties the best Parties clause that
+    names any introduces ("Jacksonville Jaguars, LLC ("Club"); The ARC Group, Inc.
+    ("Sponsor")")."""
+    if category == "Document Name":
+        return document_name(texts[0]) or None
+    return parties_answer(texts[:PARTY_CLAUSES])
 
 
 def _first_date(text: str, known: Mapping[str, str | None]) -> str | None:

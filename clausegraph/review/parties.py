@@ -1,0 +1,152 @@
+"""Who the parties are and what the document is called, read from the clauses the review
+found for CUAD's Parties and Document Name (CUAD's answer to both is the text itself:
+"Jacksonville Jaguars, LLC ("Club"); The ARC Group, Inc. ("Sponsor")").
+
+A party is a name the preamble introduces: a person or organisation that spaCy's NER finds
+(the small English model the package ships), kept when the preamble makes it a party, by a
+defined name in brackets after it (``("Club")``, ``(the "Company")``, ``(hereinafter
+"Sponsor")``) or by a legal form (Inc., LLC, Ltd, GmbH ...); its defined name goes with it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from clausegraph.text.nlp import load_nlp
+
+# How much of a clause is read: a preamble names its parties in its first lines.
+PREAMBLE_CHARS = 2000
+# How far after a name its defined name may open: "Jacksonville Jaguars, LLC, a Delaware
+# limited liability company ("Club")"
+_ALIAS_REACH = 160
+_QUOTE = "\"“”'‘’"
+# a defined name in brackets: ("Club"), (the "Company"), (hereinafter "Sponsor"),
+# (hereinafter referred to as the "Distributor"), ("Provider" or "we")
+_ALIAS = re.compile(
+    r"\(\s*(?:(?:hereinafter|herein|each|collectively|individually|together)?\s*"
+    r"(?:(?:referred\s+to|called|known)\s+(?:herein\s+)?(?:as\s+)?)?(?:the\s+)?)?"
+    rf"[{_QUOTE}]\s*(?P<alias>[^{_QUOTE})]{{1,40}}?)\s*[{_QUOTE}]", re.IGNORECASE)
+# a name's legal form makes it a party-like name though no alias follows
+_FORM_WORDS = ("Inc", "Incorporated", "LLC", "L.L.C", "Ltd", "Limited", "Corp", "Corporation",
+               "Company", "Co", "GmbH", "AG", "S.A", "SA", "plc", "PLC", "LP", "L.P", "LLP", "N.V",
+               "B.V", "Pte", "S.p.A", "S.r.l", "Pty")
+# as written in a name: "Inc", "INC", "Corporation", "CORPORATION" (not "a Delaware corporation")
+_FORMS = "(?:" + "|".join(sorted({re.escape(w) for form in _FORM_WORDS
+                                  for w in (form, form.upper())}, key=len, reverse=True)) \
+    + r")(?![\w])\.?"
+_LEGAL_FORM = re.compile(r"\b" + _FORMS, re.IGNORECASE)
+_FORM_AFTER = re.compile(r",?\s*" + _FORMS + r"(?:,?\s+" + _FORMS + r")?", re.IGNORECASE)
+# capitalised words before a legal form: "2THEMART.COM, INC.", "Ono Pharmaceutical Co., Ltd."
+_FORMED_NAME = re.compile(
+    r"(?P<name>(?<![\w.])(?:[A-Z0-9][\w.&'’/-]*,?(?:[ \t]+|[ \t]*\n[ \t]*)(?:(?:of|and|&|de|the)[ \t]+)?){0,6}?"
+    r"[A-Z0-9][\w.&'’/-]*,?\s+" + _FORMS + r"(?:,?\s+" + _FORMS + r")?)")
+# a street address, a floor, a suite, a postal code: where a party is, not who
+_ADDRESS = re.compile(r"\b(?i:Floor|Suite|Ste|Street|St\.|Avenue|Ave|Road|Rd|Blvd|Boulevard|"
+                      r"Drive|Lane|P\.?\s?O\.?\s+Box)(?!\w)|\b[A-Z]{2}\s+\d{5}\b|\b\d{5,}\b")
+_PARTY_LABELS = frozenset({"ORG", "PERSON"})
+# words a name found by its capitals may open with that are not the name's: "Between
+# Commnet Wireless, LLC", "And AT&T Mobility LLC", "2012 TWIN CITIES ...", "Authorized
+# Signatory HPS ..."
+_LEADING = re.compile(r"^(?:(?:between|and|by|among|amongst|with|to|from|authori[sz]ed|"
+                      r"signatory|name|title|dated?|\d{1,4})\b[\s,:]*)+", re.IGNORECASE)
+# the words that introduce the parties, and those that follow their introduction
+_INTRODUCES = re.compile(r"\b(?:between|among|amongst)\b", re.IGNORECASE)
+_AFTER_PARTIES = re.compile(r"\b(?:WHEREAS|RECITALS?|BACKGROUND|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|"
+                            r"NOW,?\s+THEREFORE|IN\s+CONSIDERATION)\b|\n\s*\n\s*\d+\.", re.IGNORECASE)
+# a defined name that names the document or a date, not a party ("Agreement", "Effective Date")
+_DOCUMENT_WORDS = re.compile(r"\b(?:agreement|contract|amendment|date|schedule|exhibit|"
+                             r"addendum|annex|appendix|terms|plan|program(?:me)?|act)\b", re.IGNORECASE)
+_STRIP = " ,;:.\n\t(\"“”'‘’"
+
+
+def party_names(text: str) -> list[str]:
+    """The parties ``text`` (a preamble) introduces, in order, each with its defined name:
+    ``['Jacksonville Jaguars, LLC ("Club")', 'The ARC Group, Inc. ("Sponsor")']``."""
+    # a PDF's no-break spaces read as spaces (one character for one: offsets hold)
+    head = text[:PREAMBLE_CHARS].replace("\xa0", " ")
+    start, end = _introduction(head)
+    region = head[:end]
+    nlp = load_nlp()
+    with nlp.select_pipes(enable=["tok2vec", "ner"]):
+        doc = nlp(region)
+    entities = _names(region, doc, start)
+    named: dict[int, str] = {}  # entity start -> its defined name
+    boundary = start
+    for alias in _ALIAS.finditer(region, start):
+        defined = alias.group("alias").strip()
+        if _DOCUMENT_WORDS.search(defined):
+            boundary = alias.end()
+            continue
+        owners = [e for e in entities if boundary <= e[0] and e[1] <= alias.start()]
+        owner = next((e for e in owners if _LEGAL_FORM.search(region, *e)),
+                     owners[0] if owners else None)
+        if owner is not None and owner[0] not in named:
+            named[owner[0]] = defined
+        boundary = alias.end()
+    names: list[str] = []
+    seen: set[str] = set()
+    for entity in entities:
+        name = _LEADING.sub("", " ".join(region[entity[0]:entity[1]].split())
+                            .strip(" ,;:").lstrip(".- "))
+        if not name:
+            continue
+        if entity[0] not in named and not _LEGAL_FORM.search(name):
+            continue
+        if _fold(name) in seen:
+            continue
+        seen.add(_fold(name))
+        defined = named.get(entity[0])
+        names.append(f'{name} ("{defined}")' if defined else name)
+    return names
+
+
+def _introduction(text: str) -> tuple[int, int]:
+    """Where a preamble introduces its parties: from "between" / "among" (else the start)
+    to the recitals or the operative words that follow (else the text's end)."""
+    opening = _INTRODUCES.search(text)
+    start = opening.start() if opening else 0
+    closing = _AFTER_PARTIES.search(text, start)
+    return start, closing.start() if closing else len(text)
+
+
+def document_name(text: str) -> str:
+    """The title as the review's Document Name span gives it, its whitespace folded."""
+    return " ".join(text.split()).strip(_STRIP)
+
+
+def parties_answer(texts: Sequence[str]) -> str | None:
+    """The parties of the review's best Parties clause that names any, joined by "; "."""
+    for text in texts:
+        names = party_names(text)
+        if names:
+            return "; ".join(names)
+    return None
+
+
+def _names(text: str, doc, start: int) -> list[tuple[int, int]]:
+    """Spans of the names of persons and organisations from ``start`` on: spaCy's, each
+    with a legal form it left after it ("Jacksonville Jaguars" + ", LLC"), and the names
+    written before a legal form that it missed ("2THEMART.COM, INC."), the longer of two
+    that overlap kept; none that reads as an address ("7th Floor", "CO 80301")."""
+    found = []
+    for entity in doc.ents:
+        if entity.label_ not in _PARTY_LABELS or entity.start_char < start:
+            continue
+        tail = _FORM_AFTER.match(text, entity.end_char)
+        found.append((entity.start_char, tail.end() if tail else entity.end_char))
+    found += [m.span("name") for m in _FORMED_NAME.finditer(text, start)]
+    kept: list[tuple[int, int]] = []
+    for span in sorted(found, key=lambda s: (s[0], -(s[1] - s[0]))):
+        if _ADDRESS.search(text, *span):
+            continue
+        if kept and span[0] < kept[-1][1]:
+            if span[1] > kept[-1][1]:
+                kept[-1] = (kept[-1][0], span[1])
+            continue
+        kept.append(span)
+    return kept
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().strip(_STRIP).split())

@@ -1,0 +1,91 @@
+"""The review's answer for Parties and Document Name: the names a preamble introduces, each
+with its defined name, and the title as found.
+
+Before, both answers were empty (CUAD's answer to them is the text itself). Preambles are
+written here in the styles contracts use: one party per line or in one sentence, "between"
+or "by and among", a defined name as ("Club"), (the "Company") or (hereinafter referred to
+as "Consultant"), names in capitals or with their legal form after a comma, an address or a
+state of incorporation between a name and its defined name, and a defined name that names
+the document, not a party.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from clausegraph.eval.cuad_bench import ReviewItem, party_names_of, span_answer_right
+from clausegraph.review.answers import normalised_answer
+from clausegraph.review.parties import document_name, party_names
+
+PREAMBLES = [
+    (('This Sponsorship Agreement (the "Agreement") is entered into as of November 27, 2017 '
+      'by and between Jacksonville Jaguars, LLC ("Club") and The ARC Group, Inc. ("Sponsor").'),
+     [("Jacksonville Jaguars, LLC", "Club"), ("The ARC Group, Inc.", "Sponsor")]),
+    (('THIS DISTRIBUTION AGREEMENT is made on 1 March 2019 BETWEEN ACME WIDGETS LIMITED, a '
+      'company incorporated in England, whose registered office is at 12 High Street, London '
+      '(the "Supplier"), AND NORTHWIND TRADERS GMBH, of Berlin, Germany (the "Distributor").'),
+     [("ACME WIDGETS LIMITED", "Supplier"), ("NORTHWIND TRADERS GMBH", "Distributor")]),
+    (('This Consulting Agreement is entered into on January 13, 2005 between Pivotal '
+      'Biosciences, Inc., a Delaware corporation with offices at 100 Main Street, Suite 4, '
+      'Boston, MA 02110 (hereinafter referred to as "Company"), and Maria Lopez, an '
+      'individual (hereinafter referred to as "Consultant").'),
+     [("Pivotal Biosciences, Inc.", "Company"), ("Maria Lopez", "Consultant")]),
+    (('This Supply Agreement is made by and among Orion Pharma Corp. ("Orion"), Helix Labs '
+      'LLC ("Helix") and Delta Logistics Co., Ltd. ("Delta").\n\nWHEREAS, Orion makes drugs.'),
+     [("Orion Pharma Corp.", "Orion"), ("Helix Labs LLC", "Helix"),
+      ("Delta Logistics Co., Ltd.", "Delta")]),
+]
+
+
+@pytest.mark.parametrize(("text", "parties"), PREAMBLES)
+def test_the_parties_and_their_defined_names(text, parties):
+    names = party_names(text)
+    for name, defined in parties:
+        assert f'{name} ("{defined}")' in names, names
+    # the document's own defined name ("Agreement") is no party
+    assert not any("Agreement" in name for name in names), names
+
+
+def test_a_name_wrapped_onto_the_next_line_is_read_whole():
+    text = ('This Agreement is made between HIGH SPEED NET\nSOLUTIONS, INC. ("HSNS") and '
+            'E.PIPHANY, INC. ("E.piphany").')
+    names = party_names(text)
+    assert 'HIGH SPEED NET SOLUTIONS, INC. ("HSNS")' in names, names
+
+
+def test_the_recitals_name_no_party():
+    text = (PREAMBLES[3][0] + " WHEREAS, Orion wishes to buy from Sunrise Holdings, Inc. "
+            '("Sunrise") under the Master Agreement.')
+    assert not any("Sunrise" in name for name in party_names(text))
+
+
+def test_the_review_answers_with_the_parties_and_the_title():
+    text = PREAMBLES[0][0]
+    answer = normalised_answer("Parties", True, [text])
+    assert answer == 'Jacksonville Jaguars, LLC ("Club"); The ARC Group, Inc. ("Sponsor")'
+    assert normalised_answer("Parties", False, [text]) is None
+    assert normalised_answer("Document Name", True, [("  JACKSONVILLE JAGUARS\nSPONSORSHIP "
+                                                     "AGREEMENT ")]) == \
+        "JACKSONVILLE JAGUARS SPONSORSHIP AGREEMENT"
+    assert document_name("Services Agreement.\n") == "Services Agreement"
+
+
+def test_cuad_answers_name_their_parties_without_joint_references():
+    gold = ('[ * * * ] ("Provider"); TELCOSTAR PTE, LTD.; Ability Computer & Software '
+            'Industries Ltd; TELCOSTAR PTE, LTD. and Ability Computer & Software Industries '
+            'Ltd (each and both of them "Recipient"); Each of the foregoing parties is '
+            'referred to herein as a "Party"')
+    assert party_names_of(gold) == ["TELCOSTAR PTE, LTD", "Ability Computer & Software Industries Ltd"]
+
+
+@pytest.mark.parametrize(("category", "gold", "answer", "right"), [
+    ("Parties", 'Newegg Inc. ("Newegg"); Allied Esports International, Inc. ("Allied")',
+     'Newegg Inc. ("Newegg"); Allied Esports International, Inc. ("Allied")', True),
+    ("Parties", 'Newegg Inc. ("Newegg"); Allied Esports International, Inc. ("Allied")',
+     'Newegg Inc. ("Newegg")', False),
+    ("Document Name", "EVENT SPONSORSHIP AGREEMENT", "Event Sponsorship Agreement", True),
+    ("Document Name", "EVENT SPONSORSHIP AGREEMENT", "SPONSORSHIP AGREEMENT", False),
+])
+def test_span_answers_are_judged_against_cuads(category, gold, answer, right):
+    item = ReviewItem(category=category, found=True, confidence=0.9, answer=answer, clauses=[])
+    assert span_answer_right(category, gold, item) is right
