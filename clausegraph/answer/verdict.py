@@ -112,6 +112,12 @@ _ONLY_WITHIN = re.compile(
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30.4375, "year": 365.25}
 # "How much notice must be given to stop the agreement from renewing?": the notice period,
 # not the renewal's length beside it
+# "Who are the parties to this agreement?", "Between whom is the contract made?"
+ASKS_PARTIES = re.compile(
+    r"\bwho\s+(?:are|were)\s+the\s+(?:contracting\s+)?parties\b|\bbetween\s+whom\b|"
+    r"\b(?:which|what)\s+(?:are\s+the\s+)?(?:contracting\s+)?parties\s+(?:to|of|in)\s+"
+    r"(?:this|the)\s+(?:agreement|contract)\b|\bwho\s+(?:signed|entered\s+into)\b",
+    re.IGNORECASE)
 _ASKS_NOTICE = re.compile(r"\bnotice\b", re.I)
 # a question about renewing: "renew", or extending a term ("Can the term be extended by a
 # year?"); extending a place or a cover is not renewing ("Can the geographical area be
@@ -130,8 +136,9 @@ def attach_verdicts(answer: Answer, asked: str, dates_of: DatesOf | None = None)
     """A verdict for each document's direct answer, and the answer's own: the lead's, or,
     when several documents answer equally well, theirs if they agree. ``dates_of`` gives a
     document's dates a term counts from (answer/dates.py)."""
+    clauses = {e.clause_id: e.text for e in answer.evidence}
     for document in answer.per_document:
-        document.verdict = verdict(asked, document, dates_of)
+        document.verdict = verdict(asked, document, dates_of, clauses.get)
     leads = answer.answering_documents() or ([answer.direct] if answer.direct else [])
     texts = {d.verdict.text for d in leads if d.verdict}
     if not texts:
@@ -173,9 +180,14 @@ def misses_stated_figure(question: str, direct: DirectAnswer) -> bool:
 
 
 def verdict(question: str, direct: DirectAnswer | None,
-            dates_of: DatesOf | None = None) -> Verdict | None:
+            dates_of: DatesOf | None = None,
+            clause_text: Callable[[str], str | None] | None = None) -> Verdict | None:
     """The verdict of one document's direct answer to ``question``; None for an open
-    question ("Who are the parties?"), which the quote itself answers."""
+    question ("What does the licence cover?"), which the quote itself answers.
+    ``clause_text`` gives a quoted clause's whole text (the parties a preamble introduces
+    are read from all of it, the quote being cut)."""
+    if ASKS_PARTIES.search(question):
+        return _parties(direct, clause_text)
     kinds = asked_value_kinds(question)
     yes_no = _AUXILIARY.search(question) is not None
     if not (yes_no or kinds):
@@ -237,6 +249,24 @@ def verdict(question: str, direct: DirectAnswer | None,
     if found.label == "cannot_tell" and question_kind(question) == "method":
         return None  # "How is the refund worked out?": the quote states how, not a figure
     return found
+
+
+def _parties(direct: DirectAnswer | None,
+             clause_text: Callable[[str], str | None] | None) -> Verdict | None:
+    """The parties the answering clause introduces, with their defined names
+    (review/parties.py); None when it introduces none (the quote answers)."""
+    from clausegraph.review.parties import party_names
+
+    line = direct.answering_line() if direct is not None and direct.found else None
+    if line is None:
+        return None
+    text = (clause_text(line.clause_id) if clause_text else None) or \
+        " ".join(other.text for other in direct.lines)
+    names = party_names(text)
+    if not names:
+        return None
+    return Verdict(label="value", text="; ".join(names), value="; ".join(names),
+                   clause_id=line.clause_id, basis="the parties the quoted clause introduces")
 
 
 def _renewal(text: str, clause_id: str) -> Verdict | None:

@@ -102,8 +102,13 @@ def test_no_direct_answer_or_no_value_cannot_tell():
 
 
 def test_open_questions_get_no_verdict_and_law_questions_the_jurisdiction():
-    assert verdict("Who are the parties?", _direct("This Agreement is between A Inc. and B "
-                                                   "LLC.")) is None
+    assert verdict("What does the licence cover?", _direct(
+        "The licence covers the use of the Software on one computer.")) is None
+    # the parties a preamble introduces are the verdict of a question that asks for them
+    parties = verdict("Who are the parties?", _direct("This Agreement is between Acme Tools "
+                                                      'Inc. ("Acme") and Brill LLC ("Brill").'))
+    assert parties.text == 'Acme Tools Inc. ("Acme"); Brill LLC ("Brill")'
+    assert verdict("Who are the parties?", _direct("The parties shall meet monthly.")) is None
     result = verdict("Which state's law governs the agreement?", _direct(
         "This Agreement shall be governed by the laws of the State of New York, without "
         "regard to its conflict of laws principles."))
