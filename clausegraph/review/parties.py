@@ -17,9 +17,6 @@ from clausegraph.text.nlp import load_nlp
 
 # How much of a clause is read: a preamble names its parties in its first lines.
 PREAMBLE_CHARS = 2000
-# How far after a name its defined name may open: "Jacksonville Jaguars, LLC, a Delaware
-# limited liability company ("Club")"
-_ALIAS_REACH = 160
 _QUOTE = "\"“”'‘’"
 # a defined name in brackets: ("Club"), (the "Company"), (hereinafter "Sponsor"),
 # (hereinafter referred to as the "Distributor"), ("Provider" or "we")
