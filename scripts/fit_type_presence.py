@@ -88,9 +88,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="the benchmark's questions (their categories plan the asks)")
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--target-precision", type=float, default=0.9,
+    # 0.93, a design chosen on CUAD dev (docs/cuad_dev.md, session 24): at 0.9 the whole
+    # not-found decision (the gate's refusals too) was right 88.9% of the time out of sample
+    parser.add_argument("--target-precision", type=float, default=0.93,
                         help="how often 'absent' must be right on train (issue 25: not-found "
-                        "precision >= 90%%)")
+                        "precision >= 90%% for the whole decision, gate included)")
     parser.add_argument("--min-similarity", type=float, default=TypePresence().min_similarity,
                         help="questions less like a CUAD description are not checked (a dev "
                         "choice; review/presence.py)")
@@ -121,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     model.evidence_.update({
         "split": "train", "contracts": len({d for d, _ in keys}), "folds": args.folds,
         "pairs_planned_as": "eval/cuad_bench.plan_asks (positives and hard negatives)",
-        "command": "python scripts/fit_type_presence.py --cache CACHE --save PATH"})
+        "command": "python scripts/fit_type_presence.py --cache CACHE --target-precision "
+                   f"{args.target_precision} --save PATH"})
     print(json.dumps(model.to_dict(), indent=1))
     if args.confidences:
         with open(args.confidences, "w", encoding="utf-8") as handle:
