@@ -514,7 +514,10 @@ def _value_spans(kind: str | None, text: str, start: int = 0, end: int | None = 
             spans += [m.span() for m in _UNNUMBERED[kind].finditer(text, start, end)]
         return spans
     if kind == "place":
-        return [(s, e) for s, e in place_spans(text) if start <= s and e <= end]
+        # "the Geographical Area", "the Territory" name the kind of place, not a place; the
+        # small model also takes a capitalised "Policy" for one
+        return [(s, e) for s, e in place_spans(text) if start <= s and e <= end
+                and not set(tokenize(text[s:e])) <= _KIND_WORDS["place"] | _GENERIC]
     pattern = _VALUE_PATTERNS.get(kind or "")
     return [m.span() for m in pattern.finditer(text, start, end)] if pattern else []
 
