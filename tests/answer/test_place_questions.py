@@ -102,8 +102,8 @@ def test_questions_that_ask_where_cover_holds(question, kind):
     ("The insurance also covers accidents in a vehicle of the same category.", 0),
     # a defined "Geographical Area" names the kind of place asked, not a place, and the
     # small model's "Policy" is none either
-    ("It is hereby agreed that notwithstanding anything contained in this Policy to the "
-     "contrary the Geographical Area in this Policy shall be deemed to include *", 0),
+    (("It is hereby agreed that notwithstanding anything contained in this Policy to the "
+      "contrary the Geographical Area in this Policy shall be deemed to include *"), 0),
 ])
 def test_a_sentence_holds_the_places_it_names(text, places):
     assert len(_value_spans("place", text)) == places
