@@ -254,19 +254,19 @@ def verdict(question: str, direct: DirectAnswer | None,
 def _parties(direct: DirectAnswer | None,
              clause_text: Callable[[str], str | None] | None) -> Verdict | None:
     """The parties the answering clause introduces, with their defined names
-    (review/parties.py); None when it introduces none (the quote answers)."""
-    from clausegraph.review.parties import party_names
+    (review/parties.py); None when it introduces fewer than two (the quote answers)."""
+    from clausegraph.review.parties import parties_answer
 
     line = direct.answering_line() if direct is not None and direct.found else None
     if line is None:
         return None
     text = (clause_text(line.clause_id) if clause_text else None) or \
         " ".join(other.text for other in direct.lines)
-    names = party_names(text)
-    if not names:
+    names = parties_answer([text])
+    if names is None:
         return None
-    return Verdict(label="value", text="; ".join(names), value="; ".join(names),
-                   clause_id=line.clause_id, basis="the parties the quoted clause introduces")
+    return Verdict(label="value", text=names, value=names, clause_id=line.clause_id,
+                   basis="the parties the quoted clause introduces")
 
 
 def _renewal(text: str, clause_id: str) -> Verdict | None:

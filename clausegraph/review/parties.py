@@ -112,11 +112,16 @@ def document_name(text: str) -> str:
     return " ".join(text.split()).strip(_STRIP)
 
 
+# a contract has two parties at least: a reading that finds one has missed one
+MIN_PARTIES = 2
+
+
 def parties_answer(texts: Sequence[str]) -> str | None:
-    """The parties of the review's best Parties clause that names any, joined by "; "."""
+    """The parties of the review's best Parties clause that introduces two or more, joined
+    by "; " (None when none does: one name found is a party missed)."""
     for text in texts:
         names = party_names(text)
-        if names:
+        if len(names) >= MIN_PARTIES:
             return "; ".join(names)
     return None
 

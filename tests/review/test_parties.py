@@ -70,6 +70,15 @@ def test_the_review_answers_with_the_parties_and_the_title():
     assert document_name("Services Agreement.\n") == "Services Agreement"
 
 
+def test_one_party_found_is_no_answer():
+    """A contract has two parties at least: a reading that finds one missed one, and the
+    next Parties clause is read instead."""
+    one = 'This Agreement is made by Acme Tools Inc. ("Acme") for its customers.'
+    assert normalised_answer("Parties", True, [one]) is None
+    assert normalised_answer("Parties", True, [one, PREAMBLES[0][0]]).startswith(
+        "Jacksonville Jaguars")
+
+
 def test_cuad_answers_name_their_parties_without_joint_references():
     gold = ('[ * * * ] ("Provider"); TELCOSTAR PTE, LTD.; Ability Computer & Software '
             'Industries Ltd; TELCOSTAR PTE, LTD. and Ability Computer & Software Industries '

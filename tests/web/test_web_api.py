@@ -20,6 +20,8 @@ from tests.conftest import dataset_pdf
 from tests.web.web_support import HOSTILE_TEXT, TEAM_TOKEN, TOKEN
 
 QUESTION = "What are the payment terms for product invoices?"
+AUDIBLE = ("AudibleInc_20001113_10-Q_EX-10.32_2599586_EX-10.32_Co-Branding Agreement_ "
+           "Marketing Agreement_ Investment Distribution Agreement.pdf")
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +76,9 @@ def test_documents_list_matches_the_index(client, web_index):
 
 
 def test_ask_gives_a_verdict_for_a_yes_no_question(client):
-    """The short verdict rides with the direct answer; an open question has none."""
+    """The short verdict rides with the direct answer; an open question has none; the
+    parties question's verdict names the parties (each document's own, so across documents
+    that name other parties it depends on the document)."""
     body = client.post("/api/v1/ask", json={
         "question": "Which law governs the agreement?",
         "documents": ["BellringBrandsInc_20190920_S-1_EX-10.12_11817081_EX-10.12_Manufacturing "
@@ -82,8 +86,14 @@ def test_ask_gives_a_verdict_for_a_yes_no_question(client):
     assert body["direct"]["verdict"] == "California"
     assert body["answer"]["verdict"]["label"] == "value"
     assert body["answer"]["verdict"]["clause_id"] == body["direct"]["clause_id"]
-    open_question = client.post("/api/v1/ask", json={"question": "Who are the parties?"}).json()
+    open_question = client.post("/api/v1/ask", json={
+        "question": "What does the agreement say about confidentiality?"}).json()
     assert open_question["direct"].get("verdict") is None
+    parties = client.post("/api/v1/ask", json={
+        "question": "Who are the parties to this agreement?",
+        "documents": [AUDIBLE]}).json()
+    assert parties["answer"]["verdict"]["label"] == "value"
+    assert 'Audible Inc. ("Company")' in parties["direct"]["verdict"], parties["direct"]
 
 
 def test_ask_gives_a_cited_direct_answer_and_grouped_evidence(asked):
