@@ -23,7 +23,10 @@ _QUOTE = "\"“”'‘’"
 _ALIAS = re.compile(
     r"\(\s*(?:(?:hereinafter|herein|each|collectively|individually|together)?\s*"
     r"(?:(?:referred\s+to|called|known)\s+(?:herein\s+)?(?:as\s+)?)?(?:the\s+)?)?"
-    rf"[{_QUOTE}]\s*(?P<alias>[^{_QUOTE})]{{1,40}}?)\s*[{_QUOTE}]", re.IGNORECASE)
+    rf"[{_QUOTE}]\s*(?P<alias>[^{_QUOTE})]{{1,40}}?)\s*[{_QUOTE}]"
+    # a role given without quotes: "(as Company)", "(as the Repairer)"
+    r"|\(\s*as\s+(?:the\s+)?(?P<role>(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,3}))\s*\)",
+    re.IGNORECASE)
 # a name's legal form makes it a party-like name though no alias follows
 _FORM_WORDS = ("Inc", "Incorporated", "LLC", "L.L.C", "Ltd", "Limited", "Corp", "Corporation",
                "Company", "Co", "GmbH", "AG", "S.A", "SA", "plc", "PLC", "LP", "L.P", "LLP", "N.V",
@@ -40,7 +43,7 @@ _FORMED_NAME = re.compile(
     r"[A-Z0-9][\w.&'’/-]*,?\s+" + _FORMS + r"(?:,?\s+" + _FORMS + r")?)")
 # a street address, a floor, a suite, a postal code: where a party is, not who
 _ADDRESS = re.compile(r"\b(?i:Floor|Suite|Ste|Street|St\.|Avenue|Ave|Road|Rd|Blvd|Boulevard|"
-                      r"Drive|Lane|P\.?\s?O\.?\s+Box)(?!\w)|\b[A-Z]{2}\s+\d{5}\b|\b\d{5,}\b")
+                      r"Drive|Lane|P\.?\s?O\.?\s+Box)(?!\w)|\b[A-Z]{2}\s+\d{5}\b|\b\d{5}(?:-\d{4})?\b")
 _PARTY_LABELS = frozenset({"ORG", "PERSON"})
 # words a name found by its capitals may open with that are not the name's: "Between
 # Commnet Wireless, LLC", "And AT&T Mobility LLC", "2012 TWIN CITIES ...", "Authorized
@@ -71,7 +74,7 @@ def party_names(text: str) -> list[str]:
     named: dict[int, str] = {}  # entity start -> its defined name
     boundary = start
     for alias in _ALIAS.finditer(region, start):
-        defined = alias.group("alias").strip()
+        defined = (alias.group("alias") or alias.group("role")).strip()
         if _DOCUMENT_WORDS.search(defined):
             boundary = alias.end()
             continue

@@ -46,6 +46,20 @@ def test_the_parties_and_their_defined_names(text, parties):
     assert not any("Agreement" in name for name in names), names
 
 
+def test_a_numbered_company_and_a_role_without_quotes():
+    """A company named by its registration number is no postal code; "(as Distributor)"
+    defines a role as a quoted name does; "(as amended)" defines none."""
+    text = ('This Agreement is made between Diversinet Corp. ("Diversinet"), an Ontario '
+            'corporation, and 2205925 Ontario Limited, with its principal place of business '
+            'at 111 Main Street West, North Bay (the "Reseller"), under the Master Agreement '
+            '(as amended).')
+    assert party_names(text) == ['Diversinet Corp. ("Diversinet")',
+                                 '2205925 Ontario Limited ("Reseller")']
+    roles = party_names("This Agreement is made between Kestrel Aviation Ltd (as Distributor) "
+                        "and Orbital Parts GmbH (as Supplier).")
+    assert roles == ['Kestrel Aviation Ltd ("Distributor")', 'Orbital Parts GmbH ("Supplier")']
+
+
 def test_a_name_wrapped_onto_the_next_line_is_read_whole():
     text = ('This Agreement is made between HIGH SPEED NET\nSOLUTIONS, INC. ("HSNS") and '
             'E.PIPHANY, INC. ("E.piphany").')
