@@ -311,6 +311,10 @@ def review_items(
                                    wanted=columns)
     items: list[ReviewItem] = []
     known: dict[str, str | None] = {}
+    # a date the document defines by the name of a CUAD date category ("commence as of
+    # April 1, 2018 (the "Effective Date")") is that category's answer
+    defined = defined_category_dates(clauses) if any(
+        c in DEFINED_DATE_CATEGORIES for c in (wanted or categories)) else {}
     for category, found_spans in zip(categories, per_category, strict=True):
         if wanted is not None and category not in wanted:
             continue
@@ -329,10 +333,29 @@ def review_items(
         confidence = ordered[0].confidence if ordered else 0.0
         found = confidence >= config.found_threshold
         answer = normalised_answer(category, found, [c.text for c in ordered if found], known)
+        if found and category in defined:
+            answer = defined[category]
         known[category] = answer
         items.append(ReviewItem(category=category, found=found, confidence=confidence,
                                 answer=answer, clauses=ordered))
     return items
+
+
+# the CUAD date categories a document may define by name
+DEFINED_DATE_CATEGORIES = ("Effective Date",)
+
+
+def defined_category_dates(clauses: Sequence[Clause]) -> dict[str, str]:
+    """{category: ISO} for each of ``DEFINED_DATE_CATEGORIES`` the clauses define by name,
+    the first definition in document order kept."""
+    from clausegraph.text.term import defined_dates
+
+    found: dict[str, str] = {}
+    for clause in sorted(clauses, key=lambda c: c.order):
+        for name, iso in defined_dates(clause.text).items():
+            if name in DEFINED_DATE_CATEGORIES:
+                found.setdefault(name, iso)
+    return found
 
 
 def _reported(document: Document, clause: Clause, probability: float,

@@ -172,3 +172,27 @@ def test_an_effective_date_is_the_date_nearest_taking_effect(tmp_path: Path, sen
     first = sentence[min(sentence.find(d) for d in ("October", "3 March", "2/1", "June")
                          if d in sentence):]
     assert first.startswith(agreement.clauses[0].text)
+
+
+@pytest.mark.parametrize("definition", [
+    ('The term of this Agreement shall commence as of April 1, 2018 (the "Effective Date") '
+     "and shall expire on March 31, 2021."),
+    ("The Term begins on 1 April 2018 (hereinafter the “Effective Date”) and ends on 31 March "
+     "2021."),
+])
+def test_a_date_the_document_defines_as_its_effective_date_is_the_answer(
+        tmp_path: Path, definition: str) -> None:
+    """The preamble dates the agreement, and the review's best Effective Date span is there;
+    a later clause defines the Effective Date by another date: that date is the answer."""
+    path = tmp_path / "sponsorship.txt"
+    path.write_text("SPONSORSHIP AGREEMENT\n\nThis Sponsorship Agreement is entered into as of "
+                    'November 27, 2017 (the "Execution Date") by and between Alpha LLC and '
+                    f"Beta Inc.\n\n1. Term. {definition}\n", encoding="utf-8")
+    document = load_document(path)
+    clauses = segment(document)
+    probabilities = np.full((len(clauses), 1), 0.01)
+    probabilities[_clause_row(clauses, "November 27"), 0] = 0.8
+    (effective,) = review_items(document, clauses, probabilities, ["Effective Date"],
+                                ReviewConfig())
+    assert "November 27, 2017" in effective.clauses[0].text
+    assert effective.answer == "2018-04-01"
