@@ -25,6 +25,10 @@ class DocumentDates(dict):
     def __init__(self) -> None:
         super().__init__()
         self.where: dict[str, str] = {}
+        # the dates the document defines by name ("April 1, 2018 (the "Effective Date")"),
+        # kept apart: the typed clause's date may be another (the preamble's)
+        self.defined: dict[str, str] = {}
+        self.defined_where: dict[str, str] = {}
 
     def found(self, name: str, iso: str | None, clause: Clause | None) -> None:
         self[name] = iso
@@ -43,6 +47,8 @@ def document_dates(index: IndexReader, doc_id: str) -> DocumentDates:
             defined.setdefault(name, (iso, clause))
     for name, (iso, clause) in defined.items():
         dates.found(name, iso, clause)
+    dates.defined = {name: iso for name, (iso, _) in defined.items()}
+    dates.defined_where = dict(dates.where)
     for name in (EFFECTIVE_DATE, AGREEMENT_DATE):
         typed = _typed_date(clauses, name)
         dates.found(name, *(typed or defined.get(name) or (None, None)))

@@ -26,8 +26,8 @@ from clausegraph.answer.direct import (ASKS_DATE, ASKS_END, ASKS_EXCLUSION, CONT
                                        refuses_cover)
 from clausegraph.models import Answer, DirectAnswer, Verdict
 from clausegraph.segment.headings import CONNECTORS
-from clausegraph.text.term import (RENEWS, TermEnd, date_by_name, event_end, format_length,
-                                   notice_period, renewal_length, term_end)
+from clausegraph.text.term import (EFFECTIVE_DATE, RENEWS, TermEnd, date_by_name, event_end,
+                                   format_length, notice_period, renewal_length, term_end)
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import Value, extract_values, meets_figures, stated_figures
 
@@ -112,6 +112,10 @@ _ONLY_WITHIN = re.compile(
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30.4375, "year": 365.25}
 # "How much notice must be given to stop the agreement from renewing?": the notice period,
 # not the renewal's length beside it
+# "On what date does the agreement take effect?", "What is the effective date?"
+ASKS_EFFECTIVE = re.compile(r"\b(?:effective\s+date|takes?\s+effect|becomes?\s+effective|"
+                            r"go(?:es)?\s+into\s+effect)\b", re.IGNORECASE)
+_NAMES_EFFECTIVE_DATE = re.compile(r"\beffective\s+date\b", re.IGNORECASE)
 # "Who are the parties to this agreement?", "Between whom is the contract made?"
 ASKS_PARTIES = re.compile(
     r"\bwho\s+(?:are|were)\s+the\s+(?:contracting\s+)?parties\b|\bbetween\s+whom\b|"
@@ -189,6 +193,8 @@ def verdict(question: str, direct: DirectAnswer | None,
     if ASKS_PARTIES.search(question):
         return _parties(direct, clause_text)
     kinds = asked_value_kinds(question)
+    if not kinds and _NAMES_EFFECTIVE_DATE.search(question):
+        kinds = ("date",)  # "What is the effective date?" asks a date without "when"
     yes_no = _AUXILIARY.search(question) is not None
     if not (yes_no or kinds):
         return None
@@ -224,6 +230,10 @@ def verdict(question: str, direct: DirectAnswer | None,
                 clause_id=clause_id, basis="no end date, length, event or open-ended term "
                 "in the quote")
         return _term_verdict(end, clause_id, getattr(starts, "where", {}))
+    if kinds[0] == "date" and dates_of and direct.doc_id and ASKS_EFFECTIVE.search(question):
+        defined = _defined_effective(text, clause_id, dates_of(direct.doc_id))
+        if defined is not None:
+            return defined
     if kinds[0] == "date" and dates_of and direct.doc_id and \
             not any(v.kind == "date" for v in extract_values(text)):
         # "effective as of the date first written above": the date it names, stated elsewhere
@@ -267,6 +277,21 @@ def _parties(direct: DirectAnswer | None,
         return None
     return Verdict(label="value", text=names, value=names, clause_id=line.clause_id,
                    basis="the parties the quoted clause introduces")
+
+
+def _defined_effective(text: str, clause_id: str,
+                       starts: Mapping[str, str | None]) -> Verdict | None:
+    """The date the document defines as its Effective Date ("shall commence as of April 1,
+    2018 (the "Effective Date")"), when the quote states another or none (a preamble's date
+    of signing); None when the document defines none or the quote states it."""
+    defined = getattr(starts, "defined", {}).get(EFFECTIVE_DATE)
+    if not defined or any(v.iso == defined for v in extract_values(text) if v.kind == "date"):
+        return None
+    where = getattr(starts, "defined_where", {}).get(EFFECTIVE_DATE)
+    cited = f", {where}" if where else ""
+    return Verdict(label="value", text=f"{_long_date(defined)} (the Effective Date{cited})",
+                   value=defined, clause_id=clause_id,
+                   basis="the date the document defines as its Effective Date")
 
 
 def _renewal(text: str, clause_id: str) -> Verdict | None:

@@ -176,3 +176,26 @@ def test_a_length_from_an_undated_start_names_that_start(start, length, shown):
     name = start.removeprefix("the ")
     assert result.text == f"{shown} from the {name} (a date the documents do not state)", \
         result
+
+
+@pytest.mark.parametrize("question", ["On what date does the agreement take effect?",
+                                      "What is the effective date of this agreement?"])
+def test_the_effective_date_a_document_defines_is_the_verdict(tmp_path, question):
+    """A preamble dated by its signing ("the Execution Date") and a term clause that defines
+    the Effective Date by another date: the verdict gives the defined date, citing where it
+    is defined; asked of a document that defines none, the quote's date stays."""
+    graph = written_graph(tmp_path, {"sponsor.txt": (
+        "SPONSORSHIP AGREEMENT\n\nThis Sponsorship Agreement is entered into as of November 27, "
+        '2017 (the "Execution Date") by and between Alpha Sports LLC and Beta Foods Inc.\n\n'
+        "1. Term. The term of this Agreement shall commence as of April 1, 2018 (the "
+        '"Effective Date") and shall expire on March 31, 2021.\n\n2. Fees. Sponsor shall pay '
+        "the fees in Exhibit A.\n")})
+    doc_id = next(iter(graph.index.entries()))
+    opening = _direct("This Sponsorship Agreement is entered into as of November 27, 2017 (the "
+                      '"Execution Date") by and between Alpha Sports LLC and Beta Foods Inc.')
+    opening.doc_id = doc_id
+    result = verdict(question, opening, lambda _: document_dates(graph.index, doc_id))
+    assert (result.label, result.value) == ("value", "2018-04-01")
+    assert result.text == "1 April 2018 (the Effective Date, 1)"
+    plain = verdict(question, opening, lambda _: {"Effective Date": None})
+    assert plain.label == "value" and "November 27, 2017" in plain.text
