@@ -29,7 +29,8 @@ from clausegraph.segment.headings import CONNECTORS
 from clausegraph.text.term import (EFFECTIVE_DATE, RENEWS, TermEnd, date_by_name, event_end,
                                    format_length, notice_period, renewal_length, term_end)
 from clausegraph.text.tokenize import tokenize
-from clausegraph.text.values import Value, extract_values, meets_figures, stated_figures
+from clausegraph.text.values import (DAYS_PER_UNIT, Value, extract_values, meets_figures,
+                                     stated_figures)
 
 # The dates of a document a term may count from (answer/dates.py), by document id.
 DatesOf = Callable[[str], Mapping[str, str | None]]
@@ -109,7 +110,6 @@ _ONLY_WITHIN = re.compile(
     r"\b(?:in|within)\s+(?:the\s+)?(?P<place>[A-Z][\w]*(?:\s+[A-Z][\w]*){0,2})\s+only\b"
     r"|\bonly\s+(?:in|within)\s+(?:the\s+)?(?P<place2>[A-Z][\w]*(?:\s+[A-Z][\w]*){0,2})",
     re.I)
-_UNIT_DAYS = {"day": 1, "week": 7, "month": 30.4375, "year": 365.25}
 # "How much notice must be given to stop the agreement from renewing?": the notice period,
 # not the renewal's length beside it
 # "On what date does the agreement take effect?", "What is the effective date?"
@@ -613,13 +613,13 @@ def _window_days(question: str) -> float | None:
             numbers = [v.amount for v in extract_values(match.group(1) + " " + match.group(2))
                        if v.amount is not None]
             count = numbers[0] if numbers else 1.0
-        return count * _UNIT_DAYS[match.group(2).lower()]
+        return count * DAYS_PER_UNIT[match.group(2).lower()]
     durations = [v for v in extract_values(question) if v.kind == "duration"]
     return _days(durations[0]) if durations else None
 
 
 def _days(value: Value) -> float:
-    return (value.amount or 0.0) * _UNIT_DAYS.get(value.unit or "day", 1.0)
+    return (value.amount or 0.0) * DAYS_PER_UNIT.get(value.unit or "day", 1.0)
 
 
 def display(value: Value, adjective: bool = False) -> str:

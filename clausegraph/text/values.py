@@ -470,9 +470,10 @@ def _free(starts: list[int], ends: list[int], place: int, start: int, end: int) 
 
 
 # a figure stated in a question and one in a quote are the same within this share (a
-# month of 30 days against one of 30.44)
+# month of 30 days against one of 30.4375)
 _SAME_FIGURE = 0.05
-_DAYS = {"hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 30.44, "year": 365.25}
+# days in each unit of time (a month the year's twelfth)
+DAYS_PER_UNIT = {"hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 365.25 / 12, "year": 365.25}
 # duration and age are one family: "a 40-year-old" is met by "aged 18 to 65 years"
 _FIGURE_FAMILY = {"duration": "time", "age": "time", "money": "money", "percent": "percent"}
 
@@ -481,14 +482,14 @@ def figure(value: Value) -> tuple[str, float] | None:
     """A value's family and size in one unit (days for a duration or an age; the amount of
     money or a percentage); None for a value of another kind.
 
-    >>> [round(figure(v)[1]) for v in extract_values("24 months, two years")]
-    [731, 730]
+    >>> [figure(v)[1] for v in extract_values("24 months, two years")]
+    [730.5, 730.5]
     """
     family = _FIGURE_FAMILY.get(value.kind)
     if family is None or value.amount is None:
         return None
     if family == "time":
-        days = _DAYS.get(value.unit or "")
+        days = DAYS_PER_UNIT.get(value.unit or "")
         return None if days is None else (family, value.amount * days)
     return family, value.amount
 
