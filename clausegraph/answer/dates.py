@@ -5,6 +5,8 @@ from the Effective Date") counts from them (``clausegraph.text.term``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from clausegraph.models import Clause
 from clausegraph.store.base import IndexReader
 from clausegraph.text.term import (AGREEMENT_DATE, EFFECTIVE_DATE, SIGNATURE_DATE, defined_dates,
@@ -41,10 +43,7 @@ def document_dates(index: IndexReader, doc_id: str) -> DocumentDates:
     document defines by name ("Commencement Date"): ISO} of the stored document."""
     clauses = sorted(index.clauses.document_clauses(doc_id), key=lambda c: c.order)
     dates = DocumentDates()
-    defined: dict[str, tuple[str, Clause]] = {}
-    for clause in clauses:
-        for name, iso in defined_dates(clause.text).items():
-            defined.setdefault(name, (iso, clause))
+    defined = first_definitions(clauses)
     for name, (iso, clause) in defined.items():
         dates.found(name, iso, clause)
     dates.defined = {name: iso for name, (iso, _) in defined.items()}
@@ -60,6 +59,16 @@ def document_dates(index: IndexReader, doc_id: str) -> DocumentDates:
     signed = [(iso, c) for c in clauses[-CLOSING_CLAUSES:] for iso in full_dates(c.text)]
     dates.found(SIGNATURE_DATE, *max(signed, key=lambda item: item[0], default=(None, None)))
     return dates
+
+
+def first_definitions(clauses: Sequence[Clause]) -> dict[str, tuple[str, Clause]]:
+    """Each date the clauses define by name ("April 1, 2018 (the "Effective Date")"): its
+    ISO form and the clause of its first definition, in document order."""
+    defined: dict[str, tuple[str, Clause]] = {}
+    for clause in sorted(clauses, key=lambda c: c.order):
+        for name, iso in defined_dates(clause.text).items():
+            defined.setdefault(name, (iso, clause))
+    return defined
 
 
 def _typed_date(clauses: list[Clause], name: str) -> tuple[str, Clause] | None:

@@ -26,8 +26,9 @@ from clausegraph.answer.direct import (ASKS_DATE, ASKS_END, ASKS_EXCLUSION, CONT
                                        refuses_cover)
 from clausegraph.models import Answer, DirectAnswer, Verdict
 from clausegraph.segment.headings import CONNECTORS
-from clausegraph.text.term import (EFFECTIVE_DATE, RENEWS, TermEnd, date_by_name, event_end,
-                                   format_length, notice_period, renewal_length, term_end)
+from clausegraph.text.term import (EFFECTIVE_DATE, NAMES_EFFECTIVE, RENEWS, TermEnd,
+                                   date_by_name, event_end, format_length, notice_period,
+                                   renewal_length, term_end)
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import (DAYS_PER_UNIT, Value, extract_values, meets_figures,
                                      stated_figures)
@@ -115,7 +116,6 @@ _ONLY_WITHIN = re.compile(
 # "On what date does the agreement take effect?", "What is the effective date?"
 ASKS_EFFECTIVE = re.compile(r"\b(?:effective\s+date|takes?\s+effect|becomes?\s+effective|"
                             r"go(?:es)?\s+into\s+effect)\b", re.IGNORECASE)
-_NAMES_EFFECTIVE_DATE = re.compile(r"\beffective\s+date\b", re.IGNORECASE)
 # "Who are the parties to this agreement?", "Between whom is the contract made?"
 ASKS_PARTIES = re.compile(
     r"\bwho\s+(?:are|were)\s+the\s+(?:contracting\s+)?parties\b|\bbetween\s+whom\b|"
@@ -193,7 +193,7 @@ def verdict(question: str, direct: DirectAnswer | None,
     if ASKS_PARTIES.search(question):
         return _parties(direct, clause_text)
     kinds = asked_value_kinds(question)
-    if not kinds and _NAMES_EFFECTIVE_DATE.search(question):
+    if not kinds and NAMES_EFFECTIVE.search(question):
         kinds = ("date",)  # "What is the effective date?" asks a date without "when"
     yes_no = _AUXILIARY.search(question) is not None
     if not (yes_no or kinds):

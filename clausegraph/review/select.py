@@ -346,16 +346,12 @@ DEFINED_DATE_CATEGORIES = ("Effective Date",)
 
 
 def defined_category_dates(clauses: Sequence[Clause]) -> dict[str, str]:
-    """{category: ISO} for each of ``DEFINED_DATE_CATEGORIES`` the clauses define by name,
-    the first definition in document order kept."""
-    from clausegraph.text.term import defined_dates
+    """{category: ISO} for each of ``DEFINED_DATE_CATEGORIES`` the clauses define by name
+    (the first definition, as the ask's term verdicts read it: answer/dates.py)."""
+    from clausegraph.answer.dates import first_definitions
 
-    found: dict[str, str] = {}
-    for clause in sorted(clauses, key=lambda c: c.order):
-        for name, iso in defined_dates(clause.text).items():
-            if name in DEFINED_DATE_CATEGORIES:
-                found.setdefault(name, iso)
-    return found
+    return {name: iso for name, (iso, _) in first_definitions(clauses).items()
+            if name in DEFINED_DATE_CATEGORIES}
 
 
 def _reported(document: Document, clause: Clause, probability: float,

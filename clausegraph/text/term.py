@@ -42,7 +42,7 @@ _STARTS_AT = re.compile(
 # The start named instead of stated: the document's effective date, the date of the
 # agreement, or some other date ("the Hosting Service Ready Date", "the date of physical
 # completion") that the term counts from and the document may never state.
-_NAMES_EFFECTIVE = re.compile(r"(?i)\beffective\s+date\b")
+NAMES_EFFECTIVE = re.compile(r"(?i)\beffective\s+date\b")
 _NAMES_OTHER = re.compile(r"\b(?!Effective\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,3}\s+Date\b|"
                           r"(?i:\bdate\s+(?:of|on\s+which)\s+(?!this\b|the\s+agreement\b|"
                           r"execution\b|its\s+execution\b)\w+)")
@@ -165,7 +165,7 @@ def _start(text: str, dates: list[Value], starts: Mapping[str, str | None]
     for value in dates:
         if _starts(text, value):
             return value.iso, None
-    if _NAMES_EFFECTIVE.search(text):
+    if NAMES_EFFECTIVE.search(text):
         order: tuple[str, ...] = (EFFECTIVE_DATE, AGREEMENT_DATE)
     elif _NAMES_SIGNATURE.search(text):
         order = (SIGNATURE_DATE, AGREEMENT_DATE)
@@ -270,10 +270,10 @@ def date_by_name(text: str, starts: Mapping[str, str | None]) -> tuple[str, str]
         return str(starts[SIGNATURE_DATE]), SIGNATURE_DATE
     if _NAMES_AGREEMENT.search(text) and starts.get(AGREEMENT_DATE):
         return str(starts[AGREEMENT_DATE]), AGREEMENT_DATE
-    for match in (_NAMES_EFFECTIVE.search(text), _NAMES_OTHER.search(text)):
+    for match in (NAMES_EFFECTIVE.search(text), _NAMES_OTHER.search(text)):
         if match is None:
             continue
-        name = EFFECTIVE_DATE if match.re is _NAMES_EFFECTIVE else " ".join(match.group(0).split())
+        name = EFFECTIVE_DATE if match.re is NAMES_EFFECTIVE else " ".join(match.group(0).split())
         if starts.get(name):
             return str(starts[name]), name
     return None
