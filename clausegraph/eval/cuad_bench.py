@@ -39,6 +39,7 @@ from clausegraph.eval.cuad import (
     fold,
     score_spans,
 )
+from clausegraph.review.answers import SPAN_ONLY
 
 # Kinds whose normalised answer is a value the direct answer must state (yes/no is judged
 # by ``found``).
@@ -298,9 +299,6 @@ def review_answer_right(kind: AnswerKind, gold: str | None, item: ReviewItem | N
     return bool(item and item.found and answer_stated(kind, gold, item.answer))
 
 
-# the categories whose CUAD answer is the text itself (clausegraph.review.answers.SPAN_ONLY;
-# the review's JSON is read without importing the review)
-SPAN_ONLY = frozenset({"Document Name", "Parties"})
 # a party's name in CUAD's Parties answer: the text before its defined name or aliases
 # ('Jacksonville Jaguars, LLC ("Club"); The ARC Group, Inc. ("Sponser")'); parts that say
 # how the parties are referred to, or a redaction, name no party
