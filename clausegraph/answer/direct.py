@@ -123,6 +123,8 @@ _GENERIC = frozenset(tokenize(
     "need needs needed require requires required before happen happens get gets take takes "
     "can could may might shall should would will must do does did have has had either"
 ))
+# words that name no place by themselves ("the Geographical Area", "Policy")
+_NO_PLACE = _KIND_WORDS["place"] | _GENERIC
 
 # A sentence ends at . ; or : followed by a capital, a digit or an opening bracket/quote,
 # but not after a list label ("a.", "iii.", "2.") or a common abbreviation.
@@ -517,7 +519,7 @@ def _value_spans(kind: str | None, text: str, start: int = 0, end: int | None = 
         # "the Geographical Area", "the Territory" name the kind of place, not a place; the
         # small model also takes a capitalised "Policy" for one
         return [(s, e) for s, e in place_spans(text) if start <= s and e <= end
-                and not set(tokenize(text[s:e])) <= _KIND_WORDS["place"] | _GENERIC]
+                and not set(tokenize(text[s:e])) <= _NO_PLACE]
     pattern = _VALUE_PATTERNS.get(kind or "")
     return [m.span() for m in pattern.finditer(text, start, end)] if pattern else []
 

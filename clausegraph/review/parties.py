@@ -39,11 +39,13 @@ _LEGAL_FORM = re.compile(r"\b" + _FORMS, re.IGNORECASE)
 _FORM_AFTER = re.compile(r",?\s*" + _FORMS + r"(?:,?\s+" + _FORMS + r")?", re.IGNORECASE)
 # capitalised words before a legal form: "2THEMART.COM, INC.", "Ono Pharmaceutical Co., Ltd."
 _FORMED_NAME = re.compile(
-    r"(?P<name>(?<![\w.])(?:[A-Z0-9][\w.&'’/-]*,?(?:[ \t]+|[ \t]*\n[ \t]*)(?:(?:of|and|&|de|the)[ \t]+)?){0,6}?"
+    r"(?P<name>(?<![\w.])(?:[A-Z0-9][\w.&'’/-]*,?(?:[ \t]+|[ \t]*\n[ \t]*)"
+    r"(?:(?:of|and|&|de|the)[ \t]+)?){0,6}?"
     r"[A-Z0-9][\w.&'’/-]*,?\s+" + _FORMS + r"(?:,?\s+" + _FORMS + r")?)")
 # a street address, a floor, a suite, a postal code: where a party is, not who
 _ADDRESS = re.compile(r"\b(?i:Floor|Suite|Ste|Street|St\.|Avenue|Ave|Road|Rd|Blvd|Boulevard|"
-                      r"Drive|Lane|P\.?\s?O\.?\s+Box)(?!\w)|\b[A-Z]{2}\s+\d{5}\b|\b\d{5}(?:-\d{4})?\b")
+                      r"Drive|Lane|P\.?\s?O\.?\s+Box)(?!\w)"
+                      r"|\b[A-Z]{2}\s+\d{5}\b|\b\d{5}(?:-\d{4})?\b")
 _PARTY_LABELS = frozenset({"ORG", "PERSON"})
 # words a name found by its capitals may open with that are not the name's: "Between
 # Commnet Wireless, LLC", "And AT&T Mobility LLC", "2012 TWIN CITIES ...", "Authorized
@@ -52,11 +54,13 @@ _LEADING = re.compile(r"^(?:(?:between|and|by|among|amongst|with|to|from|authori
                       r"signatory|name|title|dated?|\d{1,4})\b[\s,:]*)+", re.IGNORECASE)
 # the words that introduce the parties, and those that follow their introduction
 _INTRODUCES = re.compile(r"\b(?:between|among|amongst)\b", re.IGNORECASE)
-_AFTER_PARTIES = re.compile(r"\b(?:WHEREAS|RECITALS?|BACKGROUND|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|"
-                            r"NOW,?\s+THEREFORE|IN\s+CONSIDERATION)\b|\n\s*\n\s*\d+\.", re.IGNORECASE)
+_AFTER_PARTIES = re.compile(
+    r"\b(?:WHEREAS|RECITALS?|BACKGROUND|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H|"
+    r"NOW,?\s+THEREFORE|IN\s+CONSIDERATION)\b|\n\s*\n\s*\d+\.", re.IGNORECASE)
 # a defined name that names the document or a date, not a party ("Agreement", "Effective Date")
 _DOCUMENT_WORDS = re.compile(r"\b(?:agreement|contract|amendment|date|schedule|exhibit|"
-                             r"addendum|annex|appendix|terms|plan|program(?:me)?|act)\b", re.IGNORECASE)
+                             r"addendum|annex|appendix|terms|plan|program(?:me)?|act)\b",
+                             re.IGNORECASE)
 _STRIP = " ,;:.\n\t(\"“”'‘’"
 
 

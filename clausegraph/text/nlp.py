@@ -81,7 +81,8 @@ def place_spans(text: str) -> tuple[Span, ...]:
     what "In which countries does the cover apply?" asks for. Cached: an answer reads the
     same clause's sentences many times.
 
-    >>> [("Nepal, Sri Lanka and Europe"[s:e]) for s, e in place_spans("Nepal, Sri Lanka and Europe")]  # doctest: +SKIP
+    >>> text = "Nepal, Sri Lanka and Europe"
+    >>> [text[s:e] for s, e in place_spans(text)]  # doctest: +SKIP
     ['Nepal', 'Sri Lanka', 'Europe']
     """
     nlp = load_nlp()
