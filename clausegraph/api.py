@@ -667,7 +667,7 @@ class ClauseGraph:
         question most probably asks about (review/presence.py): first, when retrieval found
         that clause and the review finds some type asked there (not only when it finds every
         one: CUAD dev hit@1 79.4 -> 79.7); otherwise shown by the ``REVIEW_SHOWN_BY``-th
-        place, as evidence the answer does not quote.
+        place (when only the review found it, as evidence the answer does not quote).
 
         The type most asked, not the one the review is surest of: "Does either party have
         exclusive rights ...?" also asks about the Parties, which every contract names with
