@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -13,12 +13,13 @@ import pymupdf
 
 from clausegraph.errors import IngestError
 from clausegraph.ingest.blocks import RenderedTable
-from clausegraph.ingest.glyphs import needs_remapping, remap_span_text
+from clausegraph.ingest.glyphs import ligature_stand_ins, needs_remapping, remap_span_text
 from clausegraph.ingest.legibility import measure
 from clausegraph.ingest.ocr import PdfOcr, describe_pages, ocr_scanned_pages
 from clausegraph.ingest.pdf_tables import find_page_tables
 from clausegraph.models import Page, Table, TableCell
 from clausegraph.models.document import LineStyle
+from clausegraph.text.nlp import english_words
 
 PAGE_SEPARATOR = "\n"
 
@@ -53,6 +54,9 @@ def pdf_text(path: Path, data: bytes, ocr: bool = True) -> PdfText:
     pdf_ocr, warnings = PdfOcr(), []
     try:
         reads = _page_texts(path, pdf)
+        stand_ins = ligature_stand_ins((read.text for read in reads), english_words)
+        if stand_ins:  # read again with them, so every offset is taken on the repaired text
+            reads = _page_texts(path, pdf, stand_ins)
         raw_texts = [read.text for read in reads]
         suspicious = pdf.is_repaired or _FONT_TROUBLE.search(pymupdf.TOOLS.mupdf_warnings())
         page_texts, warnings = _legible_pages(path, raw_texts, bool(suspicious))
@@ -168,11 +172,12 @@ def _reason(error: Exception) -> str:
     return message or type(error).__name__
 
 
-def _page_texts(path: Path, pdf: pymupdf.Document) -> list[PageRead]:
+def _page_texts(path: Path, pdf: pymupdf.Document,
+                stand_ins: Mapping[str, str] | None = None) -> list[PageRead]:
     reads: list[PageRead] = []
     for index in range(pdf.page_count):
         try:
-            reads.append(read_page(pdf[index]))
+            reads.append(read_page(pdf[index], stand_ins))
         except Exception as error:  # a damaged page object or content stream
             raise IngestError(
                 path, f"not a readable PDF: page {index + 1}: {_reason(error)}"
@@ -190,19 +195,21 @@ class PageRead(NamedTuple):
     line_styles: list[LineStyle]
 
 
-def read_page(page: pymupdf.Page) -> PageRead:
+def read_page(page: pymupdf.Page, stand_ins: Mapping[str, str] | None = None) -> PageRead:
     """Text of one page, its blocks in reading order, ending with a newline if not empty.
 
     Each ruled table (``tables.find_page_tables``) replaces the text blocks it covers by
-    one block: the table rendered a row a line, read where the table sits.
+    one block: the table rendered a row a line, read where the table sits. ``stand_ins``
+    are the document's letters that stand for ligatures (``glyphs.ligature_stand_ins``).
     """
     textpage = page_textpage(page)
-    numbered = _text_blocks(page, textpage)
-    found = find_page_tables(page, textpage, numbered)
+    spelled = str.maketrans(dict(stand_ins or {}))
+    numbered = _text_blocks(page, textpage, spelled)
+    found = find_page_tables(page, textpage, numbered, spelled)
     taken = {number for table in found for number in table.blocks}
     blocks = [block for number, block in numbered.items() if number not in taken]
     number_of = {id(block): number for number, block in numbered.items()}
-    line_styles = _block_line_styles(page, textpage)
+    line_styles = _block_line_styles(page, textpage, spelled)
     placed = [(_Block(*table.bbox, table.text), table) for table in found]
     table_of = {id(block): table for block, table in placed}
     parts: list[str] = []
@@ -242,19 +249,19 @@ class _LineLook(NamedTuple):
 
 
 def _block_line_styles(
-    page: pymupdf.Page, textpage: pymupdf.TextPage
+    page: pymupdf.Page, textpage: pymupdf.TextPage, spelled: dict[int, str]
 ) -> dict[int, list[_LineLook]]:
-    """For each text block (MuPDF number), its lines' text and the style of most of
-    their characters."""
+    """For each text block (MuPDF number), its lines' text (stand-ins ``spelled`` out)
+    and the style of most of their characters."""
     out: dict[int, list[_LineLook]] = {}
     for block in page.get_text("dict", textpage=textpage)["blocks"]:
         if block.get("type") != 0:
             continue
-        out[block["number"]] = [_line_look(line) for line in block["lines"]]
+        out[block["number"]] = [_line_look(line, spelled) for line in block["lines"]]
     return out
 
 
-def _line_look(line: dict) -> _LineLook:
+def _line_look(line: dict, spelled: dict[int, str]) -> _LineLook:
     weight: dict[tuple[float, bool, bool], int] = {}
     for span in line["spans"]:
         chars = len(span["text"].strip())
@@ -268,7 +275,7 @@ def _line_look(line: dict) -> _LineLook:
         key = (round(span["size"], 1), bold, italic)
         weight[key] = weight.get(key, 0) + chars
     size, bold, italic = max(weight, key=weight.__getitem__) if weight else (0.0, False, False)
-    text = "".join(span["text"] for span in line["spans"])
+    text = "".join(span["text"] for span in line["spans"]).translate(spelled)
     return _LineLook(text, size, bold, italic, round(line["bbox"][0], 1))
 
 
@@ -296,11 +303,17 @@ def page_textpage(page: pymupdf.Page) -> pymupdf.TextPage:
     return page.get_textpage(flags=_PDF_TEXT_FLAGS)
 
 
-def _text_blocks(page: pymupdf.Page, textpage: pymupdf.TextPage) -> dict[int, _Block]:
+def _text_blocks(page: pymupdf.Page, textpage: pymupdf.TextPage,
+                 spelled: dict[int, str] | None = None) -> dict[int, _Block]:
+    """The page's text blocks by MuPDF number, as their fonts draw them, with the letters
+    that stand for ligatures ``spelled`` out (a ``str.maketrans`` table)."""
     blocks = {b[5]: _Block(*b[:5]) for b in page.get_text("blocks", textpage=textpage)
               if b[6] == 0}
     if needs_remapping([font[3] for font in page.get_fonts()]):
         blocks = _remap_glyphs(blocks, textpage)
+    if spelled:
+        blocks = {n: block._replace(text=block.text.translate(spelled))
+                  for n, block in blocks.items()}
     return blocks
 
 

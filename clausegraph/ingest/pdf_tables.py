@@ -67,9 +67,11 @@ class FoundTable:
 
 
 def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
-                     blocks: Mapping[int, Sequence]) -> list[FoundTable]:
+                     blocks: Mapping[int, Sequence],
+                     spelled: dict[int, str] | None = None) -> list[FoundTable]:
     """The page's ruled tables; ``blocks`` are its text blocks by MuPDF number (x0, y0,
-    x1, y1, text)."""
+    x1, y1, text), ``spelled`` the ``str.maketrans`` table of letters that stand for
+    ligatures (``glyphs.ligature_stand_ins``)."""
     drawings = page.get_cdrawings()
     if sum(len(path.get("items", ())) for path in drawings) < MIN_DRAWING_ITEMS:
         return []
@@ -83,6 +85,8 @@ def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
             (span["font"], span["text"]) for block in textpage.extractDICT()["blocks"]
             for line in block.get("lines", ()) for span in line["spans"]))
         words = [(*w[:4], w[4].translate(drawn), *w[5:]) for w in words]
+    if spelled:
+        words = [(*w[:4], w[4].translate(spelled), *w[5:]) for w in words]
     found: list[FoundTable] = []
     taken: set[int] = set()
     cut_at_lines = False

@@ -38,6 +38,13 @@ def load_nlp() -> Language:
     return nlp
 
 
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """The lower-case words the packaged pipeline's vocabulary holds (some 80,000, from its
+    training text): a word list for telling an English word from a garbled one."""
+    return frozenset(s.lower() for s in load_nlp().vocab.strings if s.isalpha() and s.isascii())
+
+
 def sentence_spans(text: str) -> list[Span]:
     """Sentence boundaries of ``text`` as (start, end) offsets, whitespace trimmed.
 

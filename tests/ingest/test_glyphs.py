@@ -1,16 +1,24 @@
 """Characters drawn by a font on another code (₹ on the backtick, Wingdings bullets) come
-out as the font draws them, decided by the font, not by the file (ingest/glyphs.py)."""
+out as the font draws them, decided by the font, not by the file; letters a font uses for
+its ligatures are read as the ligatures, decided by the document's words (ingest/glyphs.py)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import pymupdf
 import pytest
 
 from clausegraph.eval.data import shared_data_dir
-from clausegraph.ingest.glyphs import base_font_name, font_character_map, page_character_map
+from clausegraph.ingest.glyphs import (
+    base_font_name,
+    font_character_map,
+    ligature_stand_ins,
+    page_character_map,
+)
 from clausegraph.ingest.pdf import pdf_text
+from clausegraph.text.nlp import english_words
 
 
 def _pdf_with_fonts(lines: list[tuple[str, bytes]]) -> bytes:
@@ -88,3 +96,59 @@ def test_real_policies_show_rupees_and_bullets(name):
     assert not re.search("[\uf000-\uf0ff]", text)  # no missing-glyph boxes
     if name.startswith("ICI"):  # this insurer's rupee font
         assert re.search("\u20b9 ?[0-9]", text) and not re.search("` ?[0-9]", text)
+
+
+# Letters a font uses for its ligatures, as SBI General's motor wording has them; the
+# sentences are written here, in other words than that policy's.
+_FI, _FFI, _FL = "\u0124", "\u0126", "\u0125"  # Ĥ Ħ ĥ
+_GARBLED = ("The Ĥrst beneĤciary named in the CertiĤcate is notiĤed by the oĦcer. "
+            "A Ĥre or ĥood that reĥects on the vehicle is deĤned in Section 2. "
+            "The insurer's oĦces conĤrm the ĥeet's Ĥtness within the speciĤed period. "
+            "An eĦcient and suĦcient inĥuence is required").replace(
+                "Ĥ", _FI).replace("Ħ", _FFI).replace("ĥ", _FL)
+
+
+def test_letters_standing_for_ligatures_are_read_from_the_documents_words():
+    assert ligature_stand_ins([_GARBLED], english_words) == {_FI: "fi", _FFI: "ffi", _FL: "fl"}
+    # the same words under other letters: the words decide, not the code
+    swapped = _GARBLED.replace(_FI, "\u0123").replace(_FL, "\u00fe")
+    assert ligature_stand_ins([swapped], english_words) == {"\u0123": "fi", _FFI: "ffi",
+                                                            "\u00fe": "fl"}
+    # real accented letters in English text are no ligatures, nor is a letter seen twice
+    accented = ("José Müller of Zürich signed the café's lease; the Société Générale "
+                "and Crédit Agricole were named. Señor Peña paid. " + _GARBLED.replace(_FL, "é"))
+    found = ligature_stand_ins([accented], english_words)
+    assert "é" not in found and "ü" not in found and "ñ" not in found
+    assert ligature_stand_ins(["Plain English words only, no odd letters."], _no_words) == {}
+
+
+def _no_words() -> list[str]:
+    raise AssertionError("the word list is read only when a letter is in doubt")
+
+
+def test_a_pdf_whose_font_maps_ligatures_to_other_letters_reads_as_english(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    # MuPDF's CJK font has these Latin Extended letters (and is always in the wheel)
+    page.insert_font(fontname="F0", fontbuffer=pymupdf.Font("cjk").buffer)
+    for row, sentence in enumerate(_GARBLED.split(". ")):
+        page.insert_text((72, 72 + 20 * row), sentence, fontname="F0", fontsize=10)
+    doc.subset_fonts()
+    path = tmp_path / "ligatures.pdf"
+    read = pdf_text(path, doc.tobytes(garbage=3, deflate=True), ocr=False)
+    assert "The first beneficiary named in the Certificate is notified by the officer" in read.text
+    assert "a fire or flood".lower() in read.text.lower() and "fleet's fitness" in read.text
+    assert not re.search(f"[{_FI}{_FFI}{_FL}]", read.text)
+    # every line keeps its style: offsets were taken on the repaired text
+    styled = [read.text[s.start:s.end] for s in read.line_styles]
+    assert len(styled) == 4 and styled[0].startswith("The first beneficiary")
+
+
+SBI_MOTOR = shared_data_dir() / "policies-dev" / "SBIGeneral_Bundled_Private_Car_Motor.pdf"
+
+
+@pytest.mark.skipif(not SBI_MOTOR.is_file(), reason="needs ../shared/data/policies-dev")
+def test_real_policy_with_ligature_letters_reads_as_english():
+    text = pdf_text(SBI_MOTOR, SBI_MOTOR.read_bytes(), ocr=False).text
+    assert not re.search("[\u0123-\u0126]", text)
+    assert "beneficiary" in text and "Office" in text and "influence" in text
