@@ -146,11 +146,11 @@ _LINE_ITEM = re.compile(
 # (clausegraph/text/values.py): "30 (thirty) days", "thirty (30) days", "$500" and "INR 500"
 # alike. A period is answered by a duration, an age or a date ("when does it start?" by
 # "shall commence on September 10, 2015"); a limit by money or a percentage; a count by any
-# number.
+# number, a measure too ("How many kilometres of towing?": "up to 50 km").
 _VALUE_KINDS: dict[str, frozenset[str]] = {
     "duration": frozenset({"duration", "age", "date"}),
     "amount": frozenset({"money", "percent"}),
-    "count": frozenset({"number", "money", "percent", "duration", "age"}),
+    "count": frozenset({"number", "money", "percent", "duration", "age", "measure"}),
 }
 # "in perpetuity" states a period without a number
 _UNBOUNDED = re.compile(r"\bperpetuity\b", re.I)

@@ -53,7 +53,10 @@ _ASKS_VALUE: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
                 r"\bwhat date\b|\bon what date\b", re.I), ("date", "duration")),
     (re.compile(r"\bhow much\b|\b(amount|limit|cap|sum|fee|premium|price|deductible|refunds?)\b",
                 re.I), ("money", "percent")),
-    (re.compile(r"\bhow many\b", re.I), ("number",)),
+    # a distance, an engine's capacity, a weight: "How far ...?", "How many kilometres ...?"
+    (re.compile(r"\bhow far\b|\bhow many (?:km|kms|kilomet\w+|miles|cc|kg|tonnes)\b|"
+                r"\b(?:distance|radius|cubic capacity)\b", re.I), ("measure",)),
+    (re.compile(r"\bhow many\b", re.I), ("number", "measure")),
 )
 _ASKS_COVER = re.compile(r"\b(covered|cover|covers|payable|pay for|pays for|reimburs\w*|"
                          r"included|indemnif\w*|claim\w*)\b", re.I)

@@ -15,7 +15,8 @@ How it reads:
   before it or a currency word after it is money; "%", "percent", "per cent" a
   percentage; a unit of time after it ("days", "12 calendar months", "30-day") a
   duration; "of age", "old", "and above" after a duration, or "aged"/"age of" before a
-  number, an age; any other number stays a number;
+  number, an age; a unit of measure after it ("150 km", "1500 cc", "7.5 tonnes", "50 HP")
+  a measure, in one unit of its dimension; any other number stays a number;
 * **dates** are read before numbers and claim their digits: ISO ("2019-03-05"), numeric
   ("03/05/2019"), and month names in either order ("March 5, 2019", "Mar. 5, 2019",
   "5 March 2019", "5th day of March, 2019", "the first day of January, 2020", "March 2019").
@@ -47,7 +48,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-ValueKind = Literal["number", "money", "percent", "date", "duration", "age"]
+ValueKind = Literal["number", "money", "percent", "date", "duration", "age", "measure"]
 
 
 class Value(BaseModel):
@@ -256,6 +257,21 @@ _AGE_BEFORE = re.compile(
     r"\b(?:aged|ages?(?:\s+limit)?(?:\s+of)?)\s*:?\s*(?:(?:between|below|under|above|over|up\s+to|"
     r"at\s+least|(?:not\s+)?(?:less|more|older|younger)\s+than)\s+)?$", re.I)
 _LOOK_BACK = 32
+# Units of measure by the name a measure's ``unit`` gives them, with their dimension and
+# size in its first unit (figure() compares 5 miles with 8 km): distance, engine capacity,
+# weight, power.
+MEASURE_UNITS = {
+    "km": ("distance", 1.0), "mile": ("distance", 1.609344), "metre": ("distance", 1e-3),
+    "cc": ("capacity", 1.0), "litre": ("capacity", 1000.0),
+    "kg": ("weight", 1.0), "tonne": ("weight", 1000.0),
+    "kw": ("power", 1.0), "hp": ("power", 0.7457),
+}
+_MEASURE_NAMES = {"kms": "km", "kilometre": "km", "kilometer": "km", "meter": "metre",
+                  "cubic centimetre": "cc", "cubic centimeter": "cc", "liter": "litre",
+                  "kgs": "kg", "kilogram": "kg", "ton": "tonne", "bhp": "hp"}
+_MEASURE_AFTER = re.compile(
+    r"[ \t]*-?[ \t]*(kms?|kilomet(?:re|er)s?|miles?|met(?:re|er)s?|cc|cubic\s+centimet(?:re|er)s?|"
+    r"lit(?:re|er)s?|kgs?|kilograms?|tonnes?|tons?|kw|b?hp)\b", re.I)
 
 
 def _currency_code(written: str) -> str:
@@ -298,6 +314,13 @@ def _classify(text: str, number: _Number) -> Value:
         return _value(text, "duration", number.start, unit.end(), number.value, name)
     if aged:
         return _value(text, "age", number.start, number.end, number.value, "year")
+    measure = _MEASURE_AFTER.match(text, number.end)
+    if measure:
+        written = " ".join(measure.group(1).lower().split())
+        if written not in MEASURE_UNITS and written not in _MEASURE_NAMES:
+            written = written.removesuffix("s")
+        unit = _MEASURE_NAMES.get(written, written)
+        return _value(text, "measure", number.start, measure.end(), number.value, unit)
     return _value(text, "number", number.start, number.end, number.value)
 
 
@@ -474,13 +497,16 @@ def _free(starts: list[int], ends: list[int], place: int, start: int, end: int) 
 _SAME_FIGURE = 0.05
 # days in each unit of time (a month the year's twelfth)
 DAYS_PER_UNIT = {"hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 365.25 / 12, "year": 365.25}
-# duration and age are one family: "a 40-year-old" is met by "aged 18 to 65 years"
-_FIGURE_FAMILY = {"duration": "time", "age": "time", "money": "money", "percent": "percent"}
+# duration and age are one family: "a 40-year-old" is met by "aged 18 to 65 years"; a
+# measure's family is its dimension (MEASURE_UNITS)
+_FIGURE_FAMILY = {"duration": "time", "age": "time", "money": "money", "percent": "percent",
+                  "measure": "measure"}
 
 
 def figure(value: Value) -> tuple[str, float] | None:
     """A value's family and size in one unit (days for a duration or an age; the amount of
-    money or a percentage); None for a value of another kind.
+    money, a percentage or a measure, whose family is its dimension); None for a value of
+    another kind.
 
     >>> [figure(v)[1] for v in extract_values("24 months, two years")]
     [730.5, 730.5]
@@ -491,11 +517,14 @@ def figure(value: Value) -> tuple[str, float] | None:
     if family == "time":
         days = DAYS_PER_UNIT.get(value.unit or "")
         return None if days is None else (family, value.amount * days)
+    if family == "measure":
+        dimension, size = MEASURE_UNITS[value.unit or ""]
+        return dimension, value.amount * size
     return family, value.amount
 
 
 def stated_figures(text: str) -> list[Value]:
-    """The durations, ages, amounts and percentages ``text`` states."""
+    """The durations, ages, amounts, percentages and measures ``text`` states."""
     return [v for v in extract_values(text) if figure(v) is not None]
 
 

@@ -88,6 +88,11 @@ def _quoting(text: str) -> DirectAnswer:
     ("Is there a 10% co-payment?", "a co-payment of 20% applies to each claim", True),
     ("Is cover for $5,000 of dental work included?", "dental work up to $ 5000", False),
     ("What is the waiting period for cataract?", "24 months", False),  # states no figure
+    # a measure is met by the same measure, not by a sum of the same number
+    ("What premium is payable for a car of 1500 cc?", "a premium of Rs. 1500/-", True),
+    ("What premium is payable for a car of 1500 cc?", "cars not exceeding 1.5 litres", False),
+    ("Is towing covered up to 50 km?", "towing beyond fifty (50) kilometres", False),
+    ("Is towing covered up to 50 km?", "towing up to $50", True),
 ])
 def test_misses_stated_figure(question, quote, misses):
     assert misses_stated_figure(question, _quoting(quote)) is misses

@@ -71,6 +71,16 @@ def test_how_long_gives_the_duration_in_any_number_style(stated):
     assert (result.label, result.text) == ("value", "30 days")
 
 
+@pytest.mark.parametrize("question", ["What is the maximum distance covered for towing?",
+                                      "How many kilometres of towing are paid for?",
+                                      "How far will the insurer tow the car?"])
+@pytest.mark.parametrize("stated", ["50 km", "fifty (50) kms", "50 kilometres"])
+def test_a_distance_question_gives_the_distance_not_the_sum(question, stated):
+    result = verdict(question, _direct(f"We will pay up to Rs. 2,500 for towing the vehicle "
+                                       f"to the nearest garage within {stated} of the accident."))
+    assert (result.label, result.text) == ("value", stated)
+
+
 @pytest.mark.parametrize("wording", [
     "Licensee may not assign this Agreement without the prior written consent of Licensor.",
     "Neither party may assign this Agreement without the other party's prior written consent.",

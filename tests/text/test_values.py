@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clausegraph.text.values import Value, extract_values, parse_date, parse_duration
+from clausegraph.text.values import Value, extract_values, figure, parse_date, parse_duration
 
 
 def only(text: str) -> Value:
@@ -104,6 +104,20 @@ def test_durations(text, amount, unit):
 def test_ages(sentence, amount):
     ages = [v for v in extract_values(sentence) if v.kind == "age"]
     assert [(v.amount, v.unit) for v in ages] == [(amount, "year")]
+
+
+@pytest.mark.parametrize("text, amount, unit, size", [
+    ("150 km", 150, "km", 150), ("150 kms", 150, "km", 150), ("150kms", 150, "km", 150),
+    ("one hundred and fifty (150) kilometres", 150, "km", 150), ("5 miles", 5, "mile", 8.05),
+    ("1500 cc", 1500, "cc", 1500), ("1.5 litres", 1.5, "litre", 1500),
+    ("7.5 tonnes", 7.5, "tonne", 7500), ("750 kg", 750, "kg", 750), ("75 HP", 75, "hp", 55.9),
+])
+def test_measures_in_their_unit_compared_in_their_dimensions(text, amount, unit, size):
+    value = only(f"a vehicle of {text} or less")
+    assert (value.kind, value.amount, value.unit, value.text) == ("measure", amount, unit, text)
+    assert figure(value)[1] == pytest.approx(size, rel=0.01)
+    # a plain number is no measure, nor is money in the same digits
+    assert only("Rs. 1500/- per car").kind == "money" and only("for 5 members").kind == "number"
 
 
 def test_offsets_slice_the_text():
