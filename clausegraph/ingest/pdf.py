@@ -275,7 +275,9 @@ def _line_look(line: dict, spelled: dict[int, str]) -> _LineLook:
         key = (round(span["size"], 1), bold, italic)
         weight[key] = weight.get(key, 0) + chars
     size, bold, italic = max(weight, key=weight.__getitem__) if weight else (0.0, False, False)
-    text = "".join(span["text"] for span in line["spans"]).translate(spelled)
+    # as the block's text reads: each span as its font draws it (₹, bullets), stand-ins spelled
+    text = "".join(remap_span_text(span["text"], span.get("font", ""))
+                   for span in line["spans"]).translate(spelled)
     return _LineLook(text, size, bold, italic, round(line["bbox"][0], 1))
 
 

@@ -62,8 +62,11 @@ def test_rupee_font_backtick_and_wingdings_bullet_become_the_drawn_characters(tm
         ("Helvetica", b"A quoted `term` in an ordinary font"),
     ])
     path = tmp_path / "generated.pdf"
-    text = pdf_text(path, data, ocr=False).text
+    read = pdf_text(path, data, ocr=False)
+    text = read.text
     assert "\u20b9 1,00,000" in text
+    # the lines keep their style (size, weight) though their text changed
+    assert "\u20b9 1,00,000" in [text[s.start:s.end] for s in read.line_styles]
     assert "\u2022 \u25a0" in text
     # the same backtick in an ordinary font is a backtick
     assert "A quoted `term` in an ordinary font" in text
