@@ -708,7 +708,10 @@ class ClauseGraph:
         known = self._presence[1]
         todo = [c for c in categories if (doc_id, c) not in known]
         if todo:
-            for item in self.reviewer().review(index, doc_id, categories=todo)[0].items:
+            # only the first span and the category's confidence are read: the ranker's,
+            # which the novelty stage leaves as they are (it lists the later spans)
+            reviewer = self.reviewer(novelty=False)
+            for item in reviewer.review(index, doc_id, categories=todo)[0].items:
                 known[(doc_id, item.category)] = (
                     item.confidence, item.clauses[0].clause_id if item.clauses else None)
         return {c: known[(doc_id, c)] for c in categories}
@@ -794,17 +797,18 @@ class ClauseGraph:
         return Review(documents=[reviewer.review(self.index, d)[0] for d in doc_ids],
                       threshold=self.settings.review.found_threshold, model=reviewer.model_name)
 
-    def reviewer(self) -> ClauseReviewer:
-        """The clause-type model with this graph's encoder and review settings."""
+    def reviewer(self, novelty: bool = True) -> ClauseReviewer:
+        """The clause-type model with this graph's encoder and review settings (``novelty``
+        false: without the span novelty stage, whatever the settings say)."""
         from clausegraph.classify import CUAD_CATEGORIES, load_clause_type_model, model_id
         from clausegraph.review import ClauseReviewer
 
         self.check_embedding_model(self.index.info())
         ranker = None
         if self.settings.review.span_confidence == "learned":
-            from clausegraph.review.ranker import shipped_ranker
+            from clausegraph.review.ranker import shipped_review_ranker
 
-            ranker = shipped_ranker().rank
+            ranker = shipped_review_ranker(novelty and self.settings.review.span_novelty)
         return ClauseReviewer(load_clause_type_model(), CUAD_CATEGORIES, self.settings.review,
                               _embedding_text, self.embedder.encode, model_name=model_id(),
                               ranker=ranker)

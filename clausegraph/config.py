@@ -243,6 +243,11 @@ class ReviewConfig(StrictModel):
         "span ranker fitted on CUAD train (every sentence of a listed clause and the whole "
         "clause are candidates); 'rule', the clause's probability times the span's share of "
         "its best sentence's score (the narrowed span and extra_sentences only)")
+    span_novelty: bool = Field(
+        True, description="with 'learned' span confidence, list a category's spans with the "
+        "probability that each matches a highlight no span above it matches (the span "
+        "novelty model fitted on CUAD train), not the ranker's probability that it matches "
+        "one; the category is found by the ranker's either way")
 
 
 class StrategySettings(StrictModel):

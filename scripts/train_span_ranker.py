@@ -18,6 +18,14 @@ shipped clause-type model, as ``clausegraph review`` scores them.
 and reports CUAD's AUPR and precision at 80% / 90% recall over the dev candidates, so the
 design is a dev choice and the weights a train fit. The candidates of both splits are kept in
 ``--cache`` (the cross-fitting takes minutes; refits then take seconds).
+
+``--novelty`` fits the second stage (``ranker.SpanNovelty``: the probability that a span
+matches a highlight no span the ranker puts above it matches) on train, from the ranker's
+features and its out-of-fold probabilities (``--folds`` fits of the shipped design), and
+scores dev with the shipped ranker as the first stage, as ``clausegraph review`` runs:
+
+    python scripts/train_span_ranker.py --cache spans --novelty \
+        --save-novelty clausegraph/review/data/span_novelty.npz
 """
 
 from __future__ import annotations
@@ -51,8 +59,13 @@ from clausegraph.learn import FeatureLogistic  # noqa: E402
 from clausegraph.review.ranker import (  # noqa: E402
     BASE_FEATURES,
     FEATURES,
+    NOVELTY_EXTRA,
     SHIPPED,
+    SHIPPED_NOVELTY,
+    SpanNovelty,
     SpanRanker,
+    novelty_features,
+    shipped_ranker,
     span_features,
 )
 from clausegraph.review.select import Narrower, span_candidates  # noqa: E402
@@ -226,6 +239,67 @@ def dev_scores(model, dev: dict) -> dict:
     return cuad_scores(dev, model.predict_proba(dev["X"][:, columns(model.features)])[:, 1])
 
 
+def by_key(split: dict) -> dict[tuple[str, str], list[int]]:
+    """The candidates' rows of each (contract, category)."""
+    keys: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, key in enumerate(zip(split["doc"], split["category"])):
+        keys[(str(key[0]), str(key[1]))].append(i)
+    return keys
+
+
+def out_of_fold(train: dict, design: str, folds: int) -> np.ndarray:
+    """The ranker's probability of each train candidate from a ranker of ``design`` fitted
+    without its contract (``folds`` groups of contracts)."""
+    contracts = sorted(set(map(str, train["doc"])))
+    group = {doc: k % folds for k, doc in enumerate(contracts)}
+    fold = np.array([group[str(doc)] for doc in train["doc"]])
+    probability = np.zeros(len(fold))
+    for k in range(folds):
+        held = fold == k
+        model = fit({"X": train["X"][~held], "y": train["y"][~held]}, design)
+        probability[held] = model.predict_proba(train["X"][held][:, columns(model.features)])[:, 1]
+        print(f"novelty: out-of-fold ranker {k + 1}/{folds}", file=sys.stderr)
+    return probability
+
+
+def novelty_data(split: dict, highlighted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The novelty model's rows of ``split`` given the ranker's probabilities, and its
+    labels: a candidate matches a highlight that no candidate the ranker puts above it in
+    its category matches (a text already above is never new)."""
+    texts = json.loads(str(split["text"]))
+    golds = json.loads(str(split["gold"]))
+    extra = np.zeros((len(texts), len(NOVELTY_EXTRA)))
+    labels = np.zeros(len(texts), dtype=np.int8)
+    for (doc, category), rows in by_key(split).items():
+        extra[rows] = novelty_features([texts[i] for i in rows], highlighted[rows])
+        answers = golds.get(f"{doc}\t{category}", [])
+        matched: set[str] = set()
+        seen: set[str] = set()
+        for i in sorted(rows, key=lambda i: -highlighted[i]):
+            if split["y"][i] and texts[i] not in seen:
+                hits = {g for g in answers if spans_match(g, texts[i], category)}
+                labels[i] = int(bool(hits - matched))
+                matched |= hits
+            seen.add(texts[i])
+    return np.column_stack([split["X"], extra]), labels
+
+
+def fit_novelty(args, train: dict, dev: dict | None, report: dict) -> SpanNovelty:
+    """The novelty model fitted on train (and its dev figures in ``report``)."""
+    rows, labels = novelty_data(train, out_of_fold(train, SHIPPED_DESIGN, args.folds))
+    model = SpanNovelty().fit(rows, labels)
+    report["novelty_train"] = {"candidates": len(labels), "new": int(labels.sum())}
+    if dev is not None:
+        ranker = shipped_ranker()
+        highlighted = ranker.predict_proba(dev["X"][:, columns(ranker.features)])[:, 1]
+        dev_rows, _ = novelty_data(dev, highlighted)
+        report["novelty_dev"] = {"ranker": cuad_scores(dev, highlighted),
+                                 "ranker_and_novelty": cuad_scores(
+                                     dev, model.predict_proba(dev_rows)[:, 1])}
+        print(f"dev: {report['novelty_dev']}", file=sys.stderr)
+    return model
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=None, help="../shared/data")
@@ -248,6 +322,10 @@ def main(argv: list[str] | None = None) -> int:
         help="what --save writes")
     parser.add_argument("--save", type=Path, help=f"write the weights (shipped: {SHIPPED})")
     parser.add_argument("--report", type=Path, help="write the dev figures as JSON")
+    parser.add_argument("--novelty", action="store_true",
+                        help="fit the span novelty model (the second stage) and score dev")
+    parser.add_argument("--save-novelty", type=Path,
+                        help=f"write the novelty model (shipped: {SHIPPED_NOVELTY})")
     args = parser.parse_args(argv)
     from threadpoolctl import threadpool_limits
 
@@ -299,6 +377,15 @@ def main(argv: list[str] | None = None) -> int:
             facts["dev"] = report["saved"] = dev_scores(ranker, dev)
         ranker.save(args.save, **facts)
         print(f"wrote {args.save}: {facts}", file=sys.stderr)
+    if args.novelty or args.save_novelty:
+        novelty = fit_novelty(args, train, dev, report)
+        if args.save_novelty:
+            facts = {"trained_on": {"split": "train", "candidates": len(train["y"]),
+                                    "folds": args.folds, "first_stage": SHIPPED_DESIGN}}
+            if dev is not None:
+                facts["dev"] = report["novelty_dev"]
+            novelty.save(args.save_novelty, **facts)
+            print(f"wrote {args.save_novelty}", file=sys.stderr)
     if args.report:
         args.report.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(report, indent=1))

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from clausegraph.answer.gate import KINDS
-from clausegraph.learn import FeatureLogistic
+from clausegraph.learn import FeatureLogistic, load_shipped
 
 SHIPPED = Path(__file__).parent / "data" / "sentence_scorer.json"
 FEATURES = (
@@ -60,11 +60,8 @@ class SentenceScorer(FeatureLogistic):
 @lru_cache(maxsize=1)
 def shipped_scorer() -> SentenceScorer:
     """The scorer shipped with the package (loaded once)."""
-    if not SHIPPED.is_file():
-        raise FileNotFoundError(f"{SHIPPED}: the answer-sentence scorer's weights are missing "
-                                "from the package; rebuild them with "
-                                "scripts/train_sentence_scorer.py")
-    return SentenceScorer.load(SHIPPED)
+    return load_shipped(SentenceScorer.load, SHIPPED, "the answer-sentence scorer",
+                        "scripts/train_sentence_scorer.py")
 
 
 _ACTIVE: ContextVar[SentenceScorer | None] = ContextVar("sentence_scorer", default=None)

@@ -39,7 +39,7 @@ class ClauseReviewer:
         self.config = config
         self.clause_text = clause_text
         self.encode = encode
-        # the span ranker (``ranker.SpanRanker.rank``), used when config.span_confidence
+        # the span ranker (``ranker.ReviewRanker``), used when config.span_confidence
         # is 'learned'
         self.ranker = ranker
 

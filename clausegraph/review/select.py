@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -215,6 +216,7 @@ class SpanCandidate:
     words: int
     clause_words: int
     rule_confidence: float  # the hand rule's: the clause's probability x the span's share
+    text: str = ""  # the span's text
 
 
 def _words(text: str) -> int:
@@ -244,7 +246,7 @@ def clause_candidates(clause: Clause, row: int, rank: int, category: int, name: 
             clause_rank=rank, document_best=document_best, sentence_score=score,
             best_sentence_score=best, sentences=len(sentences),
             words=_words(clause.text[span[0]:span[1]]), clause_words=clause_words,
-            rule_confidence=probability * share)
+            rule_confidence=probability * share, text=clause.text[span[0]:span[1]])
 
     spans = narrower.spans(clause, category, name, title)
     shown = (spans[0][0], spans[-1][1])
@@ -280,8 +282,15 @@ def span_candidates(document: Document, clauses: Sequence[Clause], probabilities
             for j, name in enumerate(categories)]
 
 
-# ``rank(candidates, category)`` -> a confidence per candidate (the learned span ranker).
-SpanConfidence = Callable[[list[SpanCandidate], str], np.ndarray]
+class SpanScores(NamedTuple):
+    """A category's candidate spans as the learned review scores them."""
+
+    highlighted: np.ndarray  # P(CUAD highlights the span): whether the category is found
+    listed: np.ndarray  # the confidence the span is listed with (``ranker.SpanNovelty``)
+
+
+# ``rank(candidates, category)`` -> the candidates' scores (``ranker.ReviewRanker``).
+SpanConfidence = Callable[[list[SpanCandidate], str], SpanScores]
 
 
 def review_items(
@@ -299,8 +308,11 @@ def review_items(
     probability of each category.
 
     Each candidate span's confidence is the ``ranker``'s when given (every sentence of a
-    listed clause is then a candidate), else the clause's probability times the span's
-    share of the best sentence's score; a text listed twice keeps its higher confidence."""
+    listed clause is then a candidate): each span is listed with its listed confidence, the
+    first (the ranker's best) with its probability of being highlighted, which decides
+    whether the category is found. Without a ranker both are the clause's probability times
+    the span's share of the best sentence's score. A text listed twice keeps its higher
+    confidence."""
     if probabilities.shape != (len(clauses), len(categories)):
         raise ValueError(f"{document.key}: {probabilities.shape[0]}x{probabilities.shape[1]} "
                          f"probabilities for {len(clauses)} clauses and "
@@ -318,16 +330,23 @@ def review_items(
     for category, found_spans in zip(categories, per_category, strict=True):
         if wanted is not None and category not in wanted:
             continue
-        confidences = (ranker(found_spans, category) if ranker is not None and found_spans
-                       else [c.rule_confidence for c in found_spans])
+        if ranker is not None and found_spans:
+            scores = ranker(found_spans, category)
+        else:
+            rule = np.array([c.rule_confidence for c in found_spans])
+            scores = SpanScores(rule, rule)
         listed: dict[str, ReviewClause] = {}
-        for candidate, confidence in zip(found_spans, confidences, strict=True):
+        highlighted: dict[str, float] = {}
+        for candidate, confidence, probability in zip(found_spans, scores.listed,
+                                                      scores.highlighted, strict=True):
             reported = _reported(document, clauses[candidate.row], float(confidence),
                                  [candidate.span])
             # CUAD's evaluate.py keys predictions by text: one confidence per text
             if reported.text not in listed or listed[reported.text].confidence < reported.confidence:
                 listed[reported.text] = reported
-        ordered = sorted(listed.values(), key=lambda c: -c.confidence)
+            highlighted[reported.text] = max(highlighted.get(reported.text, 0.0), probability)
+        # equal confidences: the span more probably highlighted first
+        ordered = sorted(listed.values(), key=lambda c: (-c.confidence, -highlighted[c.text]))
         ordered = ordered[:1] + [c for c in ordered[1:]
                                  if c.confidence >= config.min_span_confidence]
         confidence = ordered[0].confidence if ordered else 0.0

@@ -12,7 +12,18 @@ import pytest
 from clausegraph.config import ReviewConfig
 from clausegraph.ingest import load_document
 from clausegraph.review import Narrower, review_items
-from clausegraph.review.ranker import FEATURES, SpanRanker, shipped_ranker, span_features
+from clausegraph.review.ranker import (
+    FEATURES,
+    NOVELTY_EXTRA,
+    NOVELTY_FEATURES,
+    ReviewRanker,
+    SpanNovelty,
+    SpanRanker,
+    novelty_features,
+    shipped_novelty,
+    shipped_ranker,
+    span_features,
+)
 from clausegraph.review.select import span_candidates, split_clause
 from clausegraph.segment import segment
 
@@ -90,9 +101,9 @@ def test_every_sentence_and_the_whole_clause_are_candidates(contract) -> None:
 def test_the_learned_review_lists_spans_once_at_the_rankers_confidence(contract) -> None:
     document, clauses = contract
     config = ReviewConfig(max_clauses=2, min_span_confidence=0.0)
-    ranker = shipped_ranker()
+    ranker = ReviewRanker(shipped_ranker())
     items = review_items(document, clauses, _probabilities(clauses), CATEGORIES, config,
-                         Narrower(config, _scorer), ranker.rank)
+                         Narrower(config, _scorer), ranker)
     renewal = items[1]
     texts = [c.text for c in renewal.clauses]
     assert len(texts) == len(set(texts))  # one confidence per text, as CUAD's metric keys it
@@ -112,7 +123,7 @@ def test_the_learned_review_lists_spans_once_at_the_rankers_confidence(contract)
     # with the default floor the spans under it are not listed; the best always is
     floored = ReviewConfig(max_clauses=2)
     kept = review_items(document, clauses, _probabilities(clauses), CATEGORIES, floored,
-                        Narrower(floored, _scorer), ranker.rank)
+                        Narrower(floored, _scorer), ranker)
     for item, every in zip(kept, items, strict=True):
         assert item.clauses[0] == every.clauses[0]
         assert all(c.confidence >= floored.min_span_confidence for c in item.clauses[1:])
@@ -125,6 +136,49 @@ def test_the_shipped_weights_load_and_name_their_training_data() -> None:
     assert ranker.header["trained_on"]["split"] == "train"
     assert set(ranker.features) <= set(FEATURES)
     assert ranker.median_words_["Governing Law"] > ranker.median_words_["Document Name"]
+    novelty = shipped_novelty()
+    assert novelty.header["trained_on"]["split"] == "train"
+    assert novelty.features == list(NOVELTY_FEATURES)
+
+
+def test_novelty_features_place_each_span_among_those_the_ranker_puts_above_it() -> None:
+    texts = ["Buyer may audit the records once a year.",  # the ranker's second
+             "Supplier shall keep books and records; Buyer may audit the records once a year.",
+             "Buyer may audit the records once a year.",  # the same text again, third
+             "Prices are fixed for the first year."]
+    extra = novelty_features(texts, np.array([0.6, 0.8, 0.5, 0.1]))
+    named = [dict(zip(NOVELTY_EXTRA, row)) for row in extra]
+    best, second, repeat, last = named[1], named[0], named[2], named[3]
+    assert best["log_rank"] == 0 and best["max_overlap_above"] == best["covered_above"] == 0
+    assert best["share_of_best"] == 1.0 and second["share_of_best"] == pytest.approx(0.75)
+    # the second's words are all in the best, which it overlaps by half or more
+    assert second["covered_above"] == 1.0 and 0.5 <= second["max_overlap_above"] < 1.0
+    assert repeat["max_overlap_above"] == 1.0 and repeat["log_repeats_above"] > \
+        second["log_repeats_above"]
+    assert last["max_overlap_above"] < 0.5 and last["log_rank"] > repeat["log_rank"]
+
+
+def test_the_novelty_lists_a_repeated_span_lower_and_keeps_the_found_decision(contract):
+    """A category's spans after its first are listed with the novelty's confidence; whether
+    it is found, its confidence and its first span stay the ranker's."""
+    document, clauses = contract
+    config = ReviewConfig(max_clauses=3, min_span_confidence=0.0)
+    alone = review_items(document, clauses, _probabilities(clauses), CATEGORIES, config,
+                         Narrower(config, _scorer), ReviewRanker(shipped_ranker()))
+    both = review_items(document, clauses, _probabilities(clauses), CATEGORIES, config,
+                        Narrower(config, _scorer),
+                        ReviewRanker(shipped_ranker(), shipped_novelty()))
+    for first, second in zip(alone, both, strict=True):
+        assert (first.found, first.confidence, first.clauses[0]) == \
+            (second.found, second.confidence, second.clauses[0])
+        assert {c.text for c in first.clauses} == {c.text for c in second.clauses}
+        listed = [c.confidence for c in second.clauses]
+        assert listed == sorted(listed, reverse=True)
+    # below the best, the spans the ranker lists are worth less as new highlights
+    renewal_alone = {c.text: c.confidence for c in alone[1].clauses}
+    renewal_both = {c.text: c.confidence for c in both[1].clauses}
+    later = [t for t in renewal_alone if t != alone[1].clauses[0].text]
+    assert later and sum(renewal_both[t] for t in later) < sum(renewal_alone[t] for t in later)
 
 
 def test_a_file_that_is_not_a_ranker_is_refused(tmp_path: Path) -> None:
@@ -132,3 +186,5 @@ def test_a_file_that_is_not_a_ranker_is_refused(tmp_path: Path) -> None:
     path.write_bytes(b"not an npz")
     with pytest.raises(ValueError, match="ranker.npz: not a span ranker"):
         SpanRanker.load(path)
+    with pytest.raises(ValueError, match="ranker.npz: not a span novelty model"):
+        SpanNovelty.load(path)

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from clausegraph.api import ClauseGraph
 from clausegraph.cli import app
+from clausegraph.config import Settings
 from clausegraph.errors import NotFoundError
 from tests.conftest import dataset_pdf
 
@@ -34,8 +35,25 @@ def test_review_covers_the_41_categories_in_cuads_order(bellring) -> None:
     assert [item.category for item in document.items] == list(CUAD_CATEGORIES)
     for item in document.items:
         assert item.clauses, item.category  # the best candidate is always listed
+        listed = [c.confidence for c in item.clauses]
+        assert listed == sorted(listed, reverse=True)
         assert item.confidence == item.clauses[0].confidence
         assert item.found == (item.confidence >= bellring.threshold)
+
+
+def test_found_reads_the_rankers_confidence_the_list_the_novelty(sample_graph) -> None:
+    """With the novelty stage the found decision, the category's confidence and its first
+    span are the ranker's alone; the spans below the first are listed less confidently."""
+    both = sample_graph.review([BELLRING]).documents[0]
+    ranker_only = Settings().with_overrides(["review.span_novelty=false"])
+    alone = ClauseGraph.open(sample_graph.store.location, ranker_only).review(
+        [BELLRING]).documents[0]
+    for with_novelty, ranker_only in zip(both.items, alone.items, strict=True):
+        assert (with_novelty.found, with_novelty.confidence, with_novelty.clauses[0]) == \
+            (ranker_only.found, ranker_only.confidence, ranker_only.clauses[0])
+    parties = both.item("Parties").clauses
+    assert sum(c.confidence for c in parties[1:]) < sum(
+        c.confidence for c in alone.item("Parties").clauses[1:])
 
 
 def test_governing_law_is_found_with_its_clause_page_and_jurisdiction(
