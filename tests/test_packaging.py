@@ -31,10 +31,10 @@ def test_build_copies_resources_into_the_package(tmp_path):
     calibration = "embed/data/all-MiniLM-L6-v2-smoothquant.npz"  # embedding.quantize=int8
     assert (tmp_path / "clausegraph" / calibration).read_bytes() == \
         (REPO / "clausegraph" / calibration).read_bytes()
-    # the learned parts' weights: clause types, the review's span ranker and its presence
-    # threshold, the answer gates (for typed questions and not)
+    # the learned parts' weights: clause types, the review's span ranker, its novelty stage
+    # and its presence threshold, the answer gates (for typed questions and not)
     for learned in ("classify/data/clause_types.npz", "review/data/span_ranker.npz",
-                    "review/data/type_presence.json", "answer/data/answer_gate.json",
+                    "review/data/span_novelty.npz", "review/data/type_presence.json", "answer/data/answer_gate.json",
                     "answer/data/answer_gate_untyped.json"):
         assert (tmp_path / "clausegraph" / learned).read_bytes() == \
             (REPO / "clausegraph" / learned).read_bytes(), learned
