@@ -22,9 +22,11 @@ class ReviewClause(BaseModel):
     span: Span = Field(description="document offsets of the reported text")
     text: str
     confidence: float = Field(ge=0.0, le=1.0, description="how likely this text is what "
-                              "CUAD highlights for the category: the span ranker's "
-                              "probability (review.span_confidence='learned'), or the "
-                              "clause's probability times the span's share ('rule')")
+                              "CUAD highlights for the category: for the first span, the "
+                              "span ranker's probability (review.span_confidence="
+                              "'learned'); for the later ones, the probability that it is "
+                              "a highlight no span above it is (review.span_novelty); or "
+                              "the clause's probability times the span's share ('rule')")
 
 
 class ReviewItem(BaseModel):
