@@ -155,3 +155,19 @@ def test_real_policy_with_ligature_letters_reads_as_english():
     text = pdf_text(SBI_MOTOR, SBI_MOTOR.read_bytes(), ocr=False).text
     assert not re.search("[\u0123-\u0126]", text)
     assert "beneficiary" in text and "Office" in text and "influence" in text
+
+
+@pytest.mark.parametrize("text", [
+    "Le présent contrat est conclu entre la société et le bénéficiaire. La durée de la période "
+    "d'essai est fixée à trois mois; toute modification sera notifiée par écrit. Élu, réglé, "
+    "créé, déclaré, été, école, épargne, état, événement.",
+    "Die Kündigungsfrist beträgt drei Monate. Für Schäden haftet der Versicherer gemäß den "
+    "Bedingungen; über Änderungen wird schriftlich informiert. Größe, Höhe, Straße, Gebühr, "
+    "Tür, Übergabe, Öffnung, zurück, natürlich, möglich, später.",
+    "El año de vigencia comienza en la fecha señalada. España, niño, señor, mañana, pequeño, "
+    "diseño, sueño, compañero.",
+    "Ubezpieczyciel płaci świadczenie w ciągu miesiąca. Właściciel pojazdu był zobowiązany do "
+    "złożenia wniosku. Mały, człowiek, żółty, źródło, łatwy, ściana, będzie, miał, stał, dał.",
+])
+def test_letters_of_other_languages_are_no_ligatures(text):
+    assert ligature_stand_ins([text], english_words) == {}
