@@ -107,11 +107,9 @@ def candidate_rows(document, clauses, probabilities, scorer, record, medians):
         golds = record["categories"][category]["texts"]
         rows += span_features(found, category, medians)
         for candidate in found:
-            start, end = candidate.span
-            text = clauses[candidate.row].text[start:end]
-            labels.append(int(any(spans_match(g, text, category) for g in golds)))
+            labels.append(int(any(spans_match(g, candidate.text, category) for g in golds)))
             keys.append(category)
-            texts.append(text)
+            texts.append(candidate.text)
     return rows, labels, keys, texts
 
 

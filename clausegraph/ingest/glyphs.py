@@ -28,6 +28,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
+from types import MappingProxyType
 
 # The glyphs, as the fonts' published character charts draw them (each checked against a
 # rendering of the policies above: a small bullet, an arrowhead, boxes).
@@ -40,6 +42,7 @@ _WINGDINGS = {
     0xD8: "\u27a2",  # arrowhead
 }
 _PRIVATE_USE_BASE = 0xF000
+_NO_REPLACEMENTS: Mapping[str, str] = MappingProxyType({})
 
 
 def base_font_name(font: str) -> str:
@@ -48,18 +51,20 @@ def base_font_name(font: str) -> str:
     return rest if plus and len(tag) == 6 and tag.isupper() else font
 
 
+@lru_cache(maxsize=256)
 def font_character_map(font: str) -> Mapping[str, str]:
-    """Character replacements for text drawn in ``font`` (empty for ordinary fonts)."""
+    """Character replacements for text drawn in ``font`` (empty for ordinary fonts); cached
+    and read-only: ingest asks it for every span of every line."""
     name = base_font_name(font).lower().replace(" ", "").replace("-", "")
     if "rupee" in name:
-        return {"`": "\u20b9"}
+        return MappingProxyType({"`": "\u20b9"})
     if name.startswith("wingdings"):
         # Wingdings has no letters: a Latin-1 code from it is a symbol code too
-        return _symbol_codes(_WINGDINGS, latin1=True)
+        return MappingProxyType(_symbol_codes(_WINGDINGS, latin1=True))
     if name.startswith("symbol"):
         # Symbol's Greek and maths usually map to Unicode; only its unmapped codes move
-        return _symbol_codes(_SYMBOL, latin1=False)
-    return {}
+        return MappingProxyType(_symbol_codes(_SYMBOL, latin1=False))
+    return _NO_REPLACEMENTS
 
 
 def _symbol_codes(table: Mapping[int, str], latin1: bool) -> dict[str, str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from clausegraph.text.nlp import load_nlp
+from clausegraph.text.nlp import entity_spans
 
 # How much of a clause is read: a preamble names its parties in its first lines.
 PREAMBLE_CHARS = 2000
@@ -71,10 +71,7 @@ def party_names(text: str) -> list[str]:
     head = text[:PREAMBLE_CHARS].replace("\xa0", " ")
     start, end = _introduction(head)
     region = head[:end]
-    nlp = load_nlp()
-    with nlp.select_pipes(enable=["tok2vec", "ner"]):
-        doc = nlp(region)
-    entities = _names(region, doc, start)
+    entities = _names(region, entity_spans(region), start)
     named: dict[int, str] = {}  # entity start -> its defined name
     boundary = start
     for alias in _ALIAS.finditer(region, start):
@@ -97,9 +94,10 @@ def party_names(text: str) -> list[str]:
             continue
         if entity[0] not in named and not _LEGAL_FORM.search(name):
             continue
-        if _fold(name) in seen:
+        folded = _fold(name)
+        if folded in seen:
             continue
-        seen.add(_fold(name))
+        seen.add(folded)
         defined = named.get(entity[0])
         names.append(f'{name} ("{defined}")' if defined else name)
     return names
@@ -133,17 +131,18 @@ def parties_answer(texts: Sequence[str]) -> str | None:
     return None
 
 
-def _names(text: str, doc, start: int) -> list[tuple[int, int]]:
+def _names(text: str, entities: Sequence[tuple[int, int, str]],
+           start: int) -> list[tuple[int, int]]:
     """Spans of the names of persons and organisations from ``start`` on: spaCy's, each
     with a legal form it left after it ("Jacksonville Jaguars" + ", LLC"), and the names
     written before a legal form that it missed ("2THEMART.COM, INC."), the longer of two
     that overlap kept; none that reads as an address ("7th Floor", "CO 80301")."""
     found = []
-    for entity in doc.ents:
-        if entity.label_ not in _PARTY_LABELS or entity.start_char < start:
+    for entity_start, entity_end, label in entities:
+        if label not in _PARTY_LABELS or entity_start < start:
             continue
-        tail = _FORM_AFTER.match(text, entity.end_char)
-        found.append((entity.start_char, tail.end() if tail else entity.end_char))
+        tail = _FORM_AFTER.match(text, entity_end)
+        found.append((entity_start, tail.end() if tail else entity_end))
     found += [m.span("name") for m in _FORMED_NAME.finditer(text, start)]
     kept: list[tuple[int, int]] = []
     for span in sorted(found, key=lambda s: (s[0], -(s[1] - s[0]))):

@@ -40,8 +40,8 @@ def load_nlp() -> Language:
 
 @lru_cache(maxsize=1)
 def english_words() -> frozenset[str]:
-    """The lower-case words the packaged pipeline's vocabulary holds (some 80,000, from its
-    training text): a word list for telling an English word from a garbled one."""
+    """The lower-case words the packaged pipeline's string store holds (48,963 alphabetic
+    ones): a word list for telling an English word from a garbled one."""
     return frozenset(s.lower() for s in load_nlp().vocab.strings if s.isalpha() and s.isascii())
 
 
@@ -83,19 +83,25 @@ def find_entities(texts: Iterable[tuple[str, int]], batch_size: int = 64) -> Ite
 
 
 @lru_cache(maxsize=4096)
+def entity_spans(text: str) -> tuple[tuple[int, int, str], ...]:
+    """spaCy's named entities of ``text`` (its first ``_MAX_SPACY_CHARS``) as (start, end,
+    label), NER alone run. Cached: an answer reads the same clause's sentences many times."""
+    nlp = load_nlp()
+    with nlp.select_pipes(enable=["tok2vec", "ner"]):
+        doc = nlp(text[:_MAX_SPACY_CHARS])
+    return tuple((ent.start_char, ent.end_char, ent.label_) for ent in doc.ents)
+
+
 def place_spans(text: str) -> tuple[Span, ...]:
     """Where ``text`` names a place (spaCy's GPE and LOC entities), as (start, end) offsets:
-    what "In which countries does the cover apply?" asks for. Cached: an answer reads the
-    same clause's sentences many times.
+    what "In which countries does the cover apply?" asks for.
 
     >>> text = "Nepal, Sri Lanka and Europe"
     >>> [text[s:e] for s, e in place_spans(text)]  # doctest: +SKIP
     ['Nepal', 'Sri Lanka', 'Europe']
     """
-    nlp = load_nlp()
-    with nlp.select_pipes(enable=["tok2vec", "ner"]):
-        doc = nlp(text[:_MAX_SPACY_CHARS])
-    return tuple((ent.start_char, ent.end_char) for ent in doc.ents if ent.label_ in PLACE_LABELS)
+    return tuple((start, end) for start, end, label in entity_spans(text)
+                 if label in PLACE_LABELS)
 
 
 def _chunks(text: str) -> Iterator[tuple[int, str]]:
