@@ -129,6 +129,19 @@ def test_parties_also_match_when_the_gold_name_is_inside_the_prediction():
     assert not spans_match("Acme Corp.", sentence, LAW)
 
 
+def test_quotes_and_dashes_match_whatever_glyph_the_pdf_prints():
+    # CUAD's texts write ASCII quotes; a PDF prints curly ones around the same words
+    assert span_jaccard('the "Provider" shall', "the \u201cProvider\u201d shall") == 1.0
+    assert span_jaccard("Stremick's Heritage", "Stremick\u2019s Heritage") == 1.0
+    assert span_jaccard("2019 - 2020", "2019 \u2013 2020") == 1.0
+    preamble = "by and between [ * * * ] (the \u201cProvider\u201d), and TELCOSTAR PTE, LTD."
+    assert spans_match('"Provider"', preamble, "Parties")
+    assert not spans_match('"Recipient"', preamble, "Parties")
+    # the substring test stays case-sensitive, as evaluate.py's
+    assert not spans_match("NIGEL CROCKETT", "between BicycleTX Ltd and Nigel Crockett, of the "
+                           "one part, and the Company of the other", "Parties")
+
+
 def test_counts_pool_hits_misses_and_false_positives():
     gold = {("a", LAW): ["laws of New York"], ("a", EXCL): [], ("b", LAW): ["laws of Delaware"]}
     predicted = {("a", LAW): ["laws of New York", "notices to New York office"],
