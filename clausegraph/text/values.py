@@ -19,7 +19,9 @@ How it reads:
   a measure, in one unit of its dimension; any other number stays a number;
 * **dates** are read before numbers and claim their digits: ISO ("2019-03-05"), numeric
   ("03/05/2019"), and month names in either order ("March 5, 2019", "Mar. 5, 2019",
-  "5 March 2019", "5th day of March, 2019", "the first day of January, 2020", "March 2019").
+  "5 March 2019", "5th day of March, 2019", "the first day of January, 2020", "March 2019"),
+  and dates left blank to be filled in ("September __, 2018", "this ___ day of ______, 2004",
+  "[ ], 2020"), as the parts they state ("2018-09", "2004").
 
 Numeric dates: "03/05/2019" is ambiguous. A date whose first part is over 12 is day-first
 ("13/05/2019"), whose second part is over 12 month-first ("05/13/2019"). An ambiguous date
@@ -442,6 +444,36 @@ def numeric_dates(text: str) -> list[Value]:
     return [v for v in found if v.iso is not None]
 
 
+# a date left blank to be filled in at signing, as filed and draft contracts print it: the
+# blank is two or more underscores or a bracket holding only blanks ("[ ]", "[___]", "[·]")
+_BLANK = r"(?:_{2,}|\[[\s_·•●*.]*\])"
+_BLANK_DATES = (
+    # "September __, 2018", "JULY ___, 2000": the month and year stated
+    re.compile(rf"\b{_MONTH}\s*{_BLANK}\s*,?\s*{_YEAR}", re.I),
+    # "___ day of September, 2018": the month and year stated
+    re.compile(rf"{_BLANK}\s*day\s+of\s+{_MONTH},?\s*{_YEAR}", re.I),
+    # "______, 2004", "___ day of ______, 2004", "[ ] day of [ ], 2020": the year alone
+    # (after "day of" the comma may be left out: "____ day of ________ 2013")
+    re.compile(rf"{_BLANK}(?:\s*day\s+of\s*{_BLANK}\s*,?|\s*,)\s*{_YEAR}", re.I),
+)
+
+
+def blank_dates(text: str) -> list[Value]:
+    """Dates whose day (or day and month) is left blank, as the ISO of the parts stated."""
+    if "__" not in text and "[" not in text:
+        return []
+    found: dict[tuple[int, int], Value] = {}
+    for pattern in _BLANK_DATES:
+        for match in pattern.finditer(text):
+            month_text = match.groupdict().get("month")
+            if month_text == "may":  # the verb
+                continue
+            month = _MONTHS[month_text.lower().rstrip(".")] if month_text else None
+            found.setdefault(match.span(), _value(text, "date", match.start(), match.end(), None,
+                                                  iso=_iso(int(match["year"]), month)))
+    return list(found.values())
+
+
 # -- the extractor -------------------------------------------------------------------------
 
 
@@ -465,7 +497,8 @@ def _merge_restated(text: str, values: list[Value]) -> list[Value]:
 @lru_cache(maxsize=16384)
 def _extract(text: str) -> tuple[Value, ...]:
     lower = _ascii_lower(text)
-    dates = _non_overlapping(_named_dates(text, lower) + numeric_dates(text))
+    dates = _non_overlapping(_named_dates(text, lower) + numeric_dates(text)
+                                + blank_dates(text))
     taken = [(d.start, d.end) for d in dates]
     values = [_classify(text, number) for number in _numbers(text, lower, taken)]
     values = _non_overlapping(values + dates)

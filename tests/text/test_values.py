@@ -68,6 +68,24 @@ def test_dates_in_common_forms(text, iso):
     assert (value.kind, value.iso, value.text) == ("date", iso, text)
 
 
+@pytest.mark.parametrize("text, iso", [
+    ("September __, 2018", "2018-09"), ("JULY ___, 2000", "2000-07"), ("Feb. ____ 2017", "2017-02"),
+    ("[ ] day of March, 2020", "2020-03"), ("____ day of October 2015", "2015-10"),
+    ("___ day of _________, 2004", "2004"), ("______________, 1996", "1996"),
+    ("[___], 2020", "2020"), ("[\u00b7], 2019", "2019"), ("[ ] day of [ ], 2021", "2021"),
+])
+def test_dates_left_blank_give_the_parts_they_state(text, iso):
+    """A draft or filed contract leaves the day (or day and month) to be filled in."""
+    value = only(f"made and entered into as of {text} by the parties")
+    assert (value.kind, value.iso, value.text) == ("date", iso, text)
+
+
+def test_blanks_that_are_no_dates():
+    assert parse_date("Signature: ______ 2019 Plan") is None
+    assert parse_date("see Section [3], 2019 edition") is None
+    assert parse_date("Name: ________ Title: ________") is None
+
+
 def test_ambiguous_numeric_dates_follow_the_unambiguous_ones_of_the_text():
     """Day-first when another date of the text can only be day-first, else month-first."""
     assert [v.iso for v in extract_values("from 13/05/2019 to 03/06/2019")] == \
