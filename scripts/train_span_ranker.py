@@ -200,17 +200,27 @@ def add(out, doc_id, record, rows, labels, keys, texts) -> None:
 
 def to_arrays(collected: dict) -> dict:
     """Arrays to fit and score on; the span texts (needed to score dev with CUAD's metric)
-    as one JSON string, since a NumPy string array is as wide as its longest text."""
+    as one JSON document in UTF-8 bytes: a NumPy string array is as wide as its longest
+    text, and one string of them all outgrows what NumPy stores (4 bytes a character)."""
     matrix = SpanRanker(features=FEATURES).matrix(collected["rows"])
     return {"X": matrix, "y": np.array(collected["labels"], dtype=np.int8),
-            "category": np.array(collected["category"]), "text": json.dumps(collected["text"]),
+            "category": np.array(collected["category"]),
+            "text": np.frombuffer(json.dumps(collected["text"]).encode("utf-8"), dtype=np.uint8),
             "doc": np.array(collected["doc"]), "gold": json.dumps(collected["gold"])}
+
+
+def span_texts(split: dict) -> list[str]:
+    """The candidates' texts (a cache of an earlier version holds them as one string)."""
+    stored = split["text"]
+    if stored.dtype == np.uint8:
+        return json.loads(stored.tobytes().decode("utf-8"))
+    return json.loads(str(stored))
 
 
 def cuad_scores(split: dict, confidence: np.ndarray) -> dict:
     """CUAD's AUPR and precision at 80/90% recall of the candidates at ``confidence``."""
     predictions: dict = defaultdict(dict)
-    texts = json.loads(str(split["text"]))
+    texts = span_texts(split)
     for doc, category, text, c in zip(split["doc"], split["category"], texts, confidence):
         key = (str(doc), str(category))
         predictions[key][str(text)] = max(float(c), predictions[key].get(str(text), 0.0))
@@ -264,7 +274,7 @@ def novelty_data(split: dict, highlighted: np.ndarray) -> tuple[np.ndarray, np.n
     """The novelty model's rows of ``split`` given the ranker's probabilities, and its
     labels: a candidate matches a highlight that no candidate the ranker puts above it in
     its category matches (a text already above is never new)."""
-    texts = json.loads(str(split["text"]))
+    texts = span_texts(split)
     golds = json.loads(str(split["gold"]))
     extra = np.zeros((len(texts), len(NOVELTY_EXTRA)))
     labels = np.zeros(len(texts), dtype=np.int8)
@@ -341,8 +351,10 @@ def main(argv: list[str] | None = None) -> int:
         if (name == "train" and not args.train_index) or (name == "dev" and not args.dev_index):
             continue
         splits[name] = to_arrays(collect(args, records, data, medians))
-        if cached:
-            np.savez_compressed(cached, **splits[name])
+        if cached:  # written whole or not at all: a later run trusts a cache it finds
+            partial = cached.with_suffix(".partial.npz")
+            np.savez_compressed(partial, **splits[name])
+            partial.replace(cached)
     train, dev = splits.get("train"), splits.get("dev")
     if train is None:
         raise SystemExit("no train candidates: give --train-index (or a --cache holding them)")
