@@ -30,8 +30,8 @@ from clausegraph.text.term import (EFFECTIVE_DATE, NAMES_EFFECTIVE, RENEWS, Term
                                    date_by_name, event_end, format_length, notice_period,
                                    renewal_length, term_end)
 from clausegraph.text.tokenize import tokenize
-from clausegraph.text.values import (DAYS_PER_UNIT, Value, extract_values, meets_figures,
-                                     stated_figures)
+from clausegraph.text.values import (DAYS_PER_UNIT, Value, extract_values, left_blank,
+                                     meets_figures, stated_figures)
 
 # The dates of a document a term may count from (answer/dates.py), by document id.
 DatesOf = Callable[[str], Mapping[str, str | None]]
@@ -631,4 +631,7 @@ def display(value: Value, adjective: bool = False) -> str:
         if adjective:
             return f"{value.amount:g}-{value.unit}"
         return format_length(value.amount, value.unit)
+    blank = left_blank(value)
+    if blank:  # "September __, 2018": a draft or filed copy left the day to be filled in
+        return f"{' '.join(value.text.split())} (the {blank} left blank)"
     return " ".join(value.text.split())

@@ -458,6 +458,16 @@ _BLANK_DATES = (
 )
 
 
+_HAS_BLANK = re.compile(_BLANK)
+
+
+def left_blank(value: Value) -> str | None:
+    """What a date leaves blank ("day", "day and month"), None for a date stated whole."""
+    if value.kind != "date" or not value.iso or not _HAS_BLANK.search(value.text):
+        return None
+    return "day" if len(value.iso) == 7 else "day and month"
+
+
 def blank_dates(text: str) -> list[Value]:
     """Dates whose day (or day and month) is left blank, as the ISO of the parts stated."""
     if "__" not in text and "[" not in text:
