@@ -120,7 +120,8 @@ def _title_line(text: str, excluded: Sequence[Span], max_lines: int = 40) -> str
 
     In order of preference: a short line naming a kind of document ("OUTSOURCING
     AGREEMENT"), the same inside a running header (insurance wordings repeat the product
-    name there), a heading-like line, a short line that is not a sentence. None if all
+    name there), the name the opening sentence gives ("THIS LICENSE AGREEMENT is made"),
+    a heading-like line, a short line that is not a sentence. None if all
     fail: the file name is then a better title than a confidentiality notice.
     """
     candidates = [c for c in _leading_pieces(text, excluded, max_lines) if _is_substantial(c.text)]
@@ -129,10 +130,33 @@ def _title_line(text: str, excluded: Sequence[Span], max_lines: int = 40) -> str
     choices = (
         [line for line in body if _is_title_like(line) and _TITLE_KEYWORD.search(line)],
         [line for line in header if _is_title_like(line) and _TITLE_KEYWORD.search(line)],
+        [title for title in map(_opening_title, body) if title],
         [line for line in body if _is_title_like(line)],
         [line for line in body if _is_short_statement(line)],
     )
     return next((lines[0] for lines in choices if lines), None)
+
+
+_OPENING = re.compile(r"^this\s+", re.IGNORECASE)
+
+
+def _opening_title(line: str) -> str | None:
+    """The name an opening sentence gives the document when no line of its own does:
+    "THIS LICENSE AND RESELLER AGREEMENT dated as of ..." -> "LICENSE AND RESELLER
+    AGREEMENT": the capitalised words after "This", up to the last that names a kind of
+    document; at least two words ("This Agreement" names nothing)."""
+    opening = _OPENING.match(line)
+    if opening is None:
+        return None
+    words: list[str] = []
+    for word in line[opening.end():].split():
+        letters = [ch for ch in word if ch.isalpha()]
+        if not letters or not (letters[0].isupper() or word.casefold() in _DANGLING_WORDS):
+            break
+        words.append(word)
+    while words and not _TITLE_KEYWORD.fullmatch(words[-1].strip(",;:")):
+        words.pop()
+    return " ".join(words) if len(words) >= 2 else None
 
 
 def _is_substantial(line: str) -> bool:
