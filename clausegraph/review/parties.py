@@ -143,7 +143,7 @@ def _names(text: str, entities: Sequence[tuple[int, int, str]],
             continue
         tail = _FORM_AFTER.match(text, entity_end)
         found.append((entity_start, tail.end() if tail else entity_end))
-    found += [m.span("name") for m in _FORMED_NAME.finditer(text, start)]
+    found += [_after_address(text, m.span("name")) for m in _FORMED_NAME.finditer(text, start)]
     kept: list[tuple[int, int]] = []
     for span in sorted(found, key=lambda s: (s[0], -(s[1] - s[0]))):
         if _ADDRESS.search(text, *span):
@@ -154,6 +154,32 @@ def _names(text: str, entities: Sequence[tuple[int, int, str]],
             continue
         kept.append(span)
     return kept
+
+
+def _after_address(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """A name found by its capitals that runs on from the address before it ("Santa Ana, CA
+    92703 and PREMIER NUTRITION CORPORATION"): from after the "and" that follows the last
+    address part, so the name is kept without the address (without an "and" the span
+    stays whole, and is dropped as an address)."""
+    last = None
+    for last in _ADDRESS.finditer(text, *span):
+        pass
+    if last is None:
+        return span
+    rest = text[last.end():span[1]]
+    joined = _LAST_JOIN.match(rest)  # "Road, Woodmead, Sandton and TELKOM ...": after "and"
+    if joined is None:
+        return span  # the address goes on ("160 Shelbourne Road Ballsbridge 4 Co. Dublin")
+    start = last.end() + joined.end()
+    if _LEGAL_FORM.search(text, start, span[1]) is None or _LEGAL_FORM.match(text, start) \
+            or _POSTCODE_AFTER.match(text, span[1]):
+        return span  # what is left is no name, or a place: "Denver, CO 80202"
+    return start, span[1]
+
+
+# the words up to the last "and" that joins an address to the next party's name
+_LAST_JOIN = re.compile(r".*\b(?:and|&)\s+", re.DOTALL)
+_POSTCODE_AFTER = re.compile(r"[\s,]*\d{5}\b")
 
 
 def _fold(text: str) -> str:

@@ -67,6 +67,35 @@ def test_a_name_wrapped_onto_the_next_line_is_read_whole():
     assert 'HIGH SPEED NET SOLUTIONS, INC. ("HSNS")' in names, names
 
 
+@pytest.mark.parametrize(("address", "name"), [
+    ("4002 Westminster Avenue, Santa Ana, CA 92703", "PREMIER NUTRITION CORPORATION"),
+    ("12 High Street, London", "Premier Nutrition Limited"),
+    ("Suite 240, 2028 Ben White Blvd., Austin, TX 78741", "PREMIER\nNUTRITION CORPORATION"),
+])
+def test_a_name_after_the_other_partys_address(address, name):
+    """The second party's name in capitals runs on from the first party's address ("... CA
+    92703 and PREMIER NUTRITION CORPORATION"): the name is read without the address."""
+    text = (f"This Agreement is made between Stremicks Heritage Foods, LLC (the \u201cHeritage"
+            f"\u201d), a company with an address of {address} and {name} (\u201cPremier\u201d), "
+            "a Delaware corporation.")
+    assert party_names(text) == ['Stremicks Heritage Foods, LLC ("Heritage")',
+                                 f'{" ".join(name.split())} ("Premier")']
+
+
+def test_a_place_in_an_address_is_no_party():
+    """"Denver, CO 80202" ends in what reads as a legal form, and "Ballsbridge 4 Co. Dublin"
+    holds one: both are where a party is."""
+    denver = ('This Agreement is made between Gold Resource Corporation ("GRC"), of 1700 '
+              'Lincoln Street, Denver, CO 80202, and Orbital Parts GmbH ("Orbital").')
+    assert party_names(denver) == ['Gold Resource Corporation ("GRC")',
+                                   'Orbital Parts GmbH ("Orbital")']
+    dublin = ('This Agreement is made between Zynga Inc. ("Zynga US") and ZYNGA GAME IRELAND '
+              'LIMITED, having its registered office at 160 Shelbourne Road Ballsbridge 4 Co. '
+              'Dublin Ireland ("Zynga Ireland").')
+    assert party_names(dublin) == ['Zynga Inc. ("Zynga US")',
+                                   'ZYNGA GAME IRELAND LIMITED ("Zynga Ireland")']
+
+
 def test_the_recitals_name_no_party():
     text = (PREAMBLES[3][0] + " WHEREAS, Orion wishes to buy from Sunrise Holdings, Inc. "
             '("Sunrise") under the Master Agreement.')
