@@ -38,10 +38,16 @@ _FORMS = "(?:" + "|".join(sorted({re.escape(w) for form in _FORM_WORDS
 _LEGAL_FORM = re.compile(r"\b" + _FORMS, re.IGNORECASE)
 _FORM_AFTER = re.compile(r",?\s*" + _FORMS + r"(?:,?\s+" + _FORMS + r")?", re.IGNORECASE)
 # capitalised words before a legal form: "2THEMART.COM, INC.", "Ono Pharmaceutical Co., Ltd."
+# a word of a name: capitalised, or a brand written in lower case with a dot, hyphen or
+# digit in it ("e-centives, Inc.", "i3 Integrative Creative Solutions, LLC")
+_NAME_WORD = r"(?:[A-Z0-9]|[a-z]+(?:[0-9]|[.-]\w))[\w.&'’/-]*"
 _FORMED_NAME = re.compile(
-    r"(?P<name>(?<![\w.])(?:[A-Z0-9][\w.&'’/-]*,?(?:[ \t]+|[ \t]*\n[ \t]*)"
+    rf"(?P<name>(?<![\w.])(?:{_NAME_WORD},?(?:[ \t]+|[ \t]*\n[ \t]*)"
     r"(?:(?:of|and|&|de|the)[ \t]+)?){0,6}?"
-    r"[A-Z0-9][\w.&'’/-]*,?\s+" + _FORMS + r"(?:,?\s+" + _FORMS + r")?)")
+    rf"{_NAME_WORD},?\s+" + _FORMS + r"(?:,?\s+" + _FORMS + r")?)")
+# an address's house number right before a name: the name is a street's ("offices at 6564
+# Loisdale Court"; not "Texas 78741 Sibannac, Inc.", a postcode and the next name)
+_STREET_NUMBER = re.compile(r"\bat\s+\d{1,6}[A-Z]?\s+$")
 # a street address, a floor, a suite, a postal code: where a party is, not who
 _ADDRESS = re.compile(r"\b(?i:Floor|Suite|Ste|Street|St\.|Avenue|Ave|Road|Rd|Blvd|Boulevard|"
                       r"Drive|Lane|P\.?\s?O\.?\s+Box)(?!\w)"
@@ -141,6 +147,9 @@ def _names(text: str, entities: Sequence[tuple[int, int, str]],
     for entity_start, entity_end, label in entities:
         if label not in _PARTY_LABELS or entity_start < start:
             continue
+        if sum(ch.isalpha() for ch in text[entity_start:entity_end]) < 2 \
+                or _STREET_NUMBER.search(text, max(0, entity_start - 16), entity_start):
+            continue  # an initial ("Ave N."), or a street ("6564 Loisdale Court")
         tail = _FORM_AFTER.match(text, entity_end)
         found.append((entity_start, tail.end() if tail else entity_end))
     found += [_after_address(text, m.span("name")) for m in _FORMED_NAME.finditer(text, start)]

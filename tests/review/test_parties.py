@@ -96,6 +96,26 @@ def test_a_place_in_an_address_is_no_party():
                                    'ZYNGA GAME IRELAND LIMITED ("Zynga Ireland")']
 
 
+@pytest.mark.parametrize("brand", ["e-centives, Inc.", "i3 Integrative Solutions, LLC",
+                                   "bw-3 Franchise Systems, Inc.", "theglobe.com, Inc."])
+def test_a_name_written_in_lower_case_as_a_brand(brand):
+    text = ('This Agreement is entered into by and between the At Home Corporation ("Excite"), '
+            f'located at 450 Broadway, Redwood City, California 94063, and {brand} '
+            '("Provider"), a Delaware corporation.')
+    assert party_names(text) == ['At Home Corporation ("Excite")', f'{brand} ("Provider")']
+
+
+def test_a_street_and_an_initial_are_no_party():
+    """"offices at 6564 Loisdale Court" names a street and "1st Ave N." an initial: the
+    defined name after them is the person's or company's before them."""
+    text = ('This Consulting Agreement is made by and between Global Technologies, Ltd (the '
+            '"Company"), whose address is 501 1st Ave N., Suite 901, St. Petersburg, FL 33701 '
+            'and Timothy Cabrera (the "Consultant"), an individual having offices at 6564 '
+            'Loisdale Court, Springfield.')
+    assert party_names(text) == ['Global Technologies, Ltd ("Company")',
+                                 'Timothy Cabrera ("Consultant")']
+
+
 def test_the_recitals_name_no_party():
     text = (PREAMBLES[3][0] + " WHEREAS, Orion wishes to buy from Sunrise Holdings, Inc. "
             '("Sunrise") under the Master Agreement.')
