@@ -23,7 +23,8 @@ _QUOTE = "\"“”'‘’"
 _ALIAS = re.compile(
     r"\(\s*(?:(?:hereinafter|herein|each|collectively|individually|together)?\s*"
     r"(?:(?:referred\s+to|called|known)\s+(?:herein\s+)?(?:as\s+)?)?(?:the\s+)?)?"
-    rf"[{_QUOTE}]\s*(?P<alias>[^{_QUOTE})]{{1,40}}?)\s*[{_QUOTE}]"
+    # (the closing quote is sometimes left out: ("Celebrity))
+    rf"[{_QUOTE}]\s*(?P<alias>[^{_QUOTE})]{{1,40}}?)\s*(?:[{_QUOTE}]|(?=\)))"
     # a role given without quotes: "(as Company)", "(as the Repairer)"
     r"|\(\s*as\s+(?:the\s+)?(?P<role>(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,3}))\s*\)",
     re.IGNORECASE)
@@ -88,9 +89,14 @@ def party_names(text: str) -> list[str]:
         owners = [e for e in entities if boundary <= e[0] and e[1] <= alias.start()]
         owner = next((e for e in owners if _LEGAL_FORM.search(region, *e)),
                      owners[0] if owners else None)
+        if owner is None:
+            owner = _named_before(region, boundary, alias.start())
+            if owner is not None:
+                entities.append(owner)
         if owner is not None and owner[0] not in named:
             named[owner[0]] = defined
         boundary = alias.end()
+    entities.sort()
     names: list[str] = []
     seen: set[str] = set()
     for entity in entities:
@@ -107,6 +113,37 @@ def party_names(text: str) -> list[str]:
         defined = named.get(entity[0])
         names.append(f'{name} ("{defined}")' if defined else name)
     return names
+
+
+# the last words that introduce a party in a stretch of preamble ("between the", ", and")
+_CONNECTOR = re.compile(r"(?:^|[\s,;(])(?:and|between|among|amongst)\s+(?:the\s+)?",
+                        re.IGNORECASE)
+# a name in capitals may hold commas ("TOWN OF VINTON, VIRGINIA"); one in title case not
+_UPPER_RUN = re.compile(r"[A-Z][A-Z0-9&.'’-]*(?:,?\s+(?:[A-Z][A-Z0-9&.'’-]*|OF|AND|&))*"
+                        r"(?![a-z])")
+_TITLE_RUN = re.compile(r"[A-Z][\w.&'’-]*(?:\s+(?:[A-Z][\w.&'’-]*|of|and|&|de))*")
+# between a name and its defined name: nothing, or what it is (", a Virginia corporation")
+_DESCRIBED = re.compile(r"\s*(?:,\s+(?:a|an)\b[^()]*)?$")
+
+
+def _named_before(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The name a defined name at ``end`` belongs to when no person or organisation was
+    found for it: the capitalised words right after the last "and" / "between" before it,
+    followed by nothing or by what the party is ("and RICK SMITH ENTERPRISES ("Smith")",
+    "between the TOWN OF VINTON, VIRGINIA, a Virginia municipal corporation ("Grantor")",
+    "and Paul Silas ("Celebrity")")."""
+    connectors = list(_CONNECTOR.finditer(text, start, end))
+    if not connectors:
+        return None
+    at = connectors[-1].end()
+    run = _UPPER_RUN.match(text, at, end) or _TITLE_RUN.match(text, at, end)
+    if run is None or not _DESCRIBED.match(text, run.end(), end):
+        return None
+    name = run.group()
+    if sum(ch.isalpha() for ch in name) < 2 or _DOCUMENT_WORDS.search(name) \
+            or _ADDRESS.search(name):
+        return None
+    return run.span()
 
 
 def _introduction(text: str) -> tuple[int, int]:

@@ -116,6 +116,23 @@ def test_a_street_and_an_initial_are_no_party():
                                  'Timothy Cabrera ("Consultant")']
 
 
+@pytest.mark.parametrize(("second", "alias"), [
+    ("RICK SMITH ENTERPRISES", '("Smith")'),
+    ("Paul Silas", '("Celebrity)'),  # the closing quote left out
+    ("Maria Lopez, an individual,", '(the "Consultant")'),
+])
+def test_a_party_without_a_legal_form_owns_the_defined_name_after_it(second, alias):
+    """A person or a trading name spaCy does not tag: the capitalised words after the last
+    "and" before the defined name."""
+    text = ("This Agreement is made as of August 6, 2004 by and between TEKNIK DIGITAL ARTS "
+            'INC., a Nevada corporation with offices at 7377 E. Doubletree Ranch Road, Suite '
+            f'270, Scottsdale, Arizona 85258 ("TDA") and {second} {alias}.')
+    names = party_names(text)
+    assert names[0] == 'TEKNIK DIGITAL ARTS INC. ("TDA")'
+    name = second.split(",")[0]
+    assert names[1].startswith(f"{name} (") and alias.strip('()"').split('"')[-1] in names[1]
+
+
 def test_the_recitals_name_no_party():
     text = (PREAMBLES[3][0] + " WHEREAS, Orion wishes to buy from Sunrise Holdings, Inc. "
             '("Sunrise") under the Master Agreement.')
