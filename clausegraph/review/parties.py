@@ -11,7 +11,7 @@ defined name in brackets after it (``("Club")``, ``(the "Company")``, ``(hereina
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from clausegraph.text.nlp import entity_spans
 
@@ -104,7 +104,8 @@ def party_names(text: str) -> list[str]:
                             .strip(" ,;:").lstrip(".- "))
         if not name:
             continue
-        if entity[0] not in named and not _LEGAL_FORM.search(name):
+        if entity[0] not in named and (not _LEGAL_FORM.search(name)
+                                       or _only_defined(name, named.values())):
             continue
         folded = _fold(name)
         if folded in seen:
@@ -144,6 +145,17 @@ def _named_before(text: str, start: int, end: int) -> tuple[int, int] | None:
             or _ADDRESS.search(name):
         return None
     return run.span()
+
+
+def _only_defined(name: str, defined: Iterable[str]) -> bool:
+    """Whether ``name`` only repeats defined names of the parties: "Joint Venture Company"
+    once Indorama Loop Technologies, LLC is defined as it, "Loop and Joint Venture Company"
+    in "(each of Loop and Joint Venture Company is a "Party")"."""
+    rest = f" {_fold(name)} "
+    for alias in sorted({_fold(d) for d in defined}, key=len, reverse=True):
+        if alias:
+            rest = re.sub(rf"(?<=\W){re.escape(alias)}(?=\W)", " ", rest)
+    return not re.sub(r"\b(?:and|or|the|each|of)\b|[^\w]", "", rest)
 
 
 def _introduction(text: str) -> tuple[int, int]:

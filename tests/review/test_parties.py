@@ -133,6 +133,19 @@ def test_a_party_without_a_legal_form_owns_the_defined_name_after_it(second, ali
     assert names[1].startswith(f"{name} (") and alias.strip('()"').split('"')[-1] in names[1]
 
 
+@pytest.mark.parametrize("reference", ["(each of Loop and Joint Venture Company is a \u201cParty\u201d)",
+                                       '(Loop and the "Joint Venture Company", each a "Party")',
+                                       "(each of Joint Venture Company or Loop, a Party)"])
+def test_a_defined_name_used_again_is_no_further_party(reference):
+    """"Joint Venture Company" is how the preamble names Indorama once defined: reading it
+    again (with its legal-form word "Company") is the same party, not a third."""
+    text = ("This Marketing Agreement is made as of September 4, 2018 between Loop Industries, "
+            "Inc., a Nevada corporation (\u201cLoop\u201d), and Indorama Loop Technologies, LLC, "
+            f"a Delaware limited liability company (\u201cJoint Venture Company\u201d) {reference}.")
+    assert party_names(text) == ['Loop Industries, Inc. ("Loop")',
+                                 'Indorama Loop Technologies, LLC ("Joint Venture Company")']
+
+
 def test_the_recitals_name_no_party():
     text = (PREAMBLES[3][0] + " WHEREAS, Orion wishes to buy from Sunrise Holdings, Inc. "
             '("Sunrise") under the Master Agreement.')
