@@ -42,7 +42,9 @@ def _answer_html(text: str) -> Markup:
         line = str(escape(raw.strip()))
         line = re.sub(r"(?<![*\[])\*\*(?![*\]])(.+?)(?<![*\[])\*\*(?![*\]])",
                       r"<strong>\1</strong>", line)
-        line = re.sub(r"(?<![\w*])_(.+?)_(?![\w*])", r"<em>\1</em>", line)
+        # italics open and close on a word, never inside a run of underscores: a form's
+        # blank ("Name: ________", "___ day of ______, 2004") stays as written
+        line = re.sub(r"(?<![\w*])_([^_\s](?:[^_]*?[^_\s])?)_(?![\w*])", r"<em>\1</em>", line)
         line = INLINE_CITATION.sub(
             lambda m: f'<a class="cite" href="#{anchor(m.group(1))}">[{m.group(1)}]</a>', line)
         if line.startswith("- "):

@@ -276,3 +276,17 @@ def test_offline_answer_has_no_verified_badge_and_says_not_found():
         "found": True, "direct_answer": "Either Party may terminate.", "confidence": 0.8})
     md = render_markdown(build_report(found, manifest=manifest_for(found), created_at=WHEN))
     assert "**Answer** (confidence 0.80): Either Party may terminate." in md
+
+
+@pytest.mark.parametrize("blank", ["September __, 2018", "___ day of _________, 2004",
+                                   "Name: ________ Title: ________"])
+def test_a_blank_to_fill_in_stays_as_written_in_html(blank):
+    """Underscores a form leaves blank are text, not Markdown italics; ClauseGraph's own
+    italic note still is one."""
+    from clausegraph.report.render import _answer_html
+
+    html_text = str(_answer_html(f"**Verdict:** {blank} (the day left blank)\n"
+                                 "_Extractive answer: quoted clause text._"))
+    assert blank in html_text
+    assert html_text.count("<em>") == 1
+    assert "<em>Extractive answer: quoted clause text.</em>" in html_text
