@@ -342,7 +342,7 @@ _DATE_PATTERNS = [
 
 def fold(text: str) -> str:
     """NFKC, curly quotes and dashes straightened, case folded, whitespace collapsed."""
-    return " ".join(unicodedata.normalize("NFKC", text).translate(_FOLD).casefold().split())
+    return " ".join(typographic_to_ascii(text).casefold().split())
 
 
 def iso_date(year: int | None, month: int | None = None, day: int | None = None) -> str | None:

@@ -119,8 +119,11 @@ def span_features(candidates: Sequence[SpanCandidate], category: str,
 
 @lru_cache(maxsize=8192)
 def _word_set(text: str) -> frozenset[str]:
-    """A span's words as CUAD's metric compares them: lower-cased, ``.,;:`` stripped (cached:
-    a sentence is a candidate of many categories)."""
+    """A span's words, lower-cased with ``.,;:`` stripped from their ends: close to the
+    metric's ``eval.cuad.jaccard_words`` but not it (that one also splits at ``/`` and
+    straightens quotes); the shipped novelty model was fitted on these sets, so they stay
+    as they were until it is refitted. Cached: a sentence is a candidate of many
+    categories."""
     return frozenset(raw.strip(".,;:") for raw in text.lower().split()) - {""}
 
 

@@ -380,6 +380,12 @@ _MONTH_HINT = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)
 _DATE_REACH = 40  # characters a date reaches before its month ("the twenty-first day of ")
 
 
+def _month_number(written: str) -> int | None:
+    """1-12 for a month's name as a date pattern matched it; None for "may", a verb (only
+    "May" / "MAY" names the month)."""
+    return None if written == "may" else _MONTHS[written.lower().rstrip(".")]
+
+
 def _named_dates(text: str, lower: str) -> list[Value]:
     found: dict[tuple[int, int], Value] = {}
     windows = _windows([(max(0, m.start() - _DATE_REACH), m.end() + _DATE_REACH)
@@ -387,11 +393,9 @@ def _named_dates(text: str, lower: str) -> list[Value]:
     matches = (match for pattern in _DATE_PATTERNS for a, b in windows
                for match in pattern.finditer(text, a, b))
     for match in matches:
-        month_text = match.group("month")
-        # "may" is a verb: only "May"/"MAY" names the month
-        if month_text == "may":
+        month = _month_number(match.group("month"))
+        if month is None:
             continue
-        month = _MONTHS[month_text.lower().rstrip(".")]
         groups = match.groupdict()
         day = int(groups["day"]) if groups.get("day") else (
             _ORDINALS[groups["word"].lower().replace(" ", "-")] if groups.get("word") else None)
@@ -456,8 +460,6 @@ _BLANK_DATES = (
     # (after "day of" the comma may be left out: "____ day of ________ 2013")
     re.compile(rf"{_BLANK}(?:\s*day\s+of\s*{_BLANK}\s*,?|\s*,)\s*{_YEAR}", re.I),
 )
-
-
 _HAS_BLANK = re.compile(_BLANK)
 
 
@@ -476,9 +478,9 @@ def blank_dates(text: str) -> list[Value]:
     for pattern in _BLANK_DATES:
         for match in pattern.finditer(text):
             month_text = match.groupdict().get("month")
-            if month_text == "may":  # the verb
+            month = _month_number(month_text) if month_text else None
+            if month_text and month is None:
                 continue
-            month = _MONTHS[month_text.lower().rstrip(".")] if month_text else None
             found.setdefault(match.span(), _value(text, "date", match.start(), match.end(), None,
                                                   iso=_iso(int(match["year"]), month)))
     return list(found.values())
