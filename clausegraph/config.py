@@ -211,11 +211,12 @@ class ReviewConfig(StrictModel):
     """Contract review against CUAD's 41 categories (``clausegraph review``, docs/review.md:
     each default is the choice measured there on the CUAD dev contracts)."""
 
-    # 0.35: the best found accuracy against CUAD's labels on the 105 dev contracts with the
-    # span ranker's confidences (0.898; 0.30 0.897, 0.40 0.896), docs/review.md, session 10
-    found_threshold: float = Field(
-        0.35, ge=0.0, le=1.0, description="a category is found when its best span's "
-        "confidence reaches this")
+    # None: each category's own threshold, fitted on CUAD train (review/found.py; one
+    # threshold for all, 0.35 until session 27, cost the date answers 4 to 15 points on dev
+    # whenever the ranker was refitted, docs/review.md, session 27)
+    found_threshold: float | None = Field(
+        None, ge=0.0, le=1.0, description="a category is found when its best span's "
+        "confidence reaches this; unset: each category's threshold fitted on CUAD train")
     max_clauses: int = Field(20, ge=1, description="clauses listed per category, best first")
     min_candidate: float = Field(
         0.0, ge=0.0, le=1.0, description="clauses below this probability are not listed "

@@ -17,7 +17,7 @@ span is absent), the threshold is the largest below which "absent" is right
 (``eval/cuad_bench.plan_asks``, as ``scripts/bench_cuad_dev.py`` plans dev): every category a
 contract has, and the hard negatives, a category it lacks that a contract of its type has
 (asking a lease about source code escrow is not a question anyone asks). Takes about 20
-minutes on 2 cores (five ranker fits).
+minutes on 2 cores (five span words and five ranker fits).
 """
 
 from __future__ import annotations
@@ -33,11 +33,13 @@ import numpy as np
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]
 
 from train_clause_types import load_labels  # noqa: E402
-from train_span_ranker import DESIGNS, SHIPPED_DESIGN, columns  # noqa: E402
+from train_span_ranker import DESIGNS, SHIPPED_DESIGN, add_span_words, columns  # noqa: E402
 
 from clausegraph.eval.cuad import load_cuad_labels, load_cuad_questions  # noqa: E402
 from clausegraph.eval.cuad_bench import plan_asks  # noqa: E402
 from clausegraph.eval.data import shared_data_dir  # noqa: E402
+from clausegraph.review.found import SHIPPED as SHIPPED_FOUND  # noqa: E402
+from clausegraph.review.found import FoundThresholds  # noqa: E402
 from clausegraph.review.presence import SHIPPED, TypePresence  # noqa: E402
 from clausegraph.review.ranker import SpanRanker  # noqa: E402
 
@@ -100,6 +102,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="a type at least this share as probable as the question's most "
                         "probable one is asked too (a dev choice; review/presence.py)")
     parser.add_argument("--save", type=Path, help=f"write the parameters (shipped: {SHIPPED})")
+    parser.add_argument("--save-found", type=Path,
+                        help="also fit the review's found threshold of each category on the "
+                        f"same out-of-fold confidences, over every contract and category "
+                        f"(review/found.py; shipped: {SHIPPED_FOUND})")
     parser.add_argument("--confidences", type=Path,
                         help="also write the out-of-fold confidences and labels (JSON lines)")
     args = parser.parse_args(argv)
@@ -111,9 +117,10 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"{path}: no train candidates; run scripts/train_span_ranker.py "
                          f"--train-index IDX_TRAIN --cache {args.cache} first")
     with np.load(path, allow_pickle=False) as stored:
-        train = {k: stored[k] for k in ("X", "y", "doc", "category")}
-    gold = asked_pairs(set(train["doc"].tolist()), args.data or shared_data_dir(),
-                       args.questions)
+        train = {k: stored[k] for k in ("X", "y", "doc", "category", "text")}
+    add_span_words(train, None, args.folds)  # the ranker's span words column, out of fold
+    data = args.data or shared_data_dir()
+    gold = asked_pairs(set(train["doc"].tolist()), data, args.questions)
     best = out_of_fold(train, args.folds, args.seed)
     keys = sorted(gold)
     confidences = [best.get(key, 0.0) for key in keys]
@@ -134,7 +141,25 @@ def main(argv: list[str] | None = None) -> int:
     if args.save:
         model.save(args.save)
         print(f"wrote {args.save}", file=sys.stderr)
+    if args.save_found:
+        save_found(best, load_labels(data), args)
     return 0
+
+
+def save_found(best: dict[tuple[str, str], float], records: dict, args) -> None:
+    """Fit and write the found thresholds: every (train contract, category) with a
+    candidate, its out-of-fold best confidence, present when CUAD highlights a span."""
+    pairs = sorted(best)
+    found = FoundThresholds().fit(
+        [category for _, category in pairs], [best[pair] for pair in pairs],
+        [bool(records[doc]["categories"][category]["texts"]) for doc, category in pairs])
+    found.evidence_.update({
+        "split": "train", "contracts": len({doc for doc, _ in pairs}), "folds": args.folds,
+        "command": "python scripts/fit_type_presence.py --cache CACHE --save-found PATH"})
+    found.save(args.save_found)
+    print(f"wrote {args.save_found}: pooled {found.pooled_}, train accuracy "
+          f"{found.evidence_['accuracy']} (pooled threshold {found.evidence_['pooled_accuracy']})",
+          file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -62,13 +62,17 @@ from clausegraph.review.ranker import (  # noqa: E402
     NOVELTY_EXTRA,
     SHIPPED,
     SHIPPED_NOVELTY,
+    WORDS_FEATURE,
     SpanNovelty,
     SpanRanker,
     novelty_features,
+    reads_words,
     shipped_ranker,
     span_features,
 )
 from clausegraph.review.select import Narrower, span_candidates  # noqa: E402
+from clausegraph.review.words import SHIPPED as SHIPPED_WORDS  # noqa: E402
+from clausegraph.review.words import SpanWords  # noqa: E402
 
 CLAUSE_ONLY = ("clause_logit", "document_best_logit", "clause_gap", "clause_rank")
 # name -> (learner, feature names, parameters)
@@ -255,12 +259,65 @@ def by_key(split: dict) -> dict[tuple[str, str], list[int]]:
     return keys
 
 
+def contract_folds(split: dict, folds: int) -> np.ndarray:
+    """Each candidate's fold: its contract's place in name order, modulo ``folds``."""
+    contracts = sorted(set(map(str, split["doc"])))
+    group = {doc: k % folds for k, doc in enumerate(contracts)}
+    return np.array([group[str(doc)] for doc in split["doc"]])
+
+
+def add_span_words(train: dict, dev: dict | None, folds: int) -> SpanWords:
+    """Set the span words column (``WORDS_FEATURE``, the last of ``X``) of both splits: on
+    train from models fitted without the candidate's contract (``folds`` groups), on dev
+    from the model fitted on all of train, which is returned. Only the spans the ranker reads
+    it of (``ranker.reads_words``) are fitted on and scored; the others' column is unknown.
+    A cache collected before the feature existed lacks the column; it is added."""
+    texts = span_texts(train)
+    read = words_read(train)
+    fold = contract_folds(train, folds)
+    logits = np.full(len(texts), np.nan)
+    for k in range(folds):
+        fit_on = np.flatnonzero(read & (fold != k))
+        model = SpanWords().fit([texts[i] for i in fit_on], train["category"][fit_on],
+                                train["y"][fit_on])
+        held = np.flatnonzero(read & (fold == k))
+        score_rows(model, train, texts, held, logits)
+        print(f"span words: out-of-fold model {k + 1}/{folds}", file=sys.stderr)
+    _set_words_column(train, logits)
+    model = SpanWords().fit([texts[i] for i in np.flatnonzero(read)],
+                            train["category"][read], train["y"][read])
+    if dev is not None:
+        dev_texts = span_texts(dev)
+        dev_logits = np.full(len(dev_texts), np.nan)
+        score_rows(model, dev, dev_texts, np.flatnonzero(words_read(dev)), dev_logits)
+        _set_words_column(dev, dev_logits)
+    return model
+
+
+def score_rows(model: SpanWords, split: dict, texts: list[str], rows: np.ndarray,
+               out: np.ndarray) -> None:
+    """``out[rows]``: the model's logit of each of those candidates for its category."""
+    for category in sorted(set(map(str, split["category"][rows]))):
+        these = rows[split["category"][rows] == category]
+        out[these] = model.decision_function([texts[i] for i in these], category)
+
+
+def words_read(split: dict) -> np.ndarray:
+    """Which candidates the ranker reads the span words logit of (``ranker.reads_words``)."""
+    narrowed = split["X"][:, columns(["kind_narrowed"])[0]] == 1
+    return np.array([reads_words("narrowed" if n else "sentence", str(c))
+                     for n, c in zip(narrowed, split["category"], strict=True)])
+
+
+def _set_words_column(split: dict, logits: np.ndarray) -> None:
+    at = list(FEATURES).index(WORDS_FEATURE)
+    split["X"] = np.column_stack([split["X"][:, :at], logits])
+
+
 def out_of_fold(train: dict, design: str, folds: int) -> np.ndarray:
     """The ranker's probability of each train candidate from a ranker of ``design`` fitted
     without its contract (``folds`` groups of contracts)."""
-    contracts = sorted(set(map(str, train["doc"])))
-    group = {doc: k % folds for k, doc in enumerate(contracts)}
-    fold = np.array([group[str(doc)] for doc in train["doc"]])
+    fold = contract_folds(train, folds)
     probability = np.zeros(len(fold))
     for k in range(folds):
         held = fold == k
@@ -329,6 +386,8 @@ def main(argv: list[str] | None = None) -> int:
         d for d, (learner, _, _) in DESIGNS.items() if learner == "trees"],
         help="what --save writes")
     parser.add_argument("--save", type=Path, help=f"write the weights (shipped: {SHIPPED})")
+    parser.add_argument("--save-words", type=Path,
+                        help=f"write the span words model (shipped: {SHIPPED_WORDS})")
     parser.add_argument("--report", type=Path, help="write the dev figures as JSON")
     parser.add_argument("--novelty", action="store_true",
                         help="fit the span novelty model (the second stage) and score dev")
@@ -360,6 +419,12 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("no train candidates: give --train-index (or a --cache holding them)")
     print(f"train candidates {len(train['y'])} ({int(train['y'].sum())} positive)",
           file=sys.stderr)
+    words = add_span_words(train, dev, args.folds)
+    if args.save_words:
+        words.save(args.save_words, trained_on={
+            "split": "train", "contracts": int(len(set(train["doc"]))),
+            "candidates": int(len(train["y"])), "positives": int(train["y"].sum())})
+        print(f"wrote {args.save_words}", file=sys.stderr)
     report: dict = {"train_candidates": int(len(train["y"])),
                     "train_positives": int(train["y"].sum()), "designs": []}
     if dev is not None:

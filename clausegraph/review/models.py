@@ -35,6 +35,9 @@ class ReviewItem(BaseModel):
     category: str
     found: bool
     confidence: float = Field(ge=0.0, le=1.0, description="the best listed span's confidence")
+    threshold: float | None = Field(
+        None, ge=0.0, le=1.0, description="the confidence from which the category is found "
+        "(fitted per category on CUAD train unless the review setting fixes one)")
     answer: str | None = Field(
         None, description="CUAD's normalised answer where it has one: an ISO date, the "
         "governing law's jurisdiction, a duration ('1 year', '90 days'), 'Yes'/'No'")
@@ -67,6 +70,7 @@ class Review(BaseModel):
     """A review of one or more documents against CUAD's 41 clause categories."""
 
     documents: list[DocumentReview]
-    threshold: float = Field(description="a category is found when its best clause's "
-                             "probability reaches this")
+    threshold: float | None = Field(
+        None, description="the one confidence every category is found from (the review "
+        "setting), or none when each category has its own (each item's threshold)")
     model: str = Field("", description="the clause-type model that gave the probabilities")

@@ -5,8 +5,9 @@ are spans (a clause's best sentences, each other sentence, the whole clause, a d
 title, ``select.SpanCandidate``), and CUAD's metric counts a span right when its words
 overlap a highlighted span's by Jaccard >= 0.5. Which of a clause's spans that is depends on
 the category (CUAD highlights a whole clause for some, one sentence or several for others),
-on how the sentence scores against its clause and on how long it is against what the
-category's highlights usually run to. Gradient-boosted trees over those features
+on how the sentence scores against its clause, on what the span's own words say
+(``words.SpanWords``, fitted on the review's train candidates) and on how long it is against
+what the category's highlights usually run to. Gradient-boosted trees over those features
 (:class:`~clausegraph.learn.BoostedTrees`; chosen over a logistic regression on dev,
 docs/review.md) learn it from CUAD *train*
 (``scripts/train_span_ranker.py``, with clause probabilities from clause-type models that did
@@ -43,7 +44,8 @@ import numpy as np
 
 from clausegraph.classify.categories import CUAD_CATEGORIES
 from clausegraph.learn import BoostedTrees, load_shipped
-from clausegraph.review.select import SPAN_KINDS, SpanCandidate, SpanScores
+from clausegraph.review.select import SPAN_KINDS, SPAN_SHAPES, SpanCandidate, SpanScores
+from clausegraph.review.words import SpanWords, shipped_span_words
 
 SHIPPED = Path(__file__).parent / "data" / "span_ranker.npz"
 SHIPPED_NOVELTY = Path(__file__).parent / "data" / "span_novelty.npz"
@@ -56,7 +58,18 @@ BASE_FEATURES = (
     "rule_rank", "sentence_rank", "sentence_gap",
 )
 CATEGORY_FEATURES = tuple(f"category_{name}" for name in CUAD_CATEGORIES)
-FEATURES = BASE_FEATURES + CATEGORY_FEATURES
+# the span's own words (``review.words.SpanWords``), last so that the columns of a candidate
+# cache collected before it keep their places
+WORDS_FEATURE = "span_words_logit"
+FEATURES = BASE_FEATURES + CATEGORY_FEATURES + (WORDS_FEATURE,)
+
+
+def reads_words(kind: str, category: str) -> bool:
+    """Whether the span words model reads a span of ``kind`` for ``category``: not a span
+    cut down to its date (``select.SPAN_SHAPES``), whose only words are the date's (fitted
+    on them, the model learned which years and months the train contracts were signed in,
+    and the refitted ranker put a later date of the contract above its signing date)."""
+    return not (kind == "narrowed" and SPAN_SHAPES.get(category) == "date")
 # what the novelty stage reads besides the ranker's features (``novelty_features``)
 NOVELTY_EXTRA = ("ranker_logit", "log_rank", "share_of_best", "max_overlap_above",
                  "covered_above", "log_repeats_above")
@@ -80,11 +93,14 @@ def _ranks(values: Sequence[float]) -> np.ndarray:
 
 
 def span_features(candidates: Sequence[SpanCandidate], category: str,
-                  median_words: Mapping[str, float]) -> list[dict[str, float]]:
+                  median_words: Mapping[str, float],
+                  words: Sequence[float] | None = None) -> list[dict[str, float | None]]:
     """The ranker's features of the candidates of one category in one document;
     ``median_words`` is the median length of CUAD's highlights per category (from the train
-    labels, saved with the weights). Besides each span's own figures, where it stands among
-    the category's candidates: by the hand rule's confidence and by its sentence's score."""
+    labels, saved with the weights); ``words`` the span words model's logit of each
+    candidate (unknown when not given). Besides each span's own figures, where it stands
+    among the category's candidates: by the hand rule's confidence and by its sentence's
+    score."""
     if not candidates:
         return []
     best = _logit(candidates[0].document_best)
@@ -92,8 +108,10 @@ def span_features(candidates: Sequence[SpanCandidate], category: str,
     rule_rank = _ranks([c.rule_confidence for c in candidates])
     sentence_rank = _ranks([c.sentence_score for c in candidates])
     top_sentence = _logit(max(c.sentence_score for c in candidates))
-    rows = []
-    for candidate, by_rule, by_sentence in zip(candidates, rule_rank, sentence_rank):
+    rows: list[dict[str, float | None]] = []
+    logits = [None] * len(candidates) if words is None else [float(w) for w in words]
+    for candidate, by_rule, by_sentence, logit in zip(candidates, rule_rank, sentence_rank,
+                                                      logits, strict=True):
         clause = _logit(candidate.clause_probability)
         sentence = _logit(candidate.sentence_score)
         words = max(candidate.words, 1)
@@ -113,6 +131,7 @@ def span_features(candidates: Sequence[SpanCandidate], category: str,
             "sentence_rank": math.log1p(float(by_sentence)),
             "sentence_gap": sentence - top_sentence,
             **{f"category_{name}": float(name == category) for name in CUAD_CATEGORIES},
+            WORDS_FEATURE: logit if reads_words(candidate.kind, category) else None,
         })
     return rows
 
@@ -165,6 +184,9 @@ class SpanRanker(BoostedTrees):
         super().__init__(features=features, **params)
         #: median words of CUAD's highlights per category (train labels)
         self.median_words_: dict[str, float] = {}
+        #: the span words model whose logit the ranker reads (``WORDS_FEATURE``); the
+        #: shipped one unless set
+        self.words: SpanWords | None = None
 
     def _extra_state(self) -> dict[str, Any]:
         return {"median_words": self.median_words_}
@@ -173,7 +195,11 @@ class SpanRanker(BoostedTrees):
         self.median_words_ = {k: float(v) for k, v in header["median_words"].items()}
 
     def rows(self, candidates: Sequence[SpanCandidate], category: str) -> np.ndarray:
-        return self.matrix(span_features(candidates, category, self.median_words_))
+        words = None
+        if WORDS_FEATURE in self.features:
+            model = self.words or shipped_span_words()
+            words = model.decision_function([c.text for c in candidates], category)
+        return self.matrix(span_features(candidates, category, self.median_words_, words))
 
     def rank(self, candidates: list[SpanCandidate], category: str) -> np.ndarray:
         """P(highlighted) of each candidate of one category (``select.SpanConfidence``)."""

@@ -4,7 +4,7 @@ For each CUAD category the clauses are ranked by the clause-type model's probabi
 best ``max_clauses`` (those at or above ``min_candidate``) are listed, each narrowed to the
 sentence(s) that state the category (CUAD's highlighted spans are usually one or two
 sentences, and its metric matches spans by word-set overlap), and the category is found
-when the best probability reaches ``found_threshold``.
+when the best span's confidence reaches the category's threshold (``found_threshold``).
 """
 
 from __future__ import annotations
@@ -350,14 +350,25 @@ def review_items(
         ordered = ordered[:1] + [c for c in ordered[1:]
                                  if c.confidence >= config.min_span_confidence]
         confidence = ordered[0].confidence if ordered else 0.0
-        found = confidence >= config.found_threshold
+        threshold = found_threshold(category, config)
+        found = confidence >= threshold
         answer = normalised_answer(category, found, [c.text for c in ordered if found], known)
         if found and category in defined:
             answer = defined[category]
         known[category] = answer
         items.append(ReviewItem(category=category, found=found, confidence=confidence,
-                                answer=answer, clauses=ordered))
+                                threshold=threshold, answer=answer, clauses=ordered))
     return items
+
+
+def found_threshold(category: str, config: ReviewConfig) -> float:
+    """The confidence from which ``category`` is found: ``config.found_threshold`` when set,
+    else the category's threshold fitted on CUAD train (``found.py``)."""
+    if config.found_threshold is not None:
+        return config.found_threshold
+    from clausegraph.review.found import shipped_found_thresholds
+
+    return shipped_found_thresholds().threshold(category)
 
 
 # the CUAD date categories a document may define by name

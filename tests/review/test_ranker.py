@@ -16,15 +16,18 @@ from clausegraph.review.ranker import (
     FEATURES,
     NOVELTY_EXTRA,
     NOVELTY_FEATURES,
+    WORDS_FEATURE,
     ReviewRanker,
     SpanNovelty,
     SpanRanker,
     novelty_features,
+    reads_words,
     shipped_novelty,
     shipped_ranker,
     span_features,
 )
 from clausegraph.review.select import span_candidates, split_clause
+from clausegraph.review.words import shipped_span_words
 from clausegraph.segment import segment
 
 CATEGORIES = ["Governing Law", "Renewal Term", "Audit Rights"]
@@ -96,6 +99,31 @@ def test_every_sentence_and_the_whole_clause_are_candidates(contract) -> None:
     assert by_kind["clause"]["clause_share"] == 1.0
     assert by_kind["narrowed"]["category_Renewal Term"] == 1.0
     assert set(rows[0]) == set(FEATURES)
+
+
+def test_the_ranker_reads_each_spans_own_words_but_a_dates(contract) -> None:
+    document, clauses = contract
+    config = ReviewConfig(max_clauses=2)
+    every, = span_candidates(document, clauses, _probabilities(clauses), CATEGORIES, config,
+                             Narrower(config, _scorer), every_sentence=True)[1:2]
+    ranker = shipped_ranker()
+    assert WORDS_FEATURE in ranker.features
+    column = ranker.rows(every, "Renewal Term")[:, ranker.features.index(WORDS_FEATURE)]
+    expected = shipped_span_words().decision_function([c.text for c in every], "Renewal Term")
+    np.testing.assert_allclose(column, expected)
+    # the renewing sentence's words say Renewal Term more than the pricing sentence's
+    by_text = dict(zip((c.text for c in every), column, strict=True))
+    renewing = next(v for t, v in by_text.items() if t.startswith("Thereafter it renews"))
+    prices = next(v for t, v in by_text.items() if t.startswith("Prices are fixed"))
+    assert renewing > prices
+    # a span cut down to a date holds only the date's words: unknown to the ranker
+    assert not reads_words("narrowed", "Agreement Date")
+    assert reads_words("sentence", "Agreement Date") and reads_words("narrowed", "Renewal Term")
+    for candidate in every:
+        row, = span_features([candidate], "Effective Date", {}, [1.5])
+        assert row[WORDS_FEATURE] == (None if candidate.kind == "narrowed" else 1.5)
+        row, = span_features([candidate], "Renewal Term", {}, [1.5])
+        assert row[WORDS_FEATURE] == 1.5
 
 
 def test_the_learned_review_lists_spans_once_at_the_rankers_confidence(contract) -> None:
