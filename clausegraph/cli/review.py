@@ -72,6 +72,7 @@ def review(
         table.add_column("category", overflow="fold", ratio=3)
         table.add_column("found", no_wrap=True, min_width=5)
         table.add_column("confidence", no_wrap=True, min_width=10, justify="right")
+        table.add_column("found from", no_wrap=True, min_width=5, justify="right")
         table.add_column("answer", overflow="fold", ratio=3)
         table.add_column("clause", overflow="fold", ratio=2)
         for item in document.items:
@@ -79,7 +80,7 @@ def review(
             where = values["clause"] + (f", p. {values['page']}" if values["page"] else "")
             style = None if item.found else "dim"
             table.add_row(*(Text(plain(v)) for v in (
-                values["category"], values["found"], values["confidence"], values["answer"],
-                where)), style=style)
+                values["category"], values["found"], values["confidence"],
+                values["found from"], values["answer"], where)), style=style)
         console.print(table)
     console.print(CAVEAT, highlight=False)

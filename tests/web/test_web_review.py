@@ -42,6 +42,16 @@ def test_review_export_csv_and_pdf(client, doc_id) -> None:
     assert csv_text.status_code == 200
     assert csv_text.headers["content-type"].startswith("text/csv")
     assert len(csv_text.text.strip().splitlines()) == 42
+    # each row says the confidence its category is found from, and found agrees with it
+    import csv
+    import io
+
+    rows = list(csv.DictReader(io.StringIO(csv_text.text)))
+    assert all(r["found from"] for r in rows)
+    for row in rows:
+        shown, threshold = float(row["confidence"]), float(row["found from"])
+        if abs(shown - threshold) >= 0.01:  # both are shown rounded to two places
+            assert (row["found"] == "yes") == (shown > threshold), row["category"]
     pdf = client.get(f"/api/v1/documents/{doc_id}/review/export?format=pdf")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
 
