@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                          f"--train-index IDX_TRAIN --cache {args.cache} first")
     with np.load(path, allow_pickle=False) as stored:
         train = {k: stored[k] for k in ("X", "y", "doc", "category", "text")}
-    add_span_words(train, None, args.folds)  # the ranker's span words column, out of fold
+    add_span_words(train, args.folds)  # the ranker's span words column, out of fold
     data = args.data or shared_data_dir()
     gold = asked_pairs(set(train["doc"].tolist()), data, args.questions)
     best = out_of_fold(train, args.folds, args.seed)

@@ -266,12 +266,11 @@ def contract_folds(split: dict, folds: int) -> np.ndarray:
     return np.array([group[str(doc)] for doc in split["doc"]])
 
 
-def add_span_words(train: dict, dev: dict | None, folds: int) -> SpanWords:
-    """Set the span words column (``WORDS_FEATURE``, the last of ``X``) of both splits: on
-    train from models fitted without the candidate's contract (``folds`` groups), on dev
-    from the model fitted on all of train, which is returned. Only the spans the ranker reads
-    it of (``ranker.reads_words``) are fitted on and scored; the others' column is unknown.
-    A cache collected before the feature existed lacks the column; it is added."""
+def add_span_words(train: dict, folds: int) -> None:
+    """Set train's span words column (``WORDS_FEATURE``, the last of ``X``) from models
+    fitted without the candidate's contract (``folds`` groups). Only the spans the ranker
+    reads it of (``ranker.reads_words``) are fitted on and scored; the others' column is
+    unknown. A cache collected before the feature existed lacks the column; it is added."""
     texts = span_texts(train)
     read = words_read(train)
     fold = contract_folds(train, folds)
@@ -280,10 +279,16 @@ def add_span_words(train: dict, dev: dict | None, folds: int) -> SpanWords:
         fit_on = np.flatnonzero(read & (fold != k))
         model = SpanWords().fit([texts[i] for i in fit_on], train["category"][fit_on],
                                 train["y"][fit_on])
-        held = np.flatnonzero(read & (fold == k))
-        score_rows(model, train, texts, held, logits)
+        score_rows(model, train, texts, np.flatnonzero(read & (fold == k)), logits)
         print(f"span words: out-of-fold model {k + 1}/{folds}", file=sys.stderr)
     _set_words_column(train, logits)
+
+
+def fit_span_words(train: dict, dev: dict | None) -> SpanWords:
+    """The span words model fitted on every train candidate it reads (what ships), and dev's
+    column set from it, as ``clausegraph review`` scores a new contract."""
+    texts = span_texts(train)
+    read = words_read(train)
     model = SpanWords().fit([texts[i] for i in np.flatnonzero(read)],
                             train["category"][read], train["y"][read])
     if dev is not None:
@@ -419,7 +424,8 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("no train candidates: give --train-index (or a --cache holding them)")
     print(f"train candidates {len(train['y'])} ({int(train['y'].sum())} positive)",
           file=sys.stderr)
-    words = add_span_words(train, dev, args.folds)
+    words = fit_span_words(train, dev)
+    add_span_words(train, args.folds)
     if args.save_words:
         words.save(args.save_words, trained_on={
             "split": "train", "contracts": int(len(set(train["doc"]))),

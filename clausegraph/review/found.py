@@ -71,7 +71,7 @@ class FoundThresholds:
             self.thresholds_[category] = threshold if own else self.pooled_
             per_category[category] = {"pairs": int(rows.sum()), "present": int(y[rows].sum()),
                                       "accuracy": round(accuracy, 4), "own": own}
-        chosen = np.array([c[i] >= self.thresholds_[n] for i, n in enumerate(names)])
+        chosen = c >= np.array([self.thresholds_[n] for n in names.tolist()])
         self.evidence_ = {"pairs": int(len(c)), "pooled_accuracy": round(pooled_accuracy, 4),
                           "accuracy": round(float(np.mean(chosen == y)), 4),
                           "categories": per_category}

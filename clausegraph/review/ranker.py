@@ -70,6 +70,8 @@ def reads_words(kind: str, category: str) -> bool:
     on them, the model learned which years and months the train contracts were signed in,
     and the refitted ranker put a later date of the contract above its signing date)."""
     return not (kind == "narrowed" and SPAN_SHAPES.get(category) == "date")
+
+
 # what the novelty stage reads besides the ranker's features (``novelty_features``)
 NOVELTY_EXTRA = ("ranker_logit", "log_rank", "share_of_best", "max_overlap_above",
                  "covered_above", "log_repeats_above")
@@ -94,10 +96,10 @@ def _ranks(values: Sequence[float]) -> np.ndarray:
 
 def span_features(candidates: Sequence[SpanCandidate], category: str,
                   median_words: Mapping[str, float],
-                  words: Sequence[float] | None = None) -> list[dict[str, float | None]]:
+                  word_logits: Sequence[float] | None = None) -> list[dict[str, float | None]]:
     """The ranker's features of the candidates of one category in one document;
     ``median_words`` is the median length of CUAD's highlights per category (from the train
-    labels, saved with the weights); ``words`` the span words model's logit of each
+    labels, saved with the weights); ``word_logits`` the span words model's logit of each
     candidate (unknown when not given). Besides each span's own figures, where it stands
     among the category's candidates: by the hand rule's confidence and by its sentence's
     score."""
@@ -109,7 +111,7 @@ def span_features(candidates: Sequence[SpanCandidate], category: str,
     sentence_rank = _ranks([c.sentence_score for c in candidates])
     top_sentence = _logit(max(c.sentence_score for c in candidates))
     rows: list[dict[str, float | None]] = []
-    logits = [None] * len(candidates) if words is None else [float(w) for w in words]
+    logits = [None] * len(candidates) if word_logits is None else [float(w) for w in word_logits]
     for candidate, by_rule, by_sentence, logit in zip(candidates, rule_rank, sentence_rank,
                                                       logits, strict=True):
         clause = _logit(candidate.clause_probability)
@@ -140,8 +142,8 @@ def span_features(candidates: Sequence[SpanCandidate], category: str,
 def _word_set(text: str) -> frozenset[str]:
     """A span's words, lower-cased with ``.,;:`` stripped from their ends: close to the
     metric's ``eval.cuad.jaccard_words`` but not it (that one also splits at ``/`` and
-    straightens quotes); the shipped novelty model was fitted on these sets, so they stay
-    as they were until it is refitted. Cached: a sentence is a candidate of many
+    straightens quotes); the shipped novelty model (refitted in session 27) was fitted on
+    these sets, so changing them means refitting it. Cached: a sentence is a candidate of many
     categories."""
     return frozenset(raw.strip(".,;:") for raw in text.lower().split()) - {""}
 

@@ -20,6 +20,7 @@ from clausegraph.classify.features import spelled_dates
 from clausegraph.config import ReviewConfig
 from clausegraph.models import Clause, Document, Span
 from clausegraph.review.answers import normalised_answer
+from clausegraph.review.found import shipped_found_thresholds
 from clausegraph.review.models import ReviewClause, ReviewItem
 
 # ``score(texts, clauses)`` -> an array (len(texts), n_categories) of the category
@@ -366,8 +367,6 @@ def found_threshold(category: str, config: ReviewConfig) -> float:
     else the category's threshold fitted on CUAD train (``found.py``)."""
     if config.found_threshold is not None:
         return config.found_threshold
-    from clausegraph.review.found import shipped_found_thresholds
-
     return shipped_found_thresholds().threshold(category)
 
 

@@ -3,6 +3,9 @@ bundled CUAD PDFs, real clause-type model)."""
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -43,9 +46,6 @@ def test_review_export_csv_and_pdf(client, doc_id) -> None:
     assert csv_text.headers["content-type"].startswith("text/csv")
     assert len(csv_text.text.strip().splitlines()) == 42
     # each row says the confidence its category is found from, and found agrees with it
-    import csv
-    import io
-
     rows = list(csv.DictReader(io.StringIO(csv_text.text)))
     assert all(r["found from"] for r in rows)
     for row in rows:
