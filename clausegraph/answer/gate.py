@@ -67,7 +67,7 @@ from typing import Any
 
 import numpy as np
 
-from clausegraph.learn import FeatureLogistic
+from clausegraph.learn import FeatureLogistic, load_shipped
 from clausegraph.learn.trees import BoostedTrees
 
 FORMAT = "clausegraph-answer-gate"
@@ -80,6 +80,7 @@ SHIPPED_UNTYPED = Path(__file__).parent / "data" / "answer_gate_untyped.json"
 # hard negatives better than the logistic gate at every recall (out of sample, 5 folds by
 # contract: not-found precision 88.5 -> 90.8 at 70% recall, docs/answer_gate.md)
 SHIPPED_TYPED = Path(__file__).parent / "data" / "answer_gate_typed.npz"
+_GATE_SCRIPT = "scripts/fit_answer_gate.py"
 # the boosted trees of SHIPPED_TYPED: chosen on CUAD dev (docs/answer_gate.md, session 22)
 TREE_PARAMS = {"max_iter": 200, "max_leaf_nodes": 7, "l2_regularization": 10.0,
                "learning_rate": 0.05}
@@ -295,12 +296,13 @@ def shipped_gate(typed: bool = True) -> AnyGate:
 
 @lru_cache(maxsize=1)
 def _split() -> TypedSplitGate:
-    return TypedSplitGate(TreeAnswerGate.load(SHIPPED_TYPED), _load(SHIPPED))
+    return TypedSplitGate(load_shipped(TreeAnswerGate.load, SHIPPED_TYPED,
+                                       "the answer gate's trees", _GATE_SCRIPT), _load(SHIPPED))
 
 
 @lru_cache(maxsize=2)
 def _load(path: Path) -> AnswerGate:
-    return AnswerGate.load(path)
+    return load_shipped(AnswerGate.load, path, "the answer gate", _GATE_SCRIPT)
 
 
 _OFF = "off"

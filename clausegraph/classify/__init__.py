@@ -20,6 +20,7 @@ import numpy as np
 
 from clausegraph.classify.categories import CUAD_CATEGORIES
 from clausegraph.classify.model import ClauseTypeModel
+from clausegraph.learn import load_shipped
 from clausegraph.models import Clause, ClauseType
 
 WEIGHTS_PATH = Path(__file__).parent / "data" / "clause_types.npz"
@@ -36,10 +37,8 @@ __all__ = ["CUAD_CATEGORIES", "STORED_TYPE_FLOOR", "WEIGHTS_PATH", "ClauseTypeMo
 @lru_cache(maxsize=1)
 def load_clause_type_model() -> ClauseTypeModel:
     """The shipped clause-type model, loaded once per process."""
-    if not WEIGHTS_PATH.is_file():
-        raise FileNotFoundError(f"{WEIGHTS_PATH}: the clause-type weights are missing from "
-                                "the package; rebuild them with scripts/train_clause_types.py")
-    return ClauseTypeModel.load(WEIGHTS_PATH)
+    return load_shipped(ClauseTypeModel.load, WEIGHTS_PATH, "the clause-type weights",
+                        "scripts/train_clause_types.py")
 
 
 @lru_cache(maxsize=1)

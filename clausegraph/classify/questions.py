@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from clausegraph.classify.categories import CUAD_CATEGORIES, CUAD_DESCRIPTIONS
+from clausegraph.learn import load_shipped
 from clausegraph.models import ClauseType
 
 PARAMETERS_PATH = Path(__file__).parent / "data" / "question_types.json"
@@ -87,7 +88,9 @@ def descriptions() -> list[str]:
 def shipped_parameters() -> dict:
     """The fitted ``temperature``, ``min_similarity`` and ``type_weight`` (with the figures
     that chose them), as ``scripts/fit_type_lift.py`` wrote them."""
-    return json.loads(PARAMETERS_PATH.read_text(encoding="utf-8"))
+    return load_shipped(lambda path: dict(json.loads(path.read_text(encoding="utf-8"))),
+                        PARAMETERS_PATH, "the question-type parameters",
+                        "scripts/fit_type_lift.py")
 
 
 def shipped_model(description_vectors: np.ndarray,

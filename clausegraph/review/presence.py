@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from clausegraph.classify.categories import CUAD_CATEGORIES
+from clausegraph.learn import load_shipped
 from clausegraph.models.answer import TypeCheck
 
 FORMAT = "clausegraph-type-presence"
@@ -150,7 +151,5 @@ class TypePresence:
 @lru_cache(maxsize=1)
 def shipped_presence() -> TypePresence:
     """The fitted parameters shipped with the package (loaded once)."""
-    if not SHIPPED.is_file():
-        raise FileNotFoundError(f"{SHIPPED}: the type-presence parameters are missing from "
-                                "the package; rebuild them with scripts/fit_type_presence.py")
-    return TypePresence.load(SHIPPED)
+    return load_shipped(TypePresence.load, SHIPPED, "the type-presence parameters",
+                        "scripts/fit_type_presence.py")
