@@ -175,6 +175,50 @@ def document_name(text: str) -> str:
 # a contract has two parties at least: a reading that finds one has missed one
 MIN_PARTIES = 2
 
+# a numbered item's marker opening a clause, maybe under a heading line ("PARTIES", "BETWEEN:"):
+# "(1)", "1.", "1)"
+_ITEM = re.compile(r"\s*(?:[A-Z][A-Za-z :]{2,40}\n\s*)?(?:\((?P<paren>[1-9])\)|(?P<dot>[1-9])[.)])"
+                   r"(?=\s)")
+
+
+# a party's item gives it a defined name in its first lines ("(the "Employer")"); a numbered
+# section of the operative terms ("2. Term ...") does not
+_ITEM_ALIAS_CHARS = 400
+
+
+def _item_number(text: str) -> tuple[int, str] | None:
+    """The number and marker style of the numbered item ``text`` opens with, when it
+    introduces a party (a defined name that names no document follows soon)."""
+    found = _ITEM.match(text)
+    if found is None:
+        return None
+    alias = _ALIAS.search(text, found.end(), found.end() + _ITEM_ALIAS_CHARS)
+    if alias is None or _DOCUMENT_WORDS.search(alias.group("alias") or alias.group("role")):
+        return None
+    style = "paren" if found.group("paren") else "dot"
+    return int(found.group(style)), style
+
+
+def party_list(texts: Sequence[str], at: int) -> str:
+    """The text to read the parties from when ``texts[at]`` (a clause, ``texts`` the
+    document's clauses in order) is one item of a numbered list of parties split into
+    clauses, as English drafting introduces them ("PARTIES (1) X Limited ... (the
+    "Employer"); and (2) Y of ... (the "Executive")"): the run of consecutively numbered
+    items around it, joined without their markers (a heading and "1." would read as the
+    start of a name: "PARTIES 1. Tallis Components Ltd"); else ``texts[at]`` itself."""
+    number = _item_number(texts[at])
+    if number is None:
+        return texts[at]
+    first, (n, style) = at, number
+    while n > 1 and first > 0 and _item_number(texts[first - 1]) == (n - 1, style):
+        first, n = first - 1, n - 1
+    last, n = at, number[0]
+    while last + 1 < len(texts) and _item_number(texts[last + 1]) == (n + 1, style):
+        last, n = last + 1, n + 1
+    if first == last:
+        return texts[at]
+    return "\n".join(text[_ITEM.match(text).end():] for text in texts[first:last + 1])
+
 
 def parties_answer(texts: Sequence[str]) -> str | None:
     """The parties of the review's best Parties clause that introduces two or more, joined

@@ -22,6 +22,7 @@ from clausegraph.models import Clause, Document, Span
 from clausegraph.review.answers import normalised_answer
 from clausegraph.review.found import shipped_found_thresholds
 from clausegraph.review.models import ReviewClause, ReviewItem
+from clausegraph.review.parties import party_list
 
 # ``score(texts, clauses)`` -> an array (len(texts), n_categories) of the category
 # probabilities of sentences ``texts``, ``clauses[i]`` being the clause of ``texts[i]``.
@@ -353,13 +354,27 @@ def review_items(
         confidence = ordered[0].confidence if ordered else 0.0
         threshold = found_threshold(category, config)
         found = confidence >= threshold
-        answer = normalised_answer(category, found, [c.text for c in ordered if found], known)
+        answer = normalised_answer(category, found, _answer_texts(category, clauses, ordered)
+                                   if found else [], known)
         if found and category in defined:
             answer = defined[category]
         known[category] = answer
         items.append(ReviewItem(category=category, found=found, confidence=confidence,
                                 threshold=threshold, answer=answer, clauses=ordered))
     return items
+
+
+def _answer_texts(category: str, clauses: Sequence[Clause],
+                  ordered: Sequence[ReviewClause]) -> list[str]:
+    """What the category's answer is read from: the listed spans' texts; for the Parties,
+    a clause that is one item of a numbered list of parties is read with the list's other
+    items (``parties.party_list``)."""
+    if category != "Parties":
+        return [c.text for c in ordered]
+    texts = [c.text for c in clauses]
+    row = {c.clause_id: k for k, c in enumerate(clauses)}
+    return [party_list(texts, row[c.clause_id]) if c.clause_id in row else c.text
+            for c in ordered]
 
 
 def found_threshold(category: str, config: ReviewConfig) -> float:

@@ -191,3 +191,62 @@ def test_cuad_answers_name_their_parties_without_joint_references():
 def test_span_answers_are_judged_against_cuads(category, gold, answer, right):
     item = ReviewItem(category=category, found=True, confidence=0.9, answer=answer, clauses=[])
     assert span_answer_right(category, gold, item) is right
+
+
+# English drafting introduces the parties one per numbered item; the segmenter makes each
+# item a clause of its own, so the clause the review lists for Parties holds one of them
+NUMBERED_PARTIES = """SERVICE AGREEMENT
+
+This agreement is dated 1 April 2020.
+
+PARTIES
+{first} {employer} is a company registered in England and Wales whose registered office
+is at 12 High Street, London (the "Employer"); and
+{second} {executive} of 4 Mill Lane, Leeds (the "Executive").
+
+AGREED TERMS
+1. Definitions
+1.1 In this agreement the following terms have the following meanings.
+2. Term
+2.1 The appointment shall continue until terminated by either party on three months' notice.
+"""
+MARKERS = [("(1)", "(2)"), ("1.", "2."), ("1)", "2)")]
+PARTIES = [("Northwind Traders Limited", "Jane Marlow"),
+           ("Tallis Components Ltd", "Omar Haddad")]
+
+
+@pytest.mark.parametrize("markers", MARKERS)
+@pytest.mark.parametrize("names", PARTIES)
+def test_parties_numbered_one_per_clause_are_read_together(tmp_path, markers, names):
+    from clausegraph.ingest import load_document
+    from clausegraph.review.parties import parties_answer, party_list
+    from clausegraph.segment import segment
+
+    employer, executive = names
+    path = tmp_path / "service.txt"
+    path.write_text(NUMBERED_PARTIES.format(first=markers[0], second=markers[1],
+                                            employer=employer, executive=executive),
+                    encoding="utf-8")
+    texts = [c.text for c in segment(load_document(path))]
+    holding = [k for k, t in enumerate(texts) if employer in t or executive in t]
+    assert len(holding) == 2  # each item a clause: read alone, neither names two parties
+    assert all(parties_answer([texts[k]]) is None for k in holding)
+    for k in holding:
+        answer = parties_answer([party_list(texts, k)])
+        assert answer == f'{employer} ("Employer"); {executive} ("Executive")'
+    # a clause that is no item of a list of parties is read as it is
+    term = next(k for k, t in enumerate(texts) if "three months" in t)
+    assert party_list(texts, term) == texts[term]
+
+
+def test_a_list_not_numbered_in_sequence_is_not_joined():
+    from clausegraph.review.parties import party_list
+
+    texts = ["(1) Northwind Traders Limited (the \"Seller\"); and",
+             "(3) Jane Marlow (the \"Buyer\").", "(2) Omar Haddad (the \"Agent\")."]
+    assert party_list(texts, 0) == texts[0]
+    assert party_list(texts, 2) == texts[2]  # (2) follows (3), not (1)
+    # numbered sections of the terms, with no party's defined name, are no list of parties
+    sections = ["1. Definitions. Terms have the meanings given.",
+                '2. Term. This agreement (the "Agreement") runs for a year.']
+    assert party_list(sections, 1) == sections[1]
