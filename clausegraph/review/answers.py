@@ -37,8 +37,6 @@ ANSWER_KINDS: dict[str, str] = {
     "Governing Law": "jurisdiction",
 }
 SPAN_ONLY = frozenset({"Document Name", "Parties"})
-# the best Parties clauses read for names (the preamble is nearly always the first)
-PARTY_CLAUSES = 3
 
 
 def answer_kind(category: str) -> str | None:
@@ -74,7 +72,7 @@ def _span_answer(category: str, texts: Sequence[str]) -> str | None:
     ("Sponsor")")."""
     if category == "Document Name":
         return document_name(texts[0]) or None
-    return parties_answer(texts[:PARTY_CLAUSES])
+    return parties_answer(texts)
 
 
 def _first_date(text: str, known: Mapping[str, str | None]) -> str | None:

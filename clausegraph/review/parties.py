@@ -199,6 +199,31 @@ def _item_number(text: str) -> tuple[int, str] | None:
     return int(found.group(style)), style
 
 
+# a preamble the segmenter cut at its line breaks goes on in the short clauses around the
+# one listed ("between", "Data Call Technologies, Inc. ... hereinafter "Data Call"", "and",
+# "PLAN_B MEDIA AG ... hereinafter "plan_b""): up to this many before and after it, each
+# at most this long (a preamble's part names a party and its address)
+INTRODUCTION_REACH = 3
+INTRODUCTION_CHARS = 600
+
+
+def introduction(texts: Sequence[str], at: int) -> str:
+    """``texts[at]`` (``texts`` the document's clauses in order) with the short clauses
+    right before and after it, up to the first that opens the recitals or the terms
+    (``_AFTER_PARTIES``, kept: party_names stops there)."""
+    first = at
+    while first > 0 and at - first < INTRODUCTION_REACH and \
+            len(texts[first - 1]) <= INTRODUCTION_CHARS and \
+            not _AFTER_PARTIES.search(texts[first - 1]):
+        first -= 1
+    last = at
+    while last + 1 < len(texts) and last - at < INTRODUCTION_REACH and \
+            not _AFTER_PARTIES.search(texts[last]) and \
+            len(texts[last + 1]) <= INTRODUCTION_CHARS:
+        last += 1
+    return "\n".join(texts[first:last + 1])
+
+
 def party_list(texts: Sequence[str], at: int) -> str:
     """The text to read the parties from when ``texts[at]`` (a clause, ``texts`` the
     document's clauses in order) is one item of a numbered list of parties split into

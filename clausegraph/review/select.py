@@ -22,7 +22,7 @@ from clausegraph.models import Clause, Document, Span
 from clausegraph.review.answers import normalised_answer
 from clausegraph.review.found import shipped_found_thresholds
 from clausegraph.review.models import ReviewClause, ReviewItem
-from clausegraph.review.parties import party_list
+from clausegraph.review.parties import introduction, party_list
 
 # ``score(texts, clauses)`` -> an array (len(texts), n_categories) of the category
 # probabilities of sentences ``texts``, ``clauses[i]`` being the clause of ``texts[i]``.
@@ -364,17 +364,25 @@ def review_items(
     return items
 
 
+# the best Parties clauses read for names (the preamble is nearly always the first)
+PARTY_CLAUSES = 3
+
+
 def _answer_texts(category: str, clauses: Sequence[Clause],
                   ordered: Sequence[ReviewClause]) -> list[str]:
-    """What the category's answer is read from: the listed spans' texts; for the Parties,
-    a clause that is one item of a numbered list of parties is read with the list's other
-    items (``parties.party_list``)."""
+    """What the category's answer is read from, in order: the listed spans' texts. For the
+    Parties, the best ``PARTY_CLAUSES`` clauses, each read with the other items of the
+    numbered list of parties it is one of (``parties.party_list``), then, should none of
+    them introduce two parties, each with the short clauses around it that go on
+    introducing them (``parties.introduction``: a preamble cut at its line breaks)."""
     if category != "Parties":
         return [c.text for c in ordered]
     texts = [c.text for c in clauses]
     row = {c.clause_id: k for k, c in enumerate(clauses)}
-    return [party_list(texts, row[c.clause_id]) if c.clause_id in row else c.text
-            for c in ordered]
+    lead = [row[c.clause_id] for c in ordered[:PARTY_CLAUSES] if c.clause_id in row]
+    alone = [party_list(texts, k) for k in lead]
+    return alone + [joined for joined in (introduction(texts, k) for k in lead)
+                    if joined not in alone]
 
 
 def found_threshold(category: str, config: ReviewConfig) -> float:

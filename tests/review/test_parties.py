@@ -250,3 +250,51 @@ def test_a_list_not_numbered_in_sequence_is_not_joined():
     sections = ["1. Definitions. Terms have the meanings given.",
                 '2. Term. This agreement (the "Agreement") runs for a year.']
     assert party_list(sections, 1) == sections[1]
+
+
+# a preamble the segmenter cuts at its blank lines: each party in a clause of its own
+SPLIT_PREAMBLE = """CONTENT LICENSING AGREEMENT
+
+between
+
+{first}, {first_address}
+hereinafter referred to as "{first_alias}"
+
+and
+
+{second}, {second_address}
+hereinafter referred to as "{second_alias}"
+
+WHEREAS the Licensor owns certain content that the Licensee wishes to distribute.
+
+1. Licence
+1.1 The Licensor grants the Licensee a licence to distribute the content for {term}.
+"""
+SPLIT_PARTIES = [
+    ("Data Vista Technologies, Inc.", "600 Kenrick, Suite B-12, Houston, Texas 77060",
+     "Licensee", "Halden Media AG", "Schaafenstr. 25, 50676 Cologne, Germany", "Licensor",
+     "two years"),
+    ("Orchard Vale Ltd", "4 Mill Lane, Leeds LS1 4AB", "Supplier", "Kestrel Systems GmbH",
+     "Hauptstrasse 9, 10115 Berlin", "Distributor", "36 months"),
+]
+
+
+@pytest.mark.parametrize("parties", SPLIT_PARTIES)
+def test_a_preamble_cut_into_clauses_is_read_whole(tmp_path, parties):
+    from clausegraph.ingest import load_document
+    from clausegraph.review.parties import introduction, parties_answer
+    from clausegraph.segment import segment
+
+    fields = dict(zip(("first", "first_address", "first_alias", "second", "second_address",
+                       "second_alias", "term"), parties, strict=True))
+    first, second, term = fields["first"], fields["second"], fields["term"]
+    path = tmp_path / "licence.txt"
+    path.write_text(SPLIT_PREAMBLE.format(**fields), encoding="utf-8")
+    texts = [c.text for c in segment(load_document(path))]
+    at = next(k for k, t in enumerate(texts) if first in t)
+    assert second not in texts[at] and parties_answer([texts[at]]) is None
+    answer = parties_answer([introduction(texts, at)])
+    assert answer is not None
+    assert first.rstrip(".") in answer and second in answer
+    # the terms after the recitals are not read as the introduction
+    assert term not in introduction(texts, at)
