@@ -31,7 +31,12 @@ _ALIAS = re.compile(
 # a name's legal form makes it a party-like name though no alias follows
 _FORM_WORDS = ("Inc", "Incorporated", "LLC", "L.L.C", "Ltd", "Limited", "Corp", "Corporation",
                "Company", "Co", "GmbH", "AG", "S.A", "SA", "plc", "PLC", "LP", "L.P", "LLP", "N.V",
-               "B.V", "Pte", "S.p.A", "S.r.l", "Pty")
+               "B.V", "Pte", "S.p.A", "S.r.l", "Pty",
+               # other jurisdictions' forms, written with a slash or a dot or long enough
+               # not to be a word in capitals ("AS", "AB", "SE" are not taken: "AS SET OUT")
+               "A/S", "S/A", "SRL", "SARL", "S.à r.l", "S.À R.L", "S.a.r.l", "KG", "KGaA",
+               "Oy", "Oyj", "ASA", "S.A.S", "Ltda", "JSC", "PJSC", "G.I.E", "S.L.U",
+               "Pvt", "K.K", "S.A.B")
 # as written in a name: "Inc", "INC", "Corporation", "CORPORATION" (not "a Delaware corporation")
 _FORMS = "(?:" + "|".join(sorted({re.escape(w) for form in _FORM_WORDS
                                   for w in (form, form.upper())}, key=len, reverse=True)) \

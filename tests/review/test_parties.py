@@ -298,3 +298,18 @@ def test_a_preamble_cut_into_clauses_is_read_whole(tmp_path, parties):
     assert first.rstrip(".") in answer and second in answer
     # the terms after the recitals are not read as the introduction
     assert term not in introduction(texts, at)
+
+
+@pytest.mark.parametrize("first, second", [
+    ("Munksgaard A/S", "Blackwell Science Limited"),
+    ("Azul Linhas Aereas Brasileiras S/A", "Avions de Transport Regional, G.I.E."),
+    ("Vesa Equity Investment S.à r.l.", "Kestrel Systems GmbH & Co. KG"),
+    ("Nordlys Energi ASA", "Tampere Paper Oyj"),
+])
+def test_legal_forms_of_other_jurisdictions_make_a_name_a_party(first, second):
+    text = (f"This Agreement is made between {first}, a company incorporated in its home "
+            f"country, and {second}, a company registered abroad.")
+    names = party_names(text)
+    assert len(names) == 2
+    assert names[0] == first.rstrip(".") or names[0] == first
+    assert second.split(",")[0].split(" & ")[0] in names[1]
