@@ -63,6 +63,8 @@ def normalised_answer(
         answer = _READERS[kind](text, known)
         if answer:
             return answer
+    if kind == "expiry" and any(_open_ended(text, known) for text in texts):
+        return "perpetual"
     return None
 
 
@@ -92,9 +94,15 @@ def _expiry(text: str, known: Mapping[str, str | None]) -> str | None:
     start plus its length, counted from the document's effective date (or the date of the
     agreement) when the clause names it; CUAD writes a term with no end "perpetual"."""
     end = term_end(text, known)
-    if end is None:
-        return None
+    if end is None or end.open_ended:
+        return None  # open-ended: read after every listed clause (``normalised_answer``)
     return "perpetual" if end.perpetual else end.end
+
+
+def _open_ended(text: str, known: Mapping[str, str | None]) -> bool:
+    """Whether the term ``text`` sets runs until a party ends it (CUAD's "perpetual")."""
+    end = term_end(text, known)
+    return end is not None and end.open_ended
 
 
 def _renewal(text: str, known: Mapping[str, str | None]) -> str | None:

@@ -85,8 +85,17 @@ _ANNIVERSARY = re.compile(
     r"(?:\s*\(\d{1,2}(?:st|nd|rd|th)?\))?\s+anniversary\b|\bend\s+of\s+year\s+(?P<year>\d{1,2})\b")
 # An initial term with no end.
 PERPETUAL = re.compile(
-    r"(?i)\b(?:perpetu(?:al|ity)|indefinite(?:ly)?|in\s+perpetuity|until\s+(?:it\s+is\s+)?"
+    r"(?i)\b(?:perpetu(?:al(?:ly)?|ity)|indefinite(?:ly)?|in\s+perpetuity|until\s+(?:it\s+is\s+)?"
     r"terminated|unless\s+and\s+until\s+terminated)\b")
+# A term that runs until a party ends it ("will end when terminated by either party",
+# "unless and until either party gives notice", "may be terminated by either party giving 12
+# months' notice", "unless terminated as set forth in this Section"): CUAD's "perpetual",
+# read only where the clause states no end date, no length and no date but its start (a
+# date it states is more likely the end than these words)
+OPEN_ENDED = re.compile(
+    r"(?i)\b(?:(?:when|unless)\s+(?:it\s+is\s+)?(?:earlier\s+)?terminated|"
+    r"unless\s+and\s+until\s+either\s+party|until\s+either\s+party|"
+    r"terminated\s+by\s+either\s+party|upon\s+either\s+party\s+giving)\b")
 _REACH = 60  # characters before a date searched for what it is (an end, a start)
 
 
@@ -103,6 +112,9 @@ class TermEnd:
     start: str | None = None
     start_name: str | None = None
     latest: bool = False
+    #: perpetual only because it runs until a party ends it (``OPEN_ENDED``): weaker than a
+    #: date another clause states
+    open_ended: bool = False
 
 
 def term_end(text: str, starts: Mapping[str, str | None] = {}) -> TermEnd | None:
@@ -126,7 +138,9 @@ def term_end(text: str, starts: Mapping[str, str | None] = {}) -> TermEnd | None
     if PERPETUAL.search(text):
         return TermEnd(perpetual=True)
     later = [v.iso for v in dates if v.iso and not _starts(text, v)]
-    return TermEnd(end=max(later), latest=True) if later else None
+    if later:
+        return TermEnd(end=max(later), latest=True)
+    return TermEnd(perpetual=True, open_ended=True) if OPEN_ENDED.search(text) else None
 
 
 def event_end(text: str) -> str | None:

@@ -49,3 +49,14 @@ def test_governing_law_and_yes_no() -> None:
     assert normalised_answer("Audit Rights", True, []) == "Yes"
     assert normalised_answer("Audit Rights", False, ["anything"]) == "No"
     assert answer_kind("Parties") is None and answer_kind("Document Name") is None
+
+
+def test_a_date_another_clause_states_wins_over_a_term_that_runs_until_terminated():
+    """"unless terminated as set forth below" says the term may end sooner; a listed clause
+    stating the end date is the better reading, whichever ranks first."""
+    open_ended = ("This Agreement shall become effective on the date first written above and "
+                  "shall continue unless terminated as set forth in this Section.")
+    dated = "The initial term of this Agreement expires on March 31, 2021."
+    for texts in ([open_ended, dated], [dated, open_ended]):
+        assert normalised_answer("Expiration Date", True, texts) == "2021-03-31"
+    assert normalised_answer("Expiration Date", True, [open_ended]) == "perpetual"

@@ -142,3 +142,36 @@ def test_a_term_that_shall_extend_for_a_length_has_that_length(length, years, ve
 ])
 def test_an_extension_is_a_renewal_not_the_term(renewal):
     assert term_end(renewal, {"Effective Date": "2018-02-13"}) is None
+
+
+RUNS_UNTIL_A_PARTY_ENDS_IT = [
+    ("The term of this Agreement will commence on the date of signature and will end when "
+     "terminated by either party."),
+    "This Agreement shall remain in effect perpetually as long as the fees are paid.",
+    ("Your employment shall commence on 26 September 2019 and shall continue unless and "
+     "until either party gives notice to the other."),
+    ("The Appointment may be terminated by either party giving the other at least 12 "
+     "months' notice in writing."),
+    ("This Agreement shall govern the relations between the parties thereafter, unless "
+     "terminated as set forth in Section 6."),
+    ("This Agreement shall terminate upon either party giving one hundred twenty (120) "
+     "days' written notice to the other."),
+]
+
+
+@pytest.mark.parametrize("runs_until", RUNS_UNTIL_A_PARTY_ENDS_IT)
+def test_a_term_that_runs_until_a_party_ends_it_is_perpetual(runs_until):
+    end = term_end(runs_until, STARTS)
+    assert end is not None and end.perpetual and end.end is None
+
+
+@pytest.mark.parametrize("bounded, iso", [
+    (("This Agreement shall continue until March 31, 2020 unless terminated earlier by "
+      "either party."), "2020-03-31"),
+    (("The term is three (3) years from 1 May 2018, unless terminated by either party on "
+      "notice."), "2021-05-01"),
+    ("The term is 36 months from May 1, 2018, unless terminated earlier.", "2021-05-01"),
+])
+def test_a_stated_end_or_length_wins_over_until_terminated(bounded, iso):
+    end = term_end(bounded, STARTS)
+    assert end is not None and not end.perpetual and end.end == iso
