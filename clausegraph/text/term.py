@@ -65,7 +65,8 @@ _NAMES_SIGNATURE = re.compile(
 # A length that is not the term's own: a notice period ("ninety (90) days prior written
 # notice") or a renewal ("renew for successive one (1) year terms").
 # A duration stated as notice: "90 days prior", "30 days' written notice", "60 days before".
-_NOTICE_WORDS = (r"[\s'’]*(?:\([^)]{0,20}\)\s*)?(?:\w+\s+)?(?:prior|before|in\s+advance|"
+# (not "... years (a "Renewal Term") unless notice is given": the notice ends the renewal)
+_NOTICE_WORDS = (r"[\s'’]*(?:\([^)]{0,20}\)\s*)?(?:(?!unless\b)\w+\s+)?(?:prior|before|in\s+advance|"
                  r"(?:advance\s+)?(?:written\s+)?notice")
 _NOTICE_STATED = re.compile(rf"(?i){_NOTICE_WORDS})\b")
 # ... or a window before the end ("within 90 days of the end of the term"): not a term

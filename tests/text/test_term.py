@@ -13,6 +13,8 @@ from clausegraph.text.term import (
     date_by_name,
     defined_dates,
     named_date,
+    notice_period,
+    renewal_length,
     term_end,
 )
 
@@ -175,3 +177,18 @@ def test_a_term_that_runs_until_a_party_ends_it_is_perpetual(runs_until):
 def test_a_stated_end_or_length_wins_over_until_terminated(bounded, iso):
     end = term_end(bounded, STARTS)
     assert end is not None and not end.perpetual and end.end == iso
+
+
+@pytest.mark.parametrize("renewal, length", [
+    (("The term ends at April 30, 2029 (the “Term”), with automatic renewals each for a "
+      "period of five (5) years (a “Renewal Term”) unless notice is given pursuant to 5.2."),
+     (5.0, "year")),
+    (("This Agreement renews automatically for successive periods of two (2) years unless "
+      "notice of non-renewal is given."), (2.0, "year")),
+])
+def test_a_renewal_ended_by_notice_is_no_notice_period(renewal, length):
+    """"five (5) years ... unless notice is given": the years are the renewal's, the notice
+    what ends it."""
+    assert renewal_length(renewal) == length
+    assert notice_period("either party may end it on ninety (90) days prior written "
+                         "notice") == (90.0, "day")
