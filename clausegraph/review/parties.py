@@ -278,7 +278,7 @@ def _names(text: str, entities: Sequence[tuple[int, int, str]],
     found += [_after_address(text, m.span("name")) for m in _FORMED_NAME.finditer(text, start)]
     kept: list[tuple[int, int]] = []
     for span in sorted(found, key=lambda s: (s[0], -(s[1] - s[0]))):
-        if _ADDRESS.search(text, *span):
+        if _ADDRESS.search(text, *span) and not _FORM_ENDS_NAME.fullmatch(text, *span):
             continue
         if kept and span[0] < kept[-1][1]:
             if span[1] > kept[-1][1]:
@@ -308,6 +308,12 @@ def _after_address(text: str, span: tuple[int, int]) -> tuple[int, int]:
         return span  # what is left is no name, or a place: "Denver, CO 80202"
     return start, span[1]
 
+
+# a street word that a legal form ends is a company's name, not an address: "Orchard Lane
+# Ltd", "Abbey Road Studios Limited" (not "160 Shelbourne Road Ballsbridge 4 Co. Dublin")
+_FORM_ENDS_NAME = re.compile(
+    r"(?:[A-Z][\w&'’.-]*\s+){1,4}?(?i:Lane|Road|Street|Avenue|Drive)(?:\s+[A-Z][\w&'’-]*){0,2},?\s+"
+    + _FORMS + r"(?:,?\s+" + _FORMS + r")?")
 
 # the words up to the last "and" that joins an address to the next party's name
 _LAST_JOIN = re.compile(r".*\b(?:and|&)\s+", re.DOTALL)

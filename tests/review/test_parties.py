@@ -313,3 +313,14 @@ def test_legal_forms_of_other_jurisdictions_make_a_name_a_party(first, second):
     assert len(names) == 2
     assert names[0] == first.rstrip(".") or names[0] == first
     assert second.split(",")[0].split(" & ")[0] in names[1]
+
+
+@pytest.mark.parametrize("name", ["Orchard Lane Ltd", "Abbey Road Studios Limited",
+                                  "Park Avenue Holdings, Inc."])
+def test_a_company_named_after_a_street_is_a_party(name):
+    """A street word a legal form ends names a company; an address holding a legal form
+    ("160 Shelbourne Road Ballsbridge 4 Co. Dublin") is still no party."""
+    text = (f'This Agreement is made between {name}, 4 Mill Lane, Leeds ("Supplier") and '
+            'Kestrel Systems GmbH, 160 Shelbourne Road Ballsbridge 4 Co. Dublin '
+            '("Distributor").')
+    assert party_names(text) == [f'{name} ("Supplier")', 'Kestrel Systems GmbH ("Distributor")']
