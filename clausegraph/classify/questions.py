@@ -88,9 +88,18 @@ def descriptions() -> list[str]:
 def shipped_parameters() -> dict:
     """The fitted ``temperature``, ``min_similarity`` and ``type_weight`` (with the figures
     that chose them), as ``scripts/fit_type_lift.py`` wrote them."""
-    return load_shipped(lambda path: dict(json.loads(path.read_text(encoding="utf-8"))),
-                        PARAMETERS_PATH, "the question-type parameters",
+    return load_shipped(_read_parameters, PARAMETERS_PATH, "the question-type parameters",
                         "scripts/fit_type_lift.py")
+
+
+_PARAMETERS = ("temperature", "min_similarity", "type_weight")
+
+
+def _read_parameters(path: Path) -> dict:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or any(key not in data for key in _PARAMETERS):
+        raise ValueError(f"not the question-type parameters (needs {', '.join(_PARAMETERS)})")
+    return data
 
 
 def shipped_model(description_vectors: np.ndarray,

@@ -59,12 +59,12 @@ def normalised_answer(
         return _span_answer(category, texts) if found and texts else None
     if kind is None or not found:
         return None
+    if kind == "expiry":
+        return _expiry(texts, known)
     for text in texts:
         answer = _READERS[kind](text, known)
         if answer:
             return answer
-    if kind == "expiry" and any(_open_ended(text, known) for text in texts):
-        return "perpetual"
     return None
 
 
@@ -89,20 +89,24 @@ def _first_date(text: str, known: Mapping[str, str | None]) -> str | None:
     return named[0] if named else None
 
 
-def _expiry(text: str, known: Mapping[str, str | None]) -> str | None:
-    """The end of the initial term (``clausegraph.text.term``): a stated end date, else its
-    start plus its length, counted from the document's effective date (or the date of the
-    agreement) when the clause names it; CUAD writes a term with no end "perpetual"."""
-    end = term_end(text, known)
-    if end is None or end.open_ended:
-        return None  # open-ended: read after every listed clause (``normalised_answer``)
-    return "perpetual" if end.perpetual else end.end
-
-
-def _open_ended(text: str, known: Mapping[str, str | None]) -> bool:
-    """Whether the term ``text`` sets runs until a party ends it (CUAD's "perpetual")."""
-    end = term_end(text, known)
-    return end is not None and end.open_ended
+def _expiry(texts: Sequence[str], known: Mapping[str, str | None]) -> str | None:
+    """The end of the initial term (``clausegraph.text.term``) the first of ``texts`` that
+    tells gives: a stated end date, else its start plus its length, counted from the
+    document's effective date (or the date of the agreement) when the clause names it; CUAD
+    writes a term with no end "perpetual". A term that only runs until a party ends it
+    (``TermEnd.open_ended``) is perpetual when no text states an end."""
+    open_ended = False
+    for text in texts:
+        end = term_end(text, known)
+        if end is None:
+            continue
+        if end.open_ended:
+            open_ended = True
+            continue
+        answer = "perpetual" if end.perpetual else end.end
+        if answer:
+            return answer
+    return "perpetual" if open_ended else None
 
 
 def _renewal(text: str, known: Mapping[str, str | None]) -> str | None:
@@ -125,6 +129,6 @@ def _jurisdiction(text: str, known: Mapping[str, str | None]) -> str | None:
 
 
 _READERS = {
-    "date": _first_date, "expiry": _expiry, "renewal": _renewal, "notice": _notice,
+    "date": _first_date, "renewal": _renewal, "notice": _notice,
     "jurisdiction": _jurisdiction,
 }

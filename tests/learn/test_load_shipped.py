@@ -9,6 +9,7 @@ import pytest
 from clausegraph.answer.gate import AnswerGate, TreeAnswerGate
 from clausegraph.answer.sentences import SentenceScorer
 from clausegraph.classify.model import ClauseTypeModel
+from clausegraph.classify.questions import _read_parameters
 from clausegraph.errors import ClauseGraphError
 from clausegraph.learn import load_shipped
 from clausegraph.review.found import FoundThresholds
@@ -22,6 +23,7 @@ LOADERS = {
     "gate trees": (TreeAnswerGate.load, "npz"), "found": (FoundThresholds.load, "json"),
     "presence": (TypePresence.load, "json"), "gate": (AnswerGate.load, "json"),
     "sentence scorer": (SentenceScorer.load, "json"),
+    "question types": (_read_parameters, "json"),
 }
 
 
