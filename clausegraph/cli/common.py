@@ -19,6 +19,9 @@ from clausegraph.text.safe import markup, visible
 
 app = typer.Typer(
     add_completion=False,
+    # docstrings are wrapped at 90 columns in the source: markdown joins a paragraph's lines
+    # (the default mode printed them as they break in the source, ragged in a terminal)
+    rich_markup_mode="markdown",
     no_args_is_help=True,
     help="ClauseGraph: cited, clause-graph-aware answers over contracts and policies.",
 )

@@ -54,7 +54,7 @@ def evaluate(
     dataset: Annotated[Optional[Path], typer.Option(
         help="folder of PDFs (e.g. docs/dataset)", rich_help_panel=_DS)] = None,
     questions: Annotated[Optional[Path], typer.Option(
-        help="questions YAML (default: <dataset>/questions.yaml)", rich_help_panel=_DS)] = None,
+        help="questions YAML (default: DATASET/questions.yaml)", rich_help_panel=_DS)] = None,
     at: Annotated[int, typer.Option(
         help="cut-off for Recall@k and nDCG@k", rich_help_panel=_DS)] = 5,
     depth: Annotated[int, typer.Option(
@@ -82,14 +82,14 @@ def evaluate(
         help="where cached eval indexes live")] = Path(".cache"),
     no_progress: Annotated[bool, typer.Option("--no-progress", help="no progress bars")] = False,
     out_dir: Annotated[Optional[Path], typer.Option(
-        help="folder for this run's CSV and plots (default: a new runs/<UTC time>/; the "
+        help="folder for this run's CSV and plots (default: a new runs/UTC-TIME/; the "
         "tracked results in docs/ change only with --out-dir docs)", rich_help_panel=_OUT)] = None,
     out: Annotated[Optional[Path], typer.Option(
-        help="metrics CSV (default: <out-dir>/eval_metrics.csv)", rich_help_panel=_OUT)] = None,
+        help="metrics CSV (default: OUT-DIR/eval_metrics.csv)", rich_help_panel=_OUT)] = None,
     no_merge: Annotated[bool, typer.Option(
         "--no-merge", help="overwrite the CSV instead of merging", rich_help_panel=_OUT)] = False,
     plots_dir: Annotated[Optional[Path], typer.Option(
-        help="plot folder (default: <out-dir>/plots)", rich_help_panel=_OUT)] = None,
+        help="plot folder (default: OUT-DIR/plots)", rich_help_panel=_OUT)] = None,
     no_plots: Annotated[bool, typer.Option(
         "--no-plots", help="skip the plots", rich_help_panel=_OUT)] = False,
     results_json: Annotated[Optional[Path], typer.Option(

@@ -27,7 +27,7 @@ def serve(
     max_upload_mb: Annotated[int, typer.Option(help="largest file an upload may hold")] = 50,
     max_files: Annotated[int, typer.Option(help="most files per upload")] = 20,
     uploads: Annotated[Optional[str], typer.Option(
-        help="folder for uploaded files (default: <index>/.uploads)")] = None,
+        help="folder for uploaded files (default: INDEX/.uploads)")] = None,
     workers: Annotated[Optional[int], typer.Option(
         min=1, help="processes answering offline questions (default: one per core, at most "
         "4; 1 = the server process alone)")] = None,
