@@ -156,6 +156,42 @@ def _sequenced_letters(lines: DocumentLines) -> frozenset[str]:
                      if set(range(1, _CODE_SEQUENCE + 1)) <= found)
 
 
+# "II. Protection of Personal Information", "II) PROTECTION ...": a capital roman numeral,
+# a dot or bracket, a heading
+ROMAN_HEADING_RE = re.compile(r"(?P<num>[IVXLC]{1,6})[.)]\s+(?P<rest>\S.*)")
+
+
+def _chapter_romans(lines: DocumentLines) -> frozenset[int]:
+    """The values of roman-numbered headings ("II. Protection of ...") that head the
+    document's decimal sections of the same number ("2.1", "2.2", ... after "II."), when at
+    least ``_CODE_SEQUENCE`` of them do: such a document is divided into chapters numbered
+    in romans and sections numbered in decimals, and each chapter holds its sections. A
+    list lettered "A." to "Z." has no "II.", and a list numbered "I.", "II." in running
+    text has no sections numbered after its items."""
+    headings: list[tuple[int, int]] = []  # (line, value)
+    tops: list[tuple[int, int]] = []  # (line, first part of a dotted decimal "2.1")
+    for index in range(len(lines)):
+        s = lines.line_text(index)
+        match = ROMAN_HEADING_RE.match(s) if s[:1] in "IVXLC" else None
+        if match is not None and heading_like(match.group("rest")):
+            value = roman(match.group("num"))
+            if value is not None:
+                headings.append((index, value))
+            continue
+        dotted = _DOTTED_TOP_RE.match(s)
+        if dotted is not None:
+            tops.append((index, int(dotted.group("top"))))
+    held = set()
+    for at, (line, value) in enumerate(headings):
+        stop = headings[at + 1][0] if at + 1 < len(headings) else len(lines)
+        if any(line < where < stop and top == value for where, top in tops):
+            held.add(value)
+    return frozenset(held) if len(held) >= _CODE_SEQUENCE else frozenset()
+
+
+_DOTTED_TOP_RE = re.compile(r"(?P<top>\d{1,2})\.\d{1,2}(?:\.\d{1,2})*\.?\s+\S")
+
+
 class LabelReader:
     """Finds the label a line starts with, given what the outline has open."""
 
@@ -179,6 +215,7 @@ class LabelReader:
         self.numbered_headings: set[tuple[str | None, str]] = set()
         self.codes = _sequenced_codes(lines)
         self.letters = _sequenced_letters(lines)
+        self.chapter_romans = _chapter_romans(lines)
 
     def match(self, s: str, index: int) -> Label | None:
         """The label starting line ``index`` (text ``s``), if it is a real one."""
@@ -188,6 +225,7 @@ class LabelReader:
             self._coded_label,
             self._code_label,
             self._lettered_label,
+            self._chapter_roman_label,
             self._decimal_label,
             self._list_label,
             self._bullet_label,
@@ -395,6 +433,21 @@ class LabelReader:
         tup = (ord(match.group("letter")) - 64, *map(int, match.group("num").split(".")))
         comp = match.group("letter") + match.group("dot") + match.group("num")  # as written
         return Label("decimal", f"dec{len(tup)}", comp, match.end(), tup[-1], tup)
+
+    def _chapter_roman_label(self, s: str, index: int) -> Label | None:
+        """"II. Protection of Personal Information" in a document divided so
+        (``_chapter_romans``): a chapter, which holds the sections "2.1", "2.2", ... that
+        follow it as an ARTICLE holds them."""
+        if not self.chapter_romans or s[:1] not in "IVXLC":
+            return None
+        match = ROMAN_HEADING_RE.match(s)
+        if match is None or not heading_like(match.group("rest")):
+            return None
+        value = roman(match.group("num"))
+        if value is None or value > max(self.chapter_romans) + 1:
+            return None
+        return Label("article", "article", match.group("num"), match.start("rest"), value,
+                     (value,), _ARTICLE_RANK)
 
     def _contents_entry_below(self, index: int) -> bool:
         """A label alone, its title below it and a page number after the title ("C7" /

@@ -245,3 +245,52 @@ def test_a_short_sentence_case_phrase_under_a_lone_number_is_its_title(
             f"1.2\n{title}\n{body}\n")
     clause = next(c for c in _segmented(text, "t") if c.number == "1.2")
     assert clause.heading == heading
+
+
+def _chaptered(chapters: list[tuple[str, str]], numbered: bool = True, mark: str = ".") -> str:
+    """A policy divided into roman-numbered chapters, each with decimal sections "N.1",
+    "N.2" (or, with ``numbered`` off, plain paragraphs), then a last chapter of text."""
+    lines = ["Privacy Policy", "1. This Policy describes how we handle your information.",
+             "2. It applies to every service we offer."]
+    for value, (numeral, title) in enumerate(chapters, start=1):
+        lines.append(f"{numeral}{mark} {title}")
+        for sub in (1, 2):
+            label = f"{value}.{sub} " if numbered else ""
+            lines.append(f"{label}Rule {sub} of {title.lower()} applies to every user.")
+    last = ("I", "II", "III", "IV", "V", "VI")[len(chapters)]
+    lines += [f"{last}{mark} Contact Us", "Write to the privacy officer at the address below."]
+    return "\n".join(lines) + "\n"
+
+
+CHAPTERS = [("I", "Information We Collect"), ("II", "Protection of Information"),
+            ("III", "Use of Information"), ("IV", "Sharing of Information")]
+
+
+@pytest.mark.parametrize(("case", "mark"), [("title", "."), ("caps", "."), ("title", ")")])
+def test_roman_chapters_hold_the_decimal_sections_numbered_after_them(case, mark):
+    # a privacy policy numbered "II. Protection ..." / "2.1 ..." / "2.2 ...": every section
+    # sits in its chapter, and a chapter after a section is no part of that section
+    chapters = [(n, t.upper() if case == "caps" else t) for n, t in CHAPTERS]
+    clauses = _segmented(_chaptered(chapters, mark=mark))
+    rule = next(c for c in clauses if c.text.startswith("2.2 "))
+    assert rule.clause_id == "policy:2.2"
+    assert rule.section_path[0].split()[0] == "II"
+    assert rule.section_path[0].casefold() == "ii protection of information"
+    sharing = next(c for c in clauses if "4.1 Rule 1" in c.text)
+    assert sharing.clause_id == "policy:4.1"
+    assert sharing.section_path[0].split()[0] == "IV"
+    contact = next(c for c in clauses if "privacy officer" in c.text)
+    assert contact.section_path == [] and contact.clause_id == "policy:V"
+
+
+def test_roman_items_without_sections_numbered_after_them_are_no_chapters():
+    # the same headings over plain paragraphs: nothing shows they divide the numbering, so
+    # they are read as before (a list), never as containers
+    clauses = _segmented(_chaptered(CHAPTERS, numbered=False))
+    assert not any(c.clause_id == "policy:V" for c in clauses)
+
+
+def test_two_roman_chapters_are_too_few_to_read_the_numbering_so():
+    text = _chaptered(CHAPTERS[:2])
+    rule = next(c for c in _segmented(text) if c.text.startswith("2.2 "))
+    assert not (rule.section_path and rule.section_path[0].startswith("II "))
