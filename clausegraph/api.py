@@ -550,6 +550,17 @@ class ClauseGraph:
         hits = focus_results(self.index, self._asked(question), found.hits, config)
         return hits + self.retriever.governing(hits, config)
 
+    def _sentence_similarity(self, question_vector: np.ndarray
+                             ) -> Callable[[Sequence[str]], np.ndarray]:
+        """The cosines of sentences with the question (its vector from the retriever's
+        encoder, which ``retriever`` checked is the index's), read by the learned sentence
+        choice (``answer_sentences='learned'``)."""
+        embedder = self.embedder
+
+        def cosines(texts: Sequence[str]) -> np.ndarray:
+            return embedder.encode(list(texts)) @ question_vector
+        return cosines
+
     def _asked(self, question: str) -> str:
         """The question without the document name the scope took out of it."""
         scope = self.retriever.last_scope
@@ -613,7 +624,8 @@ class ClauseGraph:
                 doc_id: self._review_first(own, check, config.top_k)
                 for doc_id, own in by_document.items()}
         answer = build_answer(self.index, question, results, settings, asked=asked,
-                              by_document=by_document, question_types=types, type_check=check)
+                              by_document=by_document, question_types=types, type_check=check,
+                              sentence_similarity=self._sentence_similarity(vector))
         answer.strategy_notes = dict(found.notes)
         provider = None if llm == "none" else (llm if llm is not None else self.llm)
         if provider is None or not answer.evidence:

@@ -165,13 +165,15 @@ class RetrievalConfig(StrictModel):
     answer_type_prior: float = Field(
         1.6, ge=0.0, description="answers: weight of a clause's CUAD type affinity with the "
         "question when the direct answer chooses the sentence it quotes")
-    # 'hand' kept on the 22 policies (docs/cuad_dev.md, "Answer-sentence scorer"): 'learned'
-    # lifts CUAD dev hit@1 71.4 -> 74.0, but with the gate refitted on its answers the
-    # policies lose (out of sample: direct right 54.8 -> 52.0, not-found right 63.8 -> 53.6)
+    # 'hand' kept (docs/answer_sentences.md, session 29): 'learned' gives the policies out of
+    # sample hit@1 64.7 -> 66.1, direct right 69.2 -> 69.7, not-found right 81.2 -> 79.7,
+    # CUAD dev within half a point, and answers about four times slower
     answer_sentences: Literal["learned", "hand"] = Field(
         "hand", description="answers: how the direct answer chooses the sentence it quotes: "
-        "'learned', the answer-sentence scorer fitted on CUAD train (answer/sentences.py); "
-        "'hand', the hand score plus answer_type_prior times the clause's type affinity")
+        "'learned', the answer-sentence ranker fitted on the policy questions and CUAD train "
+        "(answer/sentences.py: the hand score's parts and each sentence's cosine with the "
+        "question, over the hand score's best few); 'hand', the hand score plus "
+        "answer_type_prior times the clause's type affinity")
     # on, absent_refuses off: CUAD dev answer accuracy 74.2 -> 83.0, not-found precision /
     # recall 79.9 / 74.7 -> 88.4 / 68.6; refusing on absence too gave 86.9 / 77.9 but refused
     # questions near a type and not of it (docs/cuad_dev.md, session 13)

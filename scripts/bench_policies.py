@@ -19,13 +19,18 @@ The answer gate (clausegraph/answer/gate.py) is fitted on these questions, so th
 without it: every question is first asked with the gate off (its features and whether the
 answer is right: ``gate_rows``), then per fold (``leave_one_out_folds``) a gate is fitted on
 the other documents' rows, plus the CUAD dev rows of ``--gate-rows`` when given (written by
-scripts/fit_answer_gate.py), and the held-out document's questions are asked with it.
+scripts/fit_answer_gate.py), and the held-out document's questions are asked with it. The
+answer-sentence ranker (clausegraph/answer/sentences.py) is fitted on these questions too:
+with ``--sentence-rows`` each fold fits its own without the held-out document's rows
+(``fold_ranker``) and asks the other documents' gate rows with it.
 
     python scripts/bench_policies.py --index-dir /tmp/policybench/index
     python scripts/bench_policies.py --out docs/policies_bench_baseline.json \\
         --details /tmp/policybench/details.json
     python scripts/bench_policies.py --documents policy.pdf,US_SBC_CMS_sample_PPO.pdf --verbose
     python scripts/bench_policies.py --leave-one-out --gate-rows /tmp/answer_gate/rows.jsonl
+    python scripts/bench_policies.py --leave-one-out --gate-rows GATE_ROWS \
+        --sentence-rows SENTENCE_ROWS
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +54,7 @@ from bench_answers import judge, open_index, share, states_fact, summarise
 
 from clausegraph import ClauseGraph
 from clausegraph.answer.gate import fit_split_gate, using_gate
+from clausegraph.answer.sentences import SentenceRanker, shipped_ranker, using_ranker
 from clausegraph.config import Settings
 from clausegraph.eval.data import shared_data_dir
 
@@ -145,6 +152,22 @@ def gate_rows(graphs: dict[str, ClauseGraph], documents: dict[str, dict],
     return rows
 
 
+@contextmanager
+def fold_ranker(sentence_rows: list[dict[str, Any]] | None, held_out: str) -> Iterator[None]:
+    """Inside the block answers choose their sentence with a ranker fitted on
+    ``sentence_rows`` without the ``held_out`` policy's (nothing changes for None)."""
+    if sentence_rows is None:
+        yield
+        return
+    from train_sentence_ranker import arrays
+
+    shipped = shipped_ranker()
+    train = [r for r in sentence_rows if not (r["source"] == "policy" and r["group"] == held_out)]
+    X, y, group, weight = arrays(train, shipped.header["trained_on"]["policy_weight"])
+    with using_ranker(SentenceRanker(C=shipped.C).fit(X, y, weight, groups=group)):
+        yield
+
+
 def read_gate_rows(path: Path, source: str | None = None) -> list[dict[str, Any]]:
     """Rows written by scripts/fit_answer_gate.py (JSON lines), of one ``source`` or all."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
@@ -221,6 +244,11 @@ def main() -> None:
     parser.add_argument("--gate-rows", type=Path,
                         help="with --leave-one-out: the CUAD dev rows of this file "
                         "(scripts/fit_answer_gate.py --rows) join every fold's training")
+    parser.add_argument("--sentence-rows", type=Path,
+                        help="with --leave-one-out: the answer-sentence ranker is fitted per "
+                        "fold too, on this file's rows (scripts/train_sentence_ranker.py "
+                        "--rows) without the held-out policy's, at the shipped ranker's C "
+                        "and policy weight; each fold's gate rows are then asked with it")
     parser.add_argument("--out", type=Path,
                         help="write the figures and per-question outcomes (no policy text) as JSON")
     parser.add_argument("--details", type=Path,
@@ -250,13 +278,17 @@ def main() -> None:
         rows = []
         collected = {r["id"]: r for r in gate_rows(graphs, documents, items)}
         extra = read_gate_rows(args.gate_rows, "cuad") if args.gate_rows else []
+        sentence_rows = read_gate_rows(args.sentence_rows) if args.sentence_rows else None
         for held_out, train, test in leave_one_out_folds(items):
-            gate = fit_split_gate([collected[i["id"]] for i in train] + extra)
-            print(f"[fold] {held_out}: gate fitted on {len(train)} questions + {len(extra)} "
-                  f"CUAD asks (threshold {gate.threshold_:.3f}), score {len(test)}",
-                  file=sys.stderr)
-            with using_gate(gate):
-                rows += ask_all(graphs, documents, test, args.verbose)
+            with fold_ranker(sentence_rows, held_out):
+                if sentence_rows is not None:  # the gate reads the fold ranker's answers
+                    collected = {r["id"]: r for r in gate_rows(graphs, documents, train)}
+                gate = fit_split_gate([collected[i["id"]] for i in train] + extra)
+                print(f"[fold] {held_out}: gate fitted on {len(train)} questions + "
+                      f"{len(extra)} CUAD asks (threshold {gate.threshold_:.3f}), score "
+                      f"{len(test)}", file=sys.stderr)
+                with using_gate(gate):
+                    rows += ask_all(graphs, documents, test, args.verbose)
     else:
         rows = ask_all(graphs, documents, items, args.verbose)
     result = report(rows, documents)

@@ -59,6 +59,9 @@ from clausegraph.text.nlp import place_spans
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import Value, extract_values, meets_figures, stated_figures
 
+# the cosines of sentences with the question (the answer's caller embeds them)
+SentenceSimilarity = Callable[[Sequence[str]], np.ndarray]
+
 NOT_FOUND = "Not found in the indexed documents"
 # The answer gate's P(right) from which a review that finds no clause of the type asked does
 # not refuse the answer (answer_type_absent_refuses, off by default): on CUAD dev any value
@@ -866,6 +869,8 @@ def direct_answer(
     learned_choice: bool = False,
     checked: TypeCheck | None = None,
     absent_refuses: bool = False,
+    *,
+    sentence_similarity: SentenceSimilarity | None = None,
 ) -> DirectAnswer:
     """The direct answer from one document's ranked clauses (best first).
 
@@ -873,10 +878,10 @@ def direct_answer(
     ``overrides`` the (source, target) clause ids of its Overrides edges; ``similarity``
     each retrieved clause's cosine with the question and ``question_types`` the CUAD clause
     types it asks about ((41,) probabilities, classify/questions.py): features of the
-    answer gate. The quoted sentence is the one the answer-sentence scorer (learned on CUAD
-    train, answer/sentences.py) rates most likely to answer when ``learned_choice`` and the
-    question asks about a CUAD type, else the best by hand score plus ``type_prior`` times
-    its clause's type affinity. ``checked``: whether the document has a clause of the CUAD
+    answer gate. The quoted sentence is the best by hand score plus ``type_prior`` times
+    its clause's type affinity, or, when ``learned_choice``, the answer-sentence ranker's
+    best of the first few by that (answer/sentences.py), which reads each one's cosine with
+    the question through ``sentence_similarity`` when given. ``checked``: whether the document has a clause of the CUAD
     types the question asks about (review/presence.py): when it has, the answer is given
     and quotes that clause if it is among the candidates; when it has none and
     ``absent_refuses``, the answer is not found unless the gate is sure of it."""
@@ -917,7 +922,7 @@ def direct_answer(
     reviewed = [c for c in candidates if checked is not None and checked.present
                 and c.clause.clause_id == checked.lead_clause_id]
     best = _choose(reviewed or candidates, question, doc_id, kind, question_types, type_prior,
-                   learned_choice)
+                   learned_choice, sentence_similarity)
     nearest = [_line(index, c, _lead_span(c)) for c in ranked[:3]]
     confidence = round(min(best.score if best else 0.0, 1.0) * doc_coverage, 3)
     features = None if best is None else _gate_features(
@@ -1055,37 +1060,47 @@ def _gate_features(
 
 def _choose(candidates: list[_Scored], question: str, doc_id: str, kind: str | None,
             question_types: np.ndarray | None, type_prior: float,
-            learned: bool) -> _Scored | None:
-    """The sentence the direct answer quotes (see :func:`direct_answer`)."""
+            learned: bool, similarity: SentenceSimilarity | None = None) -> _Scored | None:
+    """The sentence the direct answer quotes (see :func:`direct_answer`): the best by hand
+    score plus ``type_prior`` times its clause's type affinity, or, when ``learned``, the
+    answer-sentence ranker's best of those ``sentences.CANDIDATES`` best (``similarity``:
+    each sentence's cosine with the question, one of its features)."""
     rows = sentences.collector()
+    key = _type_preference(question_types, type_prior)
+    if (not learned and rows is None) or not candidates:
+        return _best(candidates, key, question)
     asks_type = question_types is not None and bool(question_types.any())
-    # the scorer was fitted on questions that ask about a CUAD type (CUAD's own
-    # descriptions): a question like none of them (most policy questions) is outside it
-    if (not learned or not asks_type) and rows is None:
-        return _best(candidates, _type_preference(question_types, type_prior), question)
+    order = sorted(range(len(candidates)), key=lambda i: -key(candidates[i]))
+    shortlist = [candidates[i] for i in order[:sentences.CANDIDATES]]
+    texts = [c.clause.text[c.span[0]:c.span[1]] for c in shortlist]
+    cosines = similarity(texts) if similarity is not None else None
     affinity: dict[str, float] = {}
-    for scored in candidates:
+    for scored in shortlist:
         if scored.clause.clause_id not in affinity:
             affinity[scored.clause.clause_id] = type_affinity(
                 question_types, scored.clause.clause_types, _TYPE_COLUMN) if asks_type else 0.0
-    features = [_sentence_features(c, kind, asks_type, affinity[c.clause.clause_id])
-                for c in candidates]
-    if rows is not None:  # a training script collects what the scorer is fitted on
+    features = [_sentence_features(c, kind, asks_type, affinity[c.clause.clause_id],
+                                   None if cosines is None else float(cosines[i]),
+                                   None if cosines is None else float(max(cosines)))
+                for i, c in enumerate(shortlist)]
+    if rows is not None:  # a training script collects what the ranker is fitted on
         rows.append({"question": question, "doc_id": doc_id, "candidates": [
-            {"clause_id": c.clause.clause_id, "span": list(c.span),
-             "text": c.clause.text[c.span[0]:c.span[1]], "features": f}
-            for c, f in zip(candidates, features, strict=True)]})
-    if not learned or not asks_type or not candidates:
-        return _best(candidates, _type_preference(question_types, type_prior), question)
-    scorer = sentences.active_scorer()
-    probabilities = scorer.predict_proba(scorer.matrix(features))[:, 1]
-    return candidates[int(np.argmax(probabilities))]
+            {"clause_id": c.clause.clause_id, "span": list(c.span), "text": text,
+             "features": f}
+            for c, text, f in zip(shortlist, texts, features, strict=True)]})
+    if not learned:
+        return _best(candidates, key, question)
+    ranker = sentences.active_ranker()
+    return shortlist[ranker.choose(ranker.matrix(features))]
 
 
 def _sentence_features(scored: _Scored, kind: str | None, asks_type: bool,
-                       affinity: float) -> dict[str, float]:
-    """What the answer-sentence scorer reads of one candidate (sentences.FEATURES)."""
+                       affinity: float, cosine: float | None = None,
+                       best_cosine: float | None = None) -> dict[str, float | None]:
+    """What the answer-sentence ranker reads of one candidate (sentences.FEATURES)."""
     return {
+        "cosine": cosine,
+        "cosine_gap": None if cosine is None or best_cosine is None else cosine - best_cosine,
         "hand_score": scored.score, "coverage": scored.coverage, "words": scored.words,
         "has_value": float(scored.has_value), "asks_value": float(_asks_value(kind)),
         "log_tokens": math.log1p(scored.tokens), "rank": float(scored.rank),

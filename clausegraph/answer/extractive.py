@@ -18,7 +18,7 @@ import numpy as np
 
 from clausegraph.answer.direct import (EXCEPTION_HEADING, NOT_FOUND, REFUSES_COVER_RULE,
                                        LIST_TITLE_CHARS, REFUSING_HEADING,
-                                       DocumentTerms,
+                                       DocumentTerms, SentenceSimilarity,
                                        direct_answer, is_ancestor, refuses_cover,
                                        refusing_close, split_sentences, terms_for,
                                        token_set,
@@ -250,6 +250,7 @@ def build_answer(
     by_document: dict[str, list[RetrievedClause]] | None = None,
     question_types: np.ndarray | None = None,
     type_check: Callable[[str], TypeCheck | None] | None = None,
+    sentence_similarity: SentenceSimilarity | None = None,
 ) -> Answer:
     """Group, chain and quote the retrieved clauses into the offline extractive answer.
 
@@ -258,7 +259,8 @@ def build_answer(
     clauses of it in ``results``. ``question_types``: the CUAD clause types the question
     asks about (classify/questions.py), read by the answer gate. ``type_check(doc_id)``:
     whether the document has a clause of those types (review/presence.py; see
-    ``answer.direct.direct_answer``)."""
+    ``answer.direct.direct_answer``). ``sentence_similarity``: the cosines of sentences
+    with the question, read by the learned sentence choice."""
     edges = chain_edges(index, results)
     groups = assign_groups(results, edges, index)
     # Evidence stays in rank order (retrieved clauses best first, then the definitions and
@@ -279,7 +281,7 @@ def build_answer(
         retrieval=retrieval_settings,
     )
     _attach_direct(answer, index, results, asked or question, by_document or {},
-                   question_types, type_check)
+                   question_types, type_check, sentence_similarity)
     _add_cited(answer, index, by_document or {})
     explain(answer, index)
     # a term counted from the effective date ends by that date (only an end question reads it)
@@ -396,6 +398,7 @@ def _attach_direct(
     answer: Answer, index: IndexReader, results: list[RetrievedClause], asked: str,
     by_document: dict[str, list[RetrievedClause]], question_types: np.ndarray | None = None,
     type_check: Callable[[str], TypeCheck | None] | None = None,
+    sentence_similarity: SentenceSimilarity | None = None,
 ) -> None:
     """One direct answer per document of the evidence; the best-answering document leads.
 
@@ -410,7 +413,8 @@ def _attach_direct(
             float(answer.retrieval.get("answer_type_prior", 0.0)),
             answer.retrieval.get("answer_sentences") == "learned",
             type_check(doc_id) if type_check is not None else None,
-            bool(answer.retrieval.get("answer_type_absent_refuses", False))))
+            bool(answer.retrieval.get("answer_type_absent_refuses", False)),
+            sentence_similarity=sentence_similarity))
     # the document that answers best leads (ties: the best-ranked document)
     lead = max((d for d in answer.per_document if d.found), key=lambda d: d.confidence,
                default=None)
@@ -451,7 +455,7 @@ def _document_answer(
     index: IndexReader, terms: DocumentTerms, asked: str, results: list[RetrievedClause],
     trusted: float = 0.5, question_types: np.ndarray | None = None, type_prior: float = 0.0,
     learned_choice: bool = False, checked: TypeCheck | None = None,
-    absent_refuses: bool = False,
+    absent_refuses: bool = False, *, sentence_similarity: SentenceSimilarity | None = None,
 ) -> DirectAnswer:
     """The direct answer of one document from its evidence (ranked clauses, then the
     definitions and exceptions that govern them). An Overrides edge makes its source an
@@ -468,7 +472,8 @@ def _document_answer(
                           and not _exclusion_beside_exclusion(index, e))
     similarity = {r.clause_id: r.dense for r in results if r.origin != "governing"}
     direct = direct_answer(index, terms, asked, ranked, exceptions, overrides, similarity,
-                           question_types, type_prior, learned_choice, checked, absent_refuses)
+                           question_types, type_prior, learned_choice, checked, absent_refuses,
+                           sentence_similarity=sentence_similarity)
     if direct.found and (states_no_amount(asked, direct) or
                          misses_stated_figure(asked, direct)):
         # asked "how much", the quote states no amount; or asked of a figure ("a two-year

@@ -1,14 +1,18 @@
-"""The answer-sentence scorer: P(a candidate sentence states what the question asks), learned
-on CUAD train, choosing the sentence the direct answer quotes (issue 25).
+"""The answer-sentence ranker: which of a question's candidate sentences states what it asks,
+learned on the 22 policies' questions and CUAD train, choosing the sentence the direct answer
+quotes (issues 25 and 26).
 
 :func:`clausegraph.answer.direct.direct_answer` scores every sentence of the document's best
 clauses by hand (question words held, weighted by rarity; a value of the asked kind; the
-clause's retrieval rank; its heading; list and exception context) and, before this model,
-quoted the best by that score plus the clause's CUAD type affinity times a prior. This model
-(a :class:`~clausegraph.learn.FeatureLogistic`) weighs the same parts, the hand score among
-them, fitted on which sentences hold CUAD's highlighted text when CUAD's category
-descriptions are asked of the 319 train contracts (``scripts/train_sentence_scorer.py``).
-The choice is all it changes: confidence and the not-found gate still read the hand score.
+clause's retrieval rank; its heading; list and exception context). With
+``RetrievalConfig.answer_sentences='learned'`` the best :data:`CANDIDATES` of them by that
+score (plus the clause's CUAD type affinity times ``answer_type_prior``) are ranked again by
+this model, a :class:`~clausegraph.learn.listwise.ListwiseLogistic` over the hand score's
+parts and the sentence's meaning: its cosine with the question (the retrieval encoder,
+MiniLM) and that cosine less the best candidate's. Fitted by
+``scripts/train_sentence_ranker.py`` on which candidates state the answer (docs/
+answer_sentences.md). The choice is all it changes: confidence and the not-found gate read
+the chosen sentence's hand features as before.
 
 The features (:data:`FEATURES`) of one sentence:
 
@@ -22,7 +26,9 @@ The features (:data:`FEATURES`) of one sentence:
 * ``exclusion``, ``special_case``, ``pair``: the sentence is in an exclusion asked about as
   cover, is the special case of the rule before it, reads with the sentence before it;
 * ``type_affinity`` / ``asks_type``: how far the clause is of the CUAD type the question
-  asks about, and whether it asks about one (classify/questions.py).
+  asks about, and whether it asks about one (classify/questions.py);
+* ``cosine`` / ``cosine_gap``: the sentence's cosine with the question, and that less the
+  best of the candidates (unknown, read as the training mean, when the caller embeds none).
 """
 
 from __future__ import annotations
@@ -35,22 +41,27 @@ from pathlib import Path
 from typing import Any
 
 from clausegraph.answer.gate import KINDS
-from clausegraph.learn import FeatureLogistic, load_shipped
+from clausegraph.learn import load_shipped
+from clausegraph.learn.listwise import ListwiseLogistic
 
-SHIPPED = Path(__file__).parent / "data" / "sentence_scorer.json"
+SHIPPED = Path(__file__).parent / "data" / "sentence_ranker.json"
 FEATURES = (
     "hand_score", "coverage", "words", "has_value", "asks_value", "log_tokens", "rank",
     "title", "exclusion", "special_case", "pair", "type_affinity", "asks_type",
-    *(f"kind_{kind}" for kind in KINDS),
+    *(f"kind_{kind}" for kind in KINDS), "cosine", "cosine_gap",
 )
+# How many of the hand score's best sentences the ranker orders again. Of 5, 10, 20 and all
+# (about 15 a question), 10 chose best on the policies out of sample (docs/
+# answer_sentences.md); it bounds the sentences embedded per answer.
+CANDIDATES = 10
 
 
-class SentenceScorer(FeatureLogistic):
-    """P(the sentence states the answer) from :data:`FEATURES`."""
+class SentenceRanker(ListwiseLogistic):
+    """Scores whose softmax over a question's candidates is P(this one states the answer)."""
 
-    FORMAT = "clausegraph-sentence-scorer"
+    FORMAT = "clausegraph-sentence-ranker"
     FORMAT_VERSION = 1
-    WHAT = "an answer-sentence scorer"
+    WHAT = "an answer-sentence ranker"
 
     def __init__(self, C: float = 1.0, features: tuple[str, ...] | list[str] = FEATURES,
                  max_iter: int = 50) -> None:
@@ -58,26 +69,27 @@ class SentenceScorer(FeatureLogistic):
 
 
 @lru_cache(maxsize=1)
-def shipped_scorer() -> SentenceScorer:
-    """The scorer shipped with the package (loaded once)."""
-    return load_shipped(SentenceScorer.load, SHIPPED, "the answer-sentence scorer",
-                        "scripts/train_sentence_scorer.py")
+def shipped_ranker() -> SentenceRanker:
+    """The ranker shipped with the package (loaded once)."""
+    return load_shipped(SentenceRanker.load, SHIPPED, "the answer-sentence ranker",
+                        "scripts/train_sentence_ranker.py")
 
 
-_ACTIVE: ContextVar[SentenceScorer | None] = ContextVar("sentence_scorer", default=None)
+_ACTIVE: ContextVar[SentenceRanker | None] = ContextVar("sentence_ranker", default=None)
 _COLLECTED: ContextVar[list[dict[str, Any]] | None] = ContextVar("sentence_rows", default=None)
 
 
-def active_scorer() -> SentenceScorer:
-    """The scorer direct answers use here: the shipped one unless :func:`using_scorer`
+def active_ranker() -> SentenceRanker:
+    """The ranker direct answers use here: the shipped one unless :func:`using_ranker`
     says otherwise."""
-    return _ACTIVE.get() or shipped_scorer()
+    return _ACTIVE.get() or shipped_ranker()
 
 
 @contextmanager
-def using_scorer(scorer: SentenceScorer) -> Iterator[None]:
-    """Choose answer sentences with ``scorer`` inside the block (a training script's fit)."""
-    token = _ACTIVE.set(scorer)
+def using_ranker(ranker: SentenceRanker) -> Iterator[None]:
+    """Choose answer sentences with ``ranker`` inside the block (a training script's fit, a
+    leave-one-out fold)."""
+    token = _ACTIVE.set(ranker)
     try:
         yield
     finally:
@@ -87,7 +99,7 @@ def using_scorer(scorer: SentenceScorer) -> Iterator[None]:
 @contextmanager
 def collecting() -> Iterator[list[dict[str, Any]]]:
     """Inside the block every direct answer appends its candidate sentences (clause id,
-    span in the clause, text, features) to the list yielded: what the scorer is fitted on."""
+    span in the clause, text, features) to the list yielded: what the ranker is fitted on."""
     rows: list[dict[str, Any]] = []
     token = _COLLECTED.set(rows)
     try:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from clausegraph.answer.gate import AnswerGate, TreeAnswerGate
-from clausegraph.answer.sentences import SentenceScorer
+from clausegraph.answer.sentences import SentenceRanker
 from clausegraph.classify.model import ClauseTypeModel
 from clausegraph.classify.questions import _read_parameters
 from clausegraph.errors import ClauseGraphError
@@ -22,7 +22,7 @@ LOADERS = {
     "span novelty": (SpanNovelty.load, "npz"), "span words": (SpanWords.load, "npz"),
     "gate trees": (TreeAnswerGate.load, "npz"), "found": (FoundThresholds.load, "json"),
     "presence": (TypePresence.load, "json"), "gate": (AnswerGate.load, "json"),
-    "sentence scorer": (SentenceScorer.load, "json"),
+    "sentence ranker": (SentenceRanker.load, "json"),
     "question types": (_read_parameters, "json"),
 }
 
