@@ -175,6 +175,12 @@ class DocumentLines:
         line = self.lines[index]
         return self.text[line.start : line.end]
 
+    def _titles_what_follows(self, index: int) -> bool:
+        """A line set apart that ends in a colon ("OPD Cover :", "Road Ambulance Cover:")
+        after a line set like the body: the title of what follows, not the end of the
+        sentence before it (which a colon never ends)."""
+        return self.line_text(index).rstrip().endswith(":")
+
     def para_start(self, index: int) -> bool:
         """Does line ``index`` begin a new paragraph?"""
         line = self.lines[index]
@@ -185,7 +191,8 @@ class DocumentLines:
             return True
         here, before = self.set_apart(index), self.set_apart(index - 1)
         if here is not None and before is not None and here != before and (
-                self.styled or (here and is_caps(self.line_text(index)))):
+                self.styled or (here and (is_caps(self.line_text(index))
+                                          or self._titles_what_follows(index)))):
             # a heading starts after running text, and running text after it; told by
             # style alone only with style_headings, else a capitalised line set bolder or
             # larger than the sentence before it ("GENERAL EXCEPTIONS"), which the

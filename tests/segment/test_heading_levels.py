@@ -183,3 +183,62 @@ def test_coded_covers_with_a_dash_before_their_titles_are_containers(code: str) 
     consumable = clause_with(clauses, "Any consumable")
     assert "Consumable Expenses" in carried(consumable)
     assert "GENERAL CONDITIONS" not in carried(consumable)
+
+
+CLAIM_LISTS = {
+    "bracketed digits": ("(1)", "(2)", "(3)"),
+    "dotted digits": ("1.", "2.", "3."),
+    "dotted letters": ("a.", "b.", "c."),
+}
+LETTERS_XFAIL = pytest.mark.xfail(strict=True, reason="a title over a list lettered 'a.' "
+                                  "reads as a line wrapping into a lower-case sentence "
+                                  "(headings.standalone_heading); letting a list label "
+                                  "through cost four policy answers (docs/segmentation.md, "
+                                  "session 29)")
+
+
+@pytest.mark.parametrize("colon", [" :", ":"])
+@pytest.mark.parametrize("style", [pytest.param(s, marks=LETTERS_XFAIL) if "letters" in s
+                                   else s for s in CLAIM_LISTS])
+def test_a_bold_title_ending_in_a_colon_heads_the_list_after_it(tmp_path: Path, colon: str,
+                                                                style: str) -> None:
+    # a claim-documents checklist: "OPD Cover :" / items, "Road Ambulance Cover :" / items.
+    # The bold title after an item was read as the end of that item, its colon as a lead-in,
+    # and each list nested one level deeper than the one before
+    one, two, three = CLAIM_LISTS[style]
+    pdf = styled_pdf(tmp_path / "claims.pdf", [
+        ("hebo", 10, "7. CLAIM DOCUMENTS"),
+        ("helv", 10, "The following documents are to be submitted for a claim."),
+        ("hebo", 10, f"OPD Cover{colon}"),
+        ("helv", 10, f"{one} Duly filled claim form"),
+        ("helv", 10, f"{two} Original prescription from the treating doctor"),
+        ("helv", 10, f"{three} Original invoice and payment receipt"),
+        ("hebo", 10, f"Road Ambulance Cover{colon}"),
+        ("helv", 10, f"{one} Photocopy of the discharge card"),
+        ("helv", 10, f"{two} Original ambulance invoice and paid receipt"),
+        ("hebo", 10, f"Dental Benefit Cover{colon}"),
+        ("helv", 10, f"{one} Original invoice for the dental treatment"),
+    ])
+    clauses = segment(load_document(pdf))
+    invoice = clause_with(clauses, "ambulance invoice")
+    assert "Road Ambulance Cover" in carried(invoice)
+    assert "OPD Cover" not in carried(invoice)
+    dental = clause_with(clauses, "dental treatment")
+    assert "Dental Benefit Cover" in carried(dental) or "Dental Benefit" in dental.text
+    assert "Road Ambulance Cover" not in carried(dental)
+    # siblings, not a list inside an item inside a list
+    assert len(invoice.section_path) == len(clause_with(clauses, "prescription").section_path)
+
+
+def test_a_colon_line_set_like_the_body_still_leads_into_its_item_list(tmp_path: Path) -> None:
+    # the same line in body type is a lead-in of the item above it: nothing on the page
+    # says it starts anything
+    pdf = styled_pdf(tmp_path / "claims.pdf", [
+        ("hebo", 10, "CLAIM DOCUMENTS"),
+        ("helv", 10, "(1) Duly filled claim form"),
+        ("helv", 10, "(2) Original invoice, together with the following:"),
+        ("helv", 10, "(a) the payment receipt"),
+        ("helv", 10, "(b) the prescription"),
+    ])
+    receipt = clause_with(segment(load_document(pdf)), "payment receipt")
+    assert receipt.clause_id.endswith("(2)(a)")
