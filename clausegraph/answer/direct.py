@@ -256,6 +256,12 @@ RESTATED_SHARE = 0.9
 # exclusion's sentence wins only when it matches the question clearly better.
 _EXCLUSION_DISCOUNT = 0.8
 _TITLE_BONUS = 0.15
+# the hand score's rank prior (0.12 / (1 + rank)) and the bonus of a sentence holding a value
+# of the asked kind, the cost of lacking one (x the share of the question it holds): set on
+# the labelled sets, their dev sweep in docs/answer_constants.md (session 29)
+_RANK_PRIOR = 0.12
+_VALUE_FIT = 0.3
+_MISSING_VALUE_COST = 0.45
 # a sentence that ends by introducing what follows
 _INTRODUCES = re.compile(r"(?::|\bmeans\s*[;:,]?|\bas under\s*[;:,]?|\bfollowing\s*[;:,]?)\s*$",
                          re.I)
@@ -1290,7 +1296,7 @@ def _score_sentences(
         heading = heading | token_set(list_title)
         if kind in _KIND_WORDS:
             title_stands = _stands_for(kind, list_title, (0, len(list_title)))
-    prior = 0.12 / (1 + rank)
+    prior = _RANK_PRIOR / (1 + rank)
     sentences = _sentence_tokens(clause.text, clause.kind == "table", kind == "incorporation")
     scored = []
     for i, (span, own) in enumerate(sentences):
@@ -1332,8 +1338,8 @@ def _score_sentences(
             words = coverage if matched is tokens else discount * _held(
                 weights, (tokens | heading) if has_value else tokens, context) / total
             # asked for a period, an amount, a law: a sentence without one answers less
-            fit = 0.3 if has_value else (-0.45 * coverage if asks_value and not deferred
-                                         else 0.0)
+            fit = _VALUE_FIT if has_value else (
+                -_MISSING_VALUE_COST * coverage if asks_value and not deferred else 0.0)
             # a bare heading line ("3.1.9 Ambulance") states nothing: it is not an answer;
             # an item read with its list's title states the title's value for the item
             stated = len(tokens | heading) if item_titled else len(tokens)
