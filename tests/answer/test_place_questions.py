@@ -65,9 +65,9 @@ def test_the_sentence_naming_the_places_is_quoted(wordings, variant, question):
     assert named in direct_text(answer), direct_text(answer)
 
 
-@pytest.mark.xfail(strict=True, reason="typed Insurance (a CUAD category): the learned "
-                   "answer-sentence scorer prefers the clause of that type, which names no "
-                   "place, when the scope's verb ('applies in') is not the question's ('valid')")
+@pytest.mark.xfail(strict=True, reason="typed Insurance (a CUAD category): the answer's "
+                   "type prior prefers the clause of that type, which names no place, when "
+                   "the scope's verb ('applies in') is not the question's ('valid')")
 def test_a_question_typed_insurance_names_the_place(wordings):
     variant = VARIANTS.index((2, HEADINGS[0], "applies in"))
     with using_gate(None):
