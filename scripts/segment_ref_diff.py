@@ -45,7 +45,10 @@ def cut(code: Path, files: list[str]) -> dict:
     """Each file's clauses as the ``clausegraph`` package under ``code`` cuts them."""
     env = dict(os.environ, PYTHONPATH=str(code), PYTHONWARNINGS="ignore")
     done = subprocess.run([sys.executable, "-c", _DUMP, *files], env=env, cwd=code,
-                          capture_output=True, text=True, check=True)
+                          capture_output=True, text=True, check=False)
+    if done.returncode:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise SystemExit(f"segmenting with the code in {code} failed: {last}")
     return json.loads(done.stdout)
 
 
@@ -53,8 +56,10 @@ def export(ref: str, folder: Path) -> Path:
     """The ``clausegraph`` package at ``ref``, extracted under ``folder``."""
     archive = folder / "ref.tar"
     with archive.open("wb") as handle:
-        subprocess.run(["git", "archive", ref, "clausegraph"], cwd=ROOT, stdout=handle,
-                       check=True)
+        done = subprocess.run(["git", "archive", ref, "clausegraph"], cwd=ROOT, stdout=handle,
+                              stderr=subprocess.PIPE, text=True, check=False)
+    if done.returncode:
+        raise SystemExit(f"git ref {ref!r}: {done.stderr.strip() or 'cannot be exported'}")
     with tarfile.open(archive) as tar:
         tar.extractall(folder, filter="data")
     return folder

@@ -56,12 +56,15 @@ def run(name: str, value: str, args: argparse.Namespace, folder: Path) -> dict:
         overrides, constant = ["--set", f"{name}={value}"], "-"
     cuad_out, policy_out = folder / "cuad.json", folder / "policies.json"
     base = [sys.executable, "-c", _RUN, constant, str(value)]
-    subprocess.run([*base, str(ROOT / "scripts" / "bench_cuad_dev.py"), "--index",
-                    str(args.cuad_index), "--out", str(cuad_out), *overrides],
-                   check=True, capture_output=True, cwd=ROOT)
-    subprocess.run([*base, str(ROOT / "scripts" / "bench_policies.py"), "--index-dir",
-                    str(args.policy_index_dir), "--no-ingest", "--out", str(policy_out),
-                    *overrides], check=True, capture_output=True, cwd=ROOT)
+    for script, options in (
+            ("bench_cuad_dev.py", ["--index", str(args.cuad_index), "--out", str(cuad_out)]),
+            ("bench_policies.py", ["--index-dir", str(args.policy_index_dir), "--no-ingest",
+                                   "--out", str(policy_out)])):
+        done = subprocess.run([*base, str(ROOT / "scripts" / script), *options, *overrides],
+                              capture_output=True, text=True, cwd=ROOT, check=False)
+        if done.returncode:
+            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            raise SystemExit(f"{script} with {name}={value} failed: {last}")
     cuad = json.loads(cuad_out.read_text(encoding="utf-8"))["overall"]
     policies = json.loads(policy_out.read_text(encoding="utf-8"))["by_folder"]["policies-dev"]
     return {

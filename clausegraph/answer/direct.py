@@ -887,10 +887,11 @@ def direct_answer(
     answer gate. The quoted sentence is the best by hand score plus ``type_prior`` times
     its clause's type affinity, or, when ``learned_choice``, the answer-sentence ranker's
     best of the first few by that (answer/sentences.py), which reads each one's cosine with
-    the question through ``sentence_similarity`` when given. ``checked``: whether the document has a clause of the CUAD
-    types the question asks about (review/presence.py): when it has, the answer is given
-    and quotes that clause if it is among the candidates; when it has none and
-    ``absent_refuses``, the answer is not found unless the gate is sure of it."""
+    the question through ``sentence_similarity`` when given. ``checked``: whether the
+    document has a clause of the CUAD types the question asks about (review/presence.py):
+    when it has, the answer is given and quotes that clause if it is among the candidates;
+    when it has none and ``absent_refuses``, the answer is not found unless the gate is sure
+    of it."""
     kind = question_kind(question)
     tokens = content_tokens(question)
     if not ranked:

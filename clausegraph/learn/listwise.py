@@ -61,7 +61,7 @@ class ListwiseLogistic(FeatureLogistic):
         for _ in range(self.max_iter):
             p = _group_softmax(Z @ beta, starts, sizes)
             gradient = Z.T @ (row_weight * (p - target)) + penalty * beta
-            mean_z = np.add.reduceat(Z * p[:, None], starts) # (groups, features)
+            mean_z = np.add.reduceat(Z * p[:, None], starts)  # (groups, features)
             hessian = (Z * (row_weight * p)[:, None]).T @ Z \
                 - (mean_z * group_weight[:, None]).T @ mean_z + penalty * np.eye(len(beta))
             step = np.linalg.solve(hessian, gradient)

@@ -159,6 +159,18 @@ def _sequenced_letters(lines: DocumentLines) -> frozenset[str]:
 # "II. Protection of Personal Information", "II) PROTECTION ...": a capital roman numeral,
 # a dot or bracket, a heading
 ROMAN_HEADING_RE = re.compile(r"(?P<num>[IVXLC]{1,6})[.)]\s+(?P<rest>\S.*)")
+# "2.1 Standard of Protection Measures": a dotted decimal section and its first part
+_DOTTED_TOP_RE = re.compile(r"(?P<top>\d{1,2})\.\d{1,2}(?:\.\d{1,2})*\.?\s+\S")
+
+
+def roman_heading(s: str) -> tuple[str, int, int] | None:
+    """(numeral, value, where the heading starts) of a line "II. Protection of ...", else
+    None."""
+    match = ROMAN_HEADING_RE.match(s) if s[:1] in "IVXLC" else None
+    if match is None or not heading_like(match.group("rest")):
+        return None
+    value = roman(match.group("num"))
+    return None if value is None else (match.group("num"), value, match.start("rest"))
 
 
 def _chapter_romans(lines: DocumentLines) -> frozenset[int]:
@@ -172,11 +184,9 @@ def _chapter_romans(lines: DocumentLines) -> frozenset[int]:
     tops: list[tuple[int, int]] = []  # (line, first part of a dotted decimal "2.1")
     for index in range(len(lines)):
         s = lines.line_text(index)
-        match = ROMAN_HEADING_RE.match(s) if s[:1] in "IVXLC" else None
-        if match is not None and heading_like(match.group("rest")):
-            value = roman(match.group("num"))
-            if value is not None:
-                headings.append((index, value))
+        heading = roman_heading(s)
+        if heading is not None:
+            headings.append((index, heading[1]))
             continue
         dotted = _DOTTED_TOP_RE.match(s)
         if dotted is not None:
@@ -187,9 +197,6 @@ def _chapter_romans(lines: DocumentLines) -> frozenset[int]:
         if any(line < where < stop and top == value for where, top in tops):
             held.add(value)
     return frozenset(held) if len(held) >= _CODE_SEQUENCE else frozenset()
-
-
-_DOTTED_TOP_RE = re.compile(r"(?P<top>\d{1,2})\.\d{1,2}(?:\.\d{1,2})*\.?\s+\S")
 
 
 class LabelReader:
@@ -438,16 +445,11 @@ class LabelReader:
         """"II. Protection of Personal Information" in a document divided so
         (``_chapter_romans``): a chapter, which holds the sections "2.1", "2.2", ... that
         follow it as an ARTICLE holds them."""
-        if not self.chapter_romans or s[:1] not in "IVXLC":
+        heading = roman_heading(s) if self.chapter_romans else None
+        if heading is None or heading[1] > max(self.chapter_romans) + 1:
             return None
-        match = ROMAN_HEADING_RE.match(s)
-        if match is None or not heading_like(match.group("rest")):
-            return None
-        value = roman(match.group("num"))
-        if value is None or value > max(self.chapter_romans) + 1:
-            return None
-        return Label("article", "article", match.group("num"), match.start("rest"), value,
-                     (value,), _ARTICLE_RANK)
+        numeral, value, end = heading
+        return Label("article", "article", numeral, end, value, (value,), _ARTICLE_RANK)
 
     def _contents_entry_below(self, index: int) -> bool:
         """A label alone, its title below it and a page number after the title ("C7" /
