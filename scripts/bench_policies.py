@@ -53,6 +53,7 @@ sys.path.insert(0, str(ROOT))
 from bench_answers import judge, open_index, share, states_fact, summarise
 
 from clausegraph import ClauseGraph
+from clausegraph.answer.kinds import using_kind_model
 from clausegraph.answer.gate import fit_split_gate, using_gate
 from clausegraph.answer.sentences import SentenceRanker, shipped_ranker, using_ranker
 from clausegraph.config import Settings
@@ -168,6 +169,16 @@ def fold_ranker(sentence_rows: list[dict[str, Any]] | None, held_out: str) -> It
         yield
 
 
+@contextmanager
+def fold_kinds(held_out: str) -> Iterator[None]:
+    """Inside the block questions are read by a question-kind model fitted as the shipped one
+    (scripts/train_question_kinds.py) without the ``held_out`` policy's questions."""
+    from train_question_kinds import fold_kind_model
+
+    with using_kind_model(fold_kind_model(held_out)):
+        yield
+
+
 def read_gate_rows(path: Path, source: str | None = None) -> list[dict[str, Any]]:
     """Rows written by scripts/fit_answer_gate.py (JSON lines), of one ``source`` or all."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
@@ -280,7 +291,7 @@ def main() -> None:
         extra = read_gate_rows(args.gate_rows, "cuad") if args.gate_rows else []
         sentence_rows = read_gate_rows(args.sentence_rows) if args.sentence_rows else None
         for held_out, train, test in leave_one_out_folds(items):
-            with fold_ranker(sentence_rows, held_out):
+            with fold_ranker(sentence_rows, held_out), fold_kinds(held_out):
                 if sentence_rows is not None:  # the gate reads the fold ranker's answers
                     collected = {r["id"]: r for r in gate_rows(graphs, documents, train)}
                 gate = fit_split_gate([collected[i["id"]] for i in train] + extra)

@@ -41,6 +41,7 @@ import numpy as np
 
 from clausegraph.answer import sentences
 from clausegraph.answer.gate import KINDS, active_gate, answer_features
+from clausegraph.answer.kinds import learned_kind
 from clausegraph.classify.categories import CUAD_CATEGORIES
 from clausegraph.classify.questions import type_affinity
 from clausegraph.models import (
@@ -389,8 +390,18 @@ def asks_contents(question: str) -> bool:
 
 
 def question_kind(question: str) -> str | None:
-    """The kind of value the question asks for (first matching kind wins; none when it asks
-    what something includes or leaves out)."""
+    """The kind of value the question asks for, read by the question-kind model
+    (answer/kinds.py): None when it asks for none, or asks what something includes or
+    leaves out (a list answers it)."""
+    if asks_contents(question):
+        return None
+    kind = learned_kind(question)
+    return None if kind == "none" else kind
+
+
+def rule_question_kind(question: str) -> str | None:
+    """The hand rule the model replaced in session 30 (first matching pattern wins), kept
+    to compare the model with (scripts/train_question_kinds.py and its tests)."""
     if asks_contents(question):
         return None
     for kind, pattern in _QUESTION_KINDS:

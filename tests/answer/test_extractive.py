@@ -6,6 +6,7 @@ import pytest
 from synthetic_index import TEXTS, TextVectorEmbedder, add_documents
 
 from clausegraph.answer.extractive import GROUP_TITLES, GROUPS, build_answer, sentence_spans
+from clausegraph.answer.gate import using_gate
 from clausegraph.config import RetrievalConfig
 from clausegraph.retrieve.hybrid import Retriever
 from clausegraph.store.local.folder import FolderStore
@@ -21,7 +22,10 @@ def answer_and_index(tmp_path_factory: pytest.TempPathFactory):
     question = "Is cataract surgery covered, and after what waiting period?"
     results = retriever.retrieve(question, config)
     results += retriever.governing(results, config)
-    return build_answer(reader, question, results, config.model_dump(mode="json")), reader
+    # The gate off: these tests are about roles, chain and quotes, and the toy encoder's
+    # cosines (negative for the answering clause) are nothing a fitted gate has seen.
+    with using_gate(None):
+        return build_answer(reader, question, results, config.model_dump(mode="json")), reader
 
 
 def test_evidence_is_grouped_definitions_then_rules_then_exceptions(answer_and_index) -> None:

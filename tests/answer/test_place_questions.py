@@ -89,7 +89,8 @@ def test_the_place_is_answered_when_the_words_match(wordings):
     # where something else is: not a place the cover holds in
     ("Where is the company incorporated?", "incorporation"),
     ("Which state's law governs the agreement?", "law"),
-    ("Where should claims be sent?", None),
+    # an address to send to: how to reach someone, not where cover holds
+    ("Where should claims be sent?", "contact"),
     ("Is treatment outside India covered?", "coverage"),
 ])
 def test_questions_that_ask_where_cover_holds(question, kind):
