@@ -162,7 +162,10 @@ _UNBOUNDED = re.compile(r"\bperpetuity\b", re.I)
 # stated as a share of another, without a number
 PROPORTIONAL = re.compile(r"\bpro[- ]?rata\b|\bproportionate\s+(?:premium|share|amount|"
                           r"refund|part|portion)\b", re.I)
-_UNNUMBERED = {"duration": _UNBOUNDED, "amount": PROPORTIONAL}
+# "Nil" states a rate or an amount of zero ("Glass parts | Nil", "Deductible: NIL")
+_NIL = re.compile(r"\bnil\b", re.I)
+_UNNUMBERED = {"duration": _UNBOUNDED,
+               "amount": re.compile(f"{PROPORTIONAL.pattern}|{_NIL.pattern}", re.I)}
 # "as specified in the Policy Schedule", "set out in Exhibit A", "as per the Table of
 # Benefits": a value the wording gives by pointing to where it is stated
 DEFERRED = re.compile(
