@@ -164,8 +164,10 @@ class DirectAnswer(BaseModel):
                                       description="closest clauses when not found")
     confidence: float = Field(0.0, description="0..1: share of the question's weight the "
                               "deciding sentence holds, with the value bonus")
-    kind: str | None = Field(None, description="the kind of value asked: duration, amount, "
-                             "law, definition, count or None")
+    kind: str | None = Field(None, description="the kind of value asked, read by the "
+                             "question-kind model (answer/kinds.py): duration, amount, count, "
+                             "coverage, definition, law, place, method, contact, "
+                             "incorporation, or None")
     document_coverage: float = Field(0.0, description="share of the question's weight in "
                                      "words the document uses at all")
     sentence_score: float = Field(0.0, description="score of the best sentence")
