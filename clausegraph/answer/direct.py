@@ -30,6 +30,7 @@ How the sentence is chosen (no model, only the retrieved clauses and the index):
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -44,6 +45,7 @@ from clausegraph.answer.gate import KINDS, active_gate, answer_features
 from clausegraph.answer.kinds import learned_kind
 from clausegraph.classify.categories import CUAD_CATEGORIES
 from clausegraph.classify.questions import type_affinity
+from clausegraph.errors import ClauseGraphError
 from clausegraph.models import (
     CELL_SEPARATOR,
     AnswerLine,
@@ -59,6 +61,8 @@ from clausegraph.store.base import IndexReader
 from clausegraph.text.nlp import place_spans
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import Value, extract_values, meets_figures, stated_figures
+
+log = logging.getLogger(__name__)
 
 # the cosines of sentences with the question (the answer's caller embeds them)
 SentenceSimilarity = Callable[[Sequence[str]], np.ndarray]
@@ -398,8 +402,20 @@ def question_kind(question: str) -> str | None:
     leaves out (a list answers it)."""
     if asks_contents(question):
         return None
-    kind = learned_kind(question)
+    try:
+        kind = learned_kind(question)
+    except ClauseGraphError as exc:
+        # the packaged MiniLM the model reads is not installed (an index embedded by another
+        # encoder can be asked without it): the hand rule, said once
+        if not _RULE_KINDS_SAID:
+            log.warning("question kinds read by the hand rule, not the learned model: %s", exc)
+            _RULE_KINDS_SAID.append(True)
+        return rule_question_kind(question)
     return None if kind == "none" else kind
+
+
+# whether the fallback to the hand rule was logged (once a process)
+_RULE_KINDS_SAID: list[bool] = []
 
 
 def rule_question_kind(question: str) -> str | None:

@@ -176,3 +176,21 @@ def test_every_benchmark_question_has_a_dev_label():
     labels = yaml.safe_load((ROOT / "benchmarks/question_kinds/dev.yaml").read_text())
     assert set(labels["policies"]) == {q["id"] for q in policies["questions"]}
     assert set(labels["policies"].values()) <= set(KINDS)
+
+
+def test_without_the_packaged_encoder_the_rule_reads_the_kind(monkeypatch, caplog):
+    """An index embedded by another encoder is asked without all-MiniLM-L6-v2 installed:
+    the kinds come from the hand rule, and the log says so once."""
+    from clausegraph.answer import direct, kinds
+    from clausegraph.errors import ClauseGraphError
+
+    def missing() -> None:
+        raise ClauseGraphError("the all-MiniLM-L6-v2 weights are not installed")
+
+    question = "Which number do I ring to report a stolen card?"  # not read by the rule
+    monkeypatch.setattr(kinds, "_question_vector", lambda _: missing())
+    monkeypatch.setattr(direct, "_RULE_KINDS_SAID", [])
+    with caplog.at_level("WARNING", logger="clausegraph.answer.direct"):
+        assert question_kind(question) == rule_question_kind(question)
+        assert question_kind("Which law governs the agreement?") == "law"
+    assert sum("hand rule" in r.message for r in caplog.records) == 1
