@@ -53,8 +53,8 @@ sys.path.insert(0, str(ROOT))
 from bench_answers import judge, open_index, share, states_fact, summarise
 
 from clausegraph import ClauseGraph
-from clausegraph.answer.kinds import using_kind_model
 from clausegraph.answer.gate import fit_split_gate, using_gate
+from clausegraph.answer.kinds import using_kind_model
 from clausegraph.answer.sentences import SentenceRanker, shipped_ranker, using_ranker
 from clausegraph.config import Settings
 from clausegraph.eval.data import shared_data_dir

@@ -68,18 +68,32 @@ def fitted(questions: list[str], vectors: np.ndarray, kinds: list[str], C: float
     return QuestionKindModel(C=C, features=features).fit(questions, vectors, kinds)
 
 
-def held_out_kinds(train_q: list[str], train_v: np.ndarray, train_k: list[str],
-                   dev: list[dict], dev_v: np.ndarray, C: float, features: str) -> list[str]:
-    """Each dev question's kind from a model fitted on train and the other dev groups (a
-    policy's questions are one group, as the policy benchmark leaves a policy out)."""
-    groups = [r["document"] if r["set"] == "policies" else r["id"] for r in dev]
+# train questions, their vectors, kinds; dev rows, their vectors
+Encoded = tuple[list[str], np.ndarray, list[str], list[dict], np.ndarray]
+
+
+def group(row: dict) -> str:
+    """What a held-out fold leaves out: a policy's questions together, as the policy
+    benchmark leaves a policy out; a CUAD question alone."""
+    return row["document"] if row["set"] == "policies" else row["id"]
+
+
+def fitted_without(held_out: str, encoded: Encoded, C: float,
+                   features: str) -> QuestionKindModel:
+    """A model fitted on train and the dev labels outside the ``held_out`` group."""
+    train_q, train_v, train_k, dev, dev_v = encoded
+    keep = [i for i, r in enumerate(dev) if group(r) != held_out]
+    return fitted(train_q + [dev[i]["question"] for i in keep], np.vstack([train_v, dev_v[keep]]),
+                  train_k + [dev[i]["kind"] for i in keep], C, features)
+
+
+def held_out_kinds(encoded: Encoded, C: float, features: str) -> list[str]:
+    """Each dev question's kind from a model fitted without its group."""
+    dev, dev_v = encoded[3], encoded[4]
     predicted: list[str] = [""] * len(dev)
-    for group in dict.fromkeys(groups):
-        keep = [i for i, g in enumerate(groups) if g != group]
-        model = fitted(train_q + [dev[i]["question"] for i in keep],
-                       np.vstack([train_v, dev_v[keep]]),
-                       train_k + [dev[i]["kind"] for i in keep], C, features)
-        held = [i for i, g in enumerate(groups) if g == group]
+    for held_out in dict.fromkeys(map(group, dev)):
+        held = [i for i, r in enumerate(dev) if group(r) == held_out]
+        model = fitted_without(held_out, encoded, C, features)
         for i, kind in zip(held, model.predict([dev[i]["question"] for i in held],
                                                dev_v[held]), strict=True):
             predicted[i] = kind
@@ -87,7 +101,7 @@ def held_out_kinds(train_q: list[str], train_v: np.ndarray, train_k: list[str],
 
 
 @lru_cache(maxsize=1)
-def _encoded() -> tuple[list[str], np.ndarray, list[str], list[dict], np.ndarray]:
+def encoded_questions() -> Encoded:
     train_q, train_k = train_questions()
     dev = dev_questions()
     encoder = create_embedder()
@@ -96,13 +110,10 @@ def _encoded() -> tuple[list[str], np.ndarray, list[str], list[dict], np.ndarray
 
 
 def fold_kind_model(held_out_document: str) -> QuestionKindModel:
-    """The shipped design fitted on train and the dev labels without one policy's questions
-    (the policy benchmark's leave-one-out folds)."""
+    """The shipped design fitted without one policy's questions (the policy benchmark's
+    leave-one-out folds)."""
     shipped = shipped_model()
-    train_q, train_v, train_k, dev, dev_v = _encoded()
-    keep = [i for i, r in enumerate(dev) if r.get("document") != held_out_document]
-    return fitted(train_q + [dev[i]["question"] for i in keep], np.vstack([train_v, dev_v[keep]]),
-                  train_k + [dev[i]["kind"] for i in keep], shipped.C, shipped.features)
+    return fitted_without(held_out_document, encoded_questions(), shipped.C, shipped.features)
 
 
 def accuracy(predicted: list[str], rows: list[dict]) -> dict[str, float]:
@@ -126,12 +137,9 @@ def main() -> None:
     parser.add_argument("--report", type=Path, help="write the dev figures here (JSON)")
     args = parser.parse_args()
 
-    train_q, train_k = train_questions()
-    dev = dev_questions()
-    encoder = create_embedder()
-    train_v = encoder.encode(train_q)
+    encoded = encoded_questions()
+    train_q, train_v, train_k, dev, dev_v = encoded
     dev_q = [r["question"] for r in dev]
-    dev_v = encoder.encode(dev_q)
     rule = [rule_question_kind(q) or "none" for q in dev_q]
     report: dict = {"train_questions": len(train_q), "train_kinds": Counter(train_k),
                     "dev_questions": len(dev), "rule": accuracy(rule, dev), "designs": []}
@@ -141,8 +149,7 @@ def main() -> None:
         predicted = fitted(train_q, train_v, train_k, C, features).predict(dev_q, dev_v)
         row = {"features": features, "C": C, "train_only": accuracy(predicted, dev)}
         if args.with_dev:
-            row["held_out"] = accuracy(
-                held_out_kinds(train_q, train_v, train_k, dev, dev_v, C, features), dev)
+            row["held_out"] = accuracy(held_out_kinds(encoded, C, features), dev)
         report["designs"].append(row)
         print(f"{features:8s} C={C:<5g} " + "  ".join(f"{k}: {v}" for k, v in row.items()
                                                         if isinstance(v, dict)))
@@ -152,11 +159,11 @@ def main() -> None:
             questions, vectors = questions + dev_q, np.vstack([train_v, dev_v])
             kinds = kinds + [r["kind"] for r in dev]
         model = fitted(questions, vectors, kinds, args.C, args.features)
-        model.embedding_model = encoder.name
+        model.embedding_model = create_embedder().name
         model.save(args.save, train_questions=len(questions), with_dev=args.with_dev,
                    script="scripts/train_question_kinds.py")
-        held = held_out_kinds(train_q, train_v, train_k, dev, dev_v, args.C, args.features) \
-            if args.with_dev else model.predict(dev_q, dev_v)
+        held = held_out_kinds(encoded, args.C, args.features) if args.with_dev \
+            else model.predict(dev_q, dev_v)
         report["saved"] = {"features": args.features, "C": args.C, "with_dev": args.with_dev,
                            "dev": accuracy(held, dev),
                            "errors": [{"id": r["id"], "question": r["question"],

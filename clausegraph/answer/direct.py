@@ -30,7 +30,6 @@ How the sentence is chosen (no model, only the retrieved clauses and the index):
 
 from __future__ import annotations
 
-import logging
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -45,7 +44,6 @@ from clausegraph.answer.gate import KINDS, active_gate, answer_features
 from clausegraph.answer.kinds import learned_kind
 from clausegraph.classify.categories import CUAD_CATEGORIES
 from clausegraph.classify.questions import type_affinity
-from clausegraph.errors import ClauseGraphError
 from clausegraph.models import (
     CELL_SEPARATOR,
     AnswerLine,
@@ -61,8 +59,6 @@ from clausegraph.store.base import IndexReader
 from clausegraph.text.nlp import place_spans
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import Value, extract_values, meets_figures, stated_figures
-
-log = logging.getLogger(__name__)
 
 # the cosines of sentences with the question (the answer's caller embeds them)
 SentenceSimilarity = Callable[[Sequence[str]], np.ndarray]
@@ -166,10 +162,10 @@ _UNBOUNDED = re.compile(r"\bperpetuity\b", re.I)
 # stated as a share of another, without a number
 PROPORTIONAL = re.compile(r"\bpro[- ]?rata\b|\bproportionate\s+(?:premium|share|amount|"
                           r"refund|part|portion)\b", re.I)
-# "Nil" states a rate or an amount of zero ("Glass parts | Nil", "Deductible: NIL")
-_NIL = re.compile(r"\bnil\b", re.I)
+# an amount stated without a number: a share of another, or "Nil", a rate or an amount of
+# zero ("Glass parts | Nil", "Deductible: NIL")
 _UNNUMBERED = {"duration": _UNBOUNDED,
-               "amount": re.compile(f"{PROPORTIONAL.pattern}|{_NIL.pattern}", re.I)}
+               "amount": re.compile(PROPORTIONAL.pattern + r"|\bnil\b", re.I)}
 # "as specified in the Policy Schedule", "set out in Exhibit A", "as per the Table of
 # Benefits": a value the wording gives by pointing to where it is stated
 DEFERRED = re.compile(
@@ -402,20 +398,10 @@ def question_kind(question: str) -> str | None:
     leaves out (a list answers it)."""
     if asks_contents(question):
         return None
-    try:
-        kind = learned_kind(question)
-    except ClauseGraphError as exc:
-        # the packaged MiniLM the model reads is not installed (an index embedded by another
-        # encoder can be asked without it): the hand rule, said once
-        if not _RULE_KINDS_SAID:
-            log.warning("question kinds read by the hand rule, not the learned model: %s", exc)
-            _RULE_KINDS_SAID.append(True)
+    kind = learned_kind(question)
+    if kind is None:  # the model's encoder is not installed: the hand rule
         return rule_question_kind(question)
     return None if kind == "none" else kind
-
-
-# whether the fallback to the hand rule was logged (once a process)
-_RULE_KINDS_SAID: list[bool] = []
 
 
 def rule_question_kind(question: str) -> str | None:

@@ -20,7 +20,7 @@ benchmarks/question_kinds/dev.yaml); docs/question_kinds.md has the figures.
 from __future__ import annotations
 
 import json
-import re
+import logging
 import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -32,22 +32,23 @@ from typing import Any
 
 import numpy as np
 
+from clausegraph.errors import ClauseGraphError
 from clausegraph.learn import load_shipped
+from clausegraph.text.tokenize import stemmed_words
+
+log = logging.getLogger(__name__)
 
 FORMAT = "clausegraph-question-kinds"
 FORMAT_VERSION = 1
 SHIPPED = Path(__file__).parent / "data" / "question_kinds.npz"
 KINDS = ("duration", "amount", "count", "coverage", "definition", "law", "place", "method",
          "contact", "incorporation", "none")
-_WORD = re.compile(r"[a-z0-9]+")
 
 
 def question_terms(question: str) -> list[str]:
     """Stemmed words, adjacent pairs, and the question's first two words as one term
     ("^how many"): no stop words dropped, since "how", "when" and "where" carry the kind."""
-    from clausegraph.text.tokenize import _stemmer
-
-    words = _stemmer().stemWords(_WORD.findall(question.lower()))
+    words = stemmed_words(question)
     terms = words + [f"{a} {b}" for a, b in pairwise(words)]
     if words:
         terms.append("^" + " ".join(words[:2]))
@@ -174,8 +175,21 @@ def _question_vector(question: str) -> np.ndarray:
     return _encoder().encode([question])
 
 
-def learned_kind(question: str) -> str:
-    """The model's kind for ``question`` (``"none"`` when it asks for no value)."""
+def learned_kind(question: str) -> str | None:
+    """The model's kind for ``question`` (``"none"`` when it asks for no value), or None
+    when the packaged MiniLM it reads is not installed (an index embedded by another encoder
+    is asked without it; the log says so once)."""
     model = _ACTIVE.get() or shipped_model()
-    vectors = _question_vector(question) if model.features != "lexical" else None
+    vectors = None
+    if model.features != "lexical":
+        try:
+            vectors = _question_vector(question)
+        except ClauseGraphError as exc:
+            _say_without_encoder(str(exc))
+            return None
     return model.predict([question], vectors)[0]
+
+
+@lru_cache(maxsize=8)
+def _say_without_encoder(problem: str) -> None:
+    log.warning("question kinds read by the hand rule, not the learned model: %s", problem)

@@ -29,3 +29,13 @@ def tokenize(text: str) -> list[str]:
     """
     words = [w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS]
     return _stemmer().stemWords(words)
+
+
+def stemmed_words(text: str) -> list[str]:
+    """Lower-cased words and numbers, Snowball-stemmed, stop words kept (a question's "how",
+    "when" and "where" say what it asks for).
+
+    >>> stemmed_words("How many days are covered?")
+    ['how', 'mani', 'day', 'are', 'cover']
+    """
+    return _stemmer().stemWords(_WORD.findall(text.lower()))

@@ -181,7 +181,7 @@ def test_every_benchmark_question_has_a_dev_label():
 def test_without_the_packaged_encoder_the_rule_reads_the_kind(monkeypatch, caplog):
     """An index embedded by another encoder is asked without all-MiniLM-L6-v2 installed:
     the kinds come from the hand rule, and the log says so once."""
-    from clausegraph.answer import direct, kinds
+    from clausegraph.answer import kinds
     from clausegraph.errors import ClauseGraphError
 
     def missing() -> None:
@@ -189,8 +189,8 @@ def test_without_the_packaged_encoder_the_rule_reads_the_kind(monkeypatch, caplo
 
     question = "Which number do I ring to report a stolen card?"  # not read by the rule
     monkeypatch.setattr(kinds, "_question_vector", lambda _: missing())
-    monkeypatch.setattr(direct, "_RULE_KINDS_SAID", [])
-    with caplog.at_level("WARNING", logger="clausegraph.answer.direct"):
+    kinds._say_without_encoder.cache_clear()
+    with caplog.at_level("WARNING", logger="clausegraph.answer.kinds"):
         assert question_kind(question) == rule_question_kind(question)
         assert question_kind("Which law governs the agreement?") == "law"
     assert sum("hand rule" in r.message for r in caplog.records) == 1

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from clausegraph.answer.gate import AnswerGate, TreeAnswerGate
+from clausegraph.answer.kinds import QuestionKindModel
 from clausegraph.answer.sentences import SentenceRanker
 from clausegraph.classify.model import ClauseTypeModel
 from clausegraph.classify.questions import _read_parameters
@@ -24,6 +25,7 @@ LOADERS = {
     "presence": (TypePresence.load, "json"), "gate": (AnswerGate.load, "json"),
     "sentence ranker": (SentenceRanker.load, "json"),
     "question types": (_read_parameters, "json"),
+    "question kinds": (QuestionKindModel.load, "npz"),
 }
 
 
