@@ -56,6 +56,7 @@ from clausegraph.models import (
 from clausegraph.segment.headings import VERB_RE, ends_mid_phrase
 from clausegraph.segment.lines import is_caps
 from clausegraph.store.base import IndexReader
+from clausegraph.text.abbreviations import ABBREVIATION
 from clausegraph.text.nlp import place_spans
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import Value, extract_values, meets_figures, stated_figures
@@ -134,8 +135,7 @@ _NO_PLACE = _KIND_WORDS["place"] | _GENERIC
 # but not after a list label ("a.", "iii.", "2.") or a common abbreviation.
 _SENTENCE_END = re.compile(r"[.;:](?=\s+[A-Z(\"“0-9])")
 _NO_END_BEFORE = re.compile(
-    r"(?:^|[\s(])(?:[a-zA-Z]|[ivxlcIVXLC]{1,5}|\d{1,3}|No|Nos|Inc|Co|Ltd|Rs|Mr|Ms|Dr|St|vs|viz|"
-    r"e\.g|i\.e|U\.S|Sr|Jr|Art|Sec|Cl)\s$"
+    rf"(?:^|[\s(])(?:[a-zA-Z]|[ivxlcIVXLC]{{1,5}}|\d{{1,3}}|{ABBREVIATION})\s$"
 )
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
 # a line of a table as ingest renders it (ingest/blocks.py, render_table)

@@ -39,6 +39,7 @@ from clausegraph.models import (
     TypeCheck,
 )
 from clausegraph.store.base import IndexReader
+from clausegraph.text.abbreviations import ends_with_abbreviation
 from clausegraph.text.templates import render
 from clausegraph.text.tokenize import tokenize
 
@@ -57,10 +58,7 @@ _CONDITIONAL = re.compile(r"\b(?:unless|except|provided|only\s+if|subject\s+to)\
 _DEFINITION_HEADING = re.compile(r"\b(definitions?|defined terms|interpretation)\b", re.I)
 # A sentence ends at . ; or : followed by space and a capital/number/bracket; the look-behind
 # skips common abbreviations so "U.S. Dollars" or "Inc. shall" do not end a sentence.
-_SENTENCE_END = re.compile(
-    r"(?<!\bInc)(?<!\bNo)(?<!\bCo)(?<!\bLtd)(?<!\bU\.S)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)"
-    r"[.;](?=\s+[A-Z(\"0-9])"
-)
+_SENTENCE_END = re.compile(r"[.;](?=\s+[A-Z(\"0-9])")
 # what a list item opens with: "4.", "(b).", "iv.", "A."
 _LABEL_ONLY = re.compile(r"\(?(?:\d{1,3}(?:\.\d{1,3})*|[a-zA-Z]|[ivxlIVXL]{1,6})\)?\.")
 
@@ -206,7 +204,8 @@ def sentence_spans(text: str) -> list[Span]:
     """
     spans, start = [], 0
     for match in _SENTENCE_END.finditer(text):
-        if _LABEL_ONLY.fullmatch(text, start, match.end()):
+        if _LABEL_ONLY.fullmatch(text, start, match.end()) \
+                or ends_with_abbreviation(text, match.start()):
             continue
         spans.append((start, match.end()))
         start = match.end()
@@ -331,10 +330,20 @@ def explain(answer: Answer, index: IndexReader) -> None:
                                       if link.source in kept and link.target in kept])
 
 
+# Pronouns a policy defines as its parties ("We/Our/Us means the Company", "You means the
+# Insured"): nearly every clause uses them, so a governing clause using one says nothing of
+# why the definition matters to the question.
+_PRONOUNS = frozenset({"i", "me", "my", "we", "us", "our", "ours", "you", "your", "yours", "they",
+                       "them", "their"})
+
+
 def uses_term(term: str, question: str, drafted: str) -> bool:
     """Whether the question uses a defined term, in any case ("is the policy ..."), or the
-    governing clauses do, as drafted: "Policy" (the defined term), not "policy" (the word)."""
+    governing clauses do, as drafted: "Policy" (the defined term), not "policy" (the word).
+    A defined pronoun counts only when the question writes it as the term ("Who is 'We'?")."""
     word = rf"(?<!\w){re.escape(term)}(?!\w)"
+    if term.lower() in _PRONOUNS:
+        return re.search(rf"[\"“‘']{word}[\"”’']", question) is not None
     return re.search(word, question, re.I) is not None or re.search(word, drafted) is not None
 
 

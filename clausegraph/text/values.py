@@ -179,7 +179,8 @@ def _words_value(words: list[str]) -> float:
 
 _OPEN = re.compile(r"\s*\(\s*")
 _CLOSE = re.compile(r"\s*(?:only\s*)?\)", re.I)
-_SCALE_AFTER = re.compile(r"[ \t]*(million|billion|thousand|lakhs?|lacs?|crores?|mn|bn)\b"
+# scale words in any case: "Rs. 2.5 Lacs", "5 Lakhs", "USD 2 Million" are written so too
+_SCALE_AFTER = re.compile(r"[ \t]*((?i:million|billion|thousand|lakhs?|lacs?|crores?|mn|bn))\b"
                           r"|(?<=\d)([kKmM])\b")
 _SCALE_LETTERS = {"k": 1e3, "m": 1e6}
 

@@ -111,3 +111,26 @@ def test_a_definition_ends_a_path_in_the_chain():
                _link("def", "other", RelationType.DEFINES), _link("other", "x")]
     kept = chain_to(["answer"], defines)
     assert [(x.source, x.target) for x in kept] == [("def", "answer")]
+
+
+@pytest.mark.parametrize("pronouns", ["We/Our/Us", "You, Your"])
+def test_a_defined_pronoun_explains_nothing_the_question_does_not_ask(pronouns):
+    governing = "We will pay for Day Care Treatment listed in the annexure. You must claim within 30 days."
+    for term in pronouns.replace(",", "/").split("/"):
+        term = term.strip()
+        assert not uses_term(term, "Is day care treatment covered?", governing), term
+        assert uses_term(term, f"Who is '{term}' in this policy?", governing), term
+    assert uses_term("Day Care Treatment", "Is day care covered?", governing)
+
+
+def test_a_policy_answer_leaves_out_the_definition_of_we(tmp_path):
+    path = tmp_path / "health_guard.txt"
+    path.write_text(POLICY.replace(
+        "1.4 Day Care", "1.5 We/Our/Us means Health Guard Insurance Limited.\n1.4 Day Care"),
+        encoding="utf-8")
+    graph = ClauseGraph.open(tmp_path / "idx", create=True)
+    graph.ingest([path])
+    answer = graph.ask("Is day care treatment covered?")
+    shown = [graph.index.clauses.clause(e.clause_id).text for e in answer.group("definition")]
+    assert any("Day Care Treatment means" in text for text in shown), shown
+    assert not any("We/Our/Us means" in text for text in shown), shown

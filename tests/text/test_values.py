@@ -40,6 +40,9 @@ def test_number_words_follow_their_grammar():
     ("GBP 75", 75, "GBP"), ("Rs 750", 750, "INR"), ("$5k", 5000, "USD"), ("$.05", 0.05, "USD"),
     ("Fifty Thousand Dollars ($50,000)", 50000, "USD"),
     ("Rs. 5,00,000/- (Rupees Five Lakhs only)", 500000, "INR"),
+    # scale words as headings and schedules capitalise them
+    ("Rs.2.5 Lacs", 250000, "INR"), ("Rs. 2.5 LAKHS", 250000, "INR"),
+    ("USD 2 Million", 2e6, "USD"), ("INR 5 Crores", 5e7, "INR"),
 ])
 def test_money_in_any_currency(text, amount, code):
     value = only(f"a fee of {text} is payable")
