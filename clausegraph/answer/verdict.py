@@ -76,6 +76,10 @@ _NEITHER = "Cannot tell from the quote"
 # how far before a value the word naming it is read ("ICU - Up to 2%")
 _SUBJECT_REACH = 40
 _ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
+# what a value is stated for, written right after it: "$500 / individual", "$500 per
+# person", "Rs. 2,000 for each insured", "$2,500 individual"
+_STATED_FOR = re.compile(r"[ \t]*(?:/|per\b|for\b|each\b|every\b)?[ \t]*"
+                         r"(?:(?:each|every|an?|the|one)[ \t]+)?(?P<word>[A-Za-z]+)")
 # the figures a provision is stated with: a period, a share, a sum
 _PROVISION_FIGURES = ("duration", "percent", "money")
 # a document that restates the question and answers it ("Do you need a referral to see a
@@ -401,8 +405,15 @@ def _nearest_subject(found: list[Value], text: str, question: str | None) -> Val
     acronyms = {a.lower() for a in _ACRONYM.findall(question)} if question else set()
     wanted = {t[:FAMILY_PREFIX] for t in _subject_words(question)
               if len(t) > 3 or t in acronyms} if question else set()
-    places = [m.end() for m in _WORD.finditer(text)
-              if (tokenize(m.group()) or [""])[0][:FAMILY_PREFIX] in wanted] if wanted else []
+    def names(word: str) -> bool:
+        return (tokenize(word) or [""])[0][:FAMILY_PREFIX] in wanted
+
+    # a word a value is stated for comes after it: "$500 / individual or $1,000 / family"
+    for value in found if wanted else ():
+        after = _STATED_FOR.match(text, value.end)
+        if after is not None and names(after.group("word")):
+            return value
+    places = [m.end() for m in _WORD.finditer(text) if names(m.group())] if wanted else []
     reach = [(min((v.start - p for p in places if 0 <= v.start - p <= _SUBJECT_REACH),
                   default=None), i) for i, v in enumerate(found)]
     near = [(gap, i) for gap, i in reach if gap is not None]
@@ -432,7 +443,7 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
             value = _nearest_subject(found, text, question)
             # "How long is the term?" answered by its end: "until December 31, 2022"
             shown = f"Until {display(value)}" if kind == "date" and kinds[0] == "duration" \
-                else display(value)
+                else _alternatives(text, value, values) or display(value)
             return Verdict(label="value", text=shown, value=value.text, clause_id=clause_id,
                            basis=f"the {kind} the quoted clause states")
     share = PROPORTIONAL.search(text) if kinds[0] == "money" else None
@@ -453,6 +464,33 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
                        "stated")
     return Verdict(label="cannot_tell", text=f"Cannot tell: the quote states no {kinds[0]}",
                    clause_id=clause_id, basis=NO_ASKED_VALUE)
+
+
+# "25% of Sum Insured or INR 40,000 per eye, whichever is lower": neither figure alone is
+# the limit
+_WHICHEVER = re.compile(r",?\s*whichever\s+is\s+(?:the\s+)?(?:lower|less|lesser|least|lowest|"
+                        r"higher|greater|more|most|highest|earlier|earliest|later|latest)\b", re.I)
+_ALTERNATIVE_REACH = 120
+
+
+def _alternatives(text: str, value: Value, values: list[Value]) -> str | None:
+    """The figures a limit is the lower (or higher) of, as the quote states them, when
+    ``value`` is one of them: "25% of Sum Insured or INR 40,000 per eye, whichever is lower"
+    (the verdict "INR 40,000" alone would drop the other half of the limit)."""
+    rule = _WHICHEVER.search(text, value.end, value.end + _ALTERNATIVE_REACH)
+    if rule is None:
+        return None
+    # the figures of this rule only: after the rule before it ("Room - Up to 1% of SI or
+    # actual, whichever is lower ICU - Up to 2% ...")
+    since = max((m.end() for m in _WHICHEVER.finditer(text, 0, value.start)), default=0)
+    figures = [v for v in values if v.kind in _PROVISION_FIGURES and v.start >= since
+               and rule.start() - _ALTERNATIVE_REACH <= v.start < rule.start()]
+    first = min(figures, key=lambda v: v.start, default=value)
+    between = text[first.start:rule.start()]
+    if len(figures) < 2 or value not in figures or re.search(r"\bor\b", between) is None \
+            or re.search(r";|\.\s+[A-Z(]", between):
+        return None
+    return " ".join(text[first.start:rule.end()].split())
 
 
 _PHRASE_END = re.compile(r"[,;:.()\n]|\s(?:and|or|if|which|where|subject|provided|shall|"

@@ -547,3 +547,31 @@ def test_a_provision_the_quote_does_not_name_cannot_tell(asked):
              "at a rate 2% above the bank rate.")
     found = verdict(asked, _direct(quote))
     assert found is not None and found.label == "cannot_tell", found
+
+
+@pytest.mark.parametrize(("quote", "single", "family"), [
+    ("What is the overall deductible? | Answers: $500 / individual or $1,000 / family",
+     "$500", "$1,000"),
+    ("The deductible is £250 per individual and £750 per family each year.", "£250", "£750"),
+    ("A deductible of Rs. 5,000 for each individual, Rs. 12,000 for the family, applies.",
+     "Rs. 5,000", "Rs. 12,000"),
+    ("Out-of-pocket limit: $2,500 individual / $5,000 family", "$2,500", "$5,000"),
+    ("Deductible: Individual - EUR 400; Family - EUR 900", "EUR 400", "EUR 900"),
+])
+def test_the_value_read_is_the_one_stated_for_the_subject(quote, single, family):
+    """A qualifier written after each figure ("$500 / individual or $1,000 / family") names
+    that figure, not the next one; written before it, it names the one it precedes."""
+    assert verdict("What is the deductible for an individual?", _direct(quote)).text == single
+    assert verdict("What is the deductible for a family?", _direct(quote)).text == family
+
+
+@pytest.mark.parametrize(("limit", "rule"), [
+    ("25% of Sum Insured or INR 40,000 per eye", "whichever is lower"),
+    ("1% of the sum insured or Rs. 5,000 per day", "whichever is less"),
+    ("$10,000 or 10% of the eligible expenses", "whichever is greater"),
+    ("twenty per cent (20%) of the Sum Insured or £2,500", "whichever is the lower"),
+])
+def test_a_limit_that_is_the_lower_of_two_figures_states_both(limit, rule):
+    quote = f"Cataract treatment is paid subject to a limit of {limit}, {rule}, per policy year."
+    result = verdict("What is the limit for cataract treatment?", _direct(quote))
+    assert result.text == f"{limit}, {rule}", result
