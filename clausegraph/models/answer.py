@@ -41,6 +41,22 @@ class EvidenceClause(BaseModel):
         None, description="why a clause that neither answers nor limits the answer is shown, "
         "e.g. 'another item of the list 6.3(f)'")
 
+    def excerpt(self, around: Span | None = None, width: int = 700) -> str:
+        """The clause's text, whitespace squashed, cut to about ``width`` characters that
+        hold the document span ``around`` (the quoted sentence) near their start, with "…"
+        where text is left out: a long clause is shown where it answers, not from its
+        first words."""
+        text, start = self.text, 0
+        if around is not None and self.span[0] <= around[0] < self.span[0] + len(text):
+            # a little of what leads into the quote, then the quote and what follows it
+            start = max(0, around[0] - self.span[0] - width // 5)
+            start = text.rfind(" ", 0, start) + 1 if start else 0
+        end = min(len(text), start + width)
+        if end < len(text):
+            end = text.rfind(" ", start, end) if text.rfind(" ", start, end) > start else end
+        shown = " ".join(text[start:end].split())
+        return f"{'…' if start else ''}{shown}{'…' if end < len(text) else ''}"
+
     def citation(self) -> str:
         pages = ", ".join(str(p) for p in self.pages)
         page_word = "pp." if len(self.pages) > 1 else "p."
