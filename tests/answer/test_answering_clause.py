@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from clausegraph import ClauseGraph
 from clausegraph.models import EvidenceClause
+from tests.written_graph import written_graph
 
 FILLER = " ".join(f"The Insured shall keep record {n} of every premium paid and shall produce it "
                   "to the Company on request." for n in range(1, 13))
@@ -25,11 +25,7 @@ days from its due date, during which the cover continues.
 
 @pytest.fixture(scope="module")
 def answer(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("answering")
-    path = folder / "premium.txt"
-    path.write_text(POLICY, encoding="utf-8")
-    graph = ClauseGraph.open(folder / "idx", create=True)
-    graph.ingest([path])
+    graph = written_graph(tmp_path_factory.mktemp("answering"), {"premium.txt": POLICY})
     return graph.ask("How long is the grace period for renewal premium?")
 
 

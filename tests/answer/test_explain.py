@@ -8,6 +8,7 @@ import pytest
 from clausegraph import ClauseGraph
 from clausegraph.answer.extractive import chain_to, definition_terms, governing_ids, uses_term
 from clausegraph.models import ChainLink, RelationType
+from tests.written_graph import written_graph
 
 pytestmark = pytest.mark.slow
 
@@ -46,12 +47,7 @@ are excluded until the expiry of 24 months of continuous coverage after the firs
 
 @pytest.fixture(scope="module")
 def policy_graph(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("explain")
-    path = folder / "health_guard.txt"
-    path.write_text(POLICY, encoding="utf-8")
-    graph = ClauseGraph.open(folder / "idx", create=True)
-    graph.ingest([path])
-    return graph
+    return written_graph(tmp_path_factory.mktemp("explain"), {"health_guard.txt": POLICY})
 
 
 def _assert_explains(graph: ClauseGraph, question: str) -> None:
@@ -124,12 +120,8 @@ def test_a_defined_pronoun_explains_nothing_the_question_does_not_ask(pronouns):
 
 
 def test_a_policy_answer_leaves_out_the_definition_of_we(tmp_path):
-    path = tmp_path / "health_guard.txt"
-    path.write_text(POLICY.replace(
-        "1.4 Day Care", "1.5 We/Our/Us means Health Guard Insurance Limited.\n1.4 Day Care"),
-        encoding="utf-8")
-    graph = ClauseGraph.open(tmp_path / "idx", create=True)
-    graph.ingest([path])
+    graph = written_graph(tmp_path, {"health_guard.txt": POLICY.replace(
+        "1.4 Day Care", "1.5 We/Our/Us means Health Guard Insurance Limited.\n1.4 Day Care")})
     answer = graph.ask("Is day care treatment covered?")
     shown = [graph.index.clauses.clause(e.clause_id).text for e in answer.group("definition")]
     assert any("Day Care Treatment means" in text for text in shown), shown
