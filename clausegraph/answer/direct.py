@@ -156,6 +156,8 @@ _VALUE_KINDS: dict[str, frozenset[str]] = {
     "amount": frozenset({"money", "percent"}),
     "count": frozenset({"number", "money", "percent", "duration", "age", "measure"}),
 }
+# the question kinds that ask for a figure
+VALUE_QUESTION_KINDS = frozenset(_VALUE_KINDS)
 # "in perpetuity" states a period without a number
 _UNBOUNDED = re.compile(r"\bperpetuity\b", re.I)
 # "refund proportionate premium for the unexpired period", "a pro rata share": an amount
@@ -536,7 +538,7 @@ def _value_spans(kind: str | None, text: str, start: int = 0, end: int | None = 
     end = len(text) if end is None else end
     if kind in _VALUE_KINDS:
         spans = [(v.start, v.end) for v in extract_values(text)
-                 if start <= v.start and v.end <= end and _answers(kind, v)]
+                 if start <= v.start and v.end <= end and value_answers(kind, v)]
         if kind in _UNNUMBERED:
             spans += [m.span() for m in _UNNUMBERED[kind].finditer(text, start, end)]
         return spans
@@ -549,8 +551,9 @@ def _value_spans(kind: str | None, text: str, start: int = 0, end: int | None = 
     return [m.span() for m in pattern.finditer(text, start, end)] if pattern else []
 
 
-def _answers(kind: str, value: Value) -> bool:
-    """Whether ``value`` answers a question of ``kind``; a number written with thousands
+def value_answers(kind: str, value: Value) -> bool:
+    """Whether ``value`` answers a question of ``kind`` (one of the kinds asking for a
+    value: duration, amount, count); a number written with thousands
     separators ("1,00,000", "250,000") is an amount even without a currency."""
     if kind == "amount" and value.kind == "number":
         return "," in value.text and (value.amount or 0) >= 1000

@@ -22,8 +22,9 @@ from datetime import date
 
 from clausegraph.answer.direct import (ASKS_DATE, ASKS_END, ASKS_EXCLUSION, CONTINUES_COVER,
                                        DEFERRED, FAMILY_PREFIX, PROPORTIONAL, REFUSING_HEADING,
-                                       UNDERTAKES, asks_contents, content_tokens, question_kind,
-                                       refuses_cover)
+                                       UNDERTAKES, VALUE_QUESTION_KINDS, asks_contents,
+                                       content_tokens, question_kind, refuses_cover,
+                                       value_answers)
 from clausegraph.models import Answer, DirectAnswer, Verdict
 from clausegraph.segment.headings import CONNECTORS
 from clausegraph.text.term import (EFFECTIVE_DATE, NAMES_EFFECTIVE, RENEWS, TermEnd,
@@ -549,9 +550,13 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False) ->
                            basis="no word of the question's subject in the quote")
         # "Is there a co-payment?" / "... 50% co-payment ...": the provision's own figure
         # is what an analyst reads next ("Yes: 50%")
+        # "Is there a cap on liability?" is not answered "Yes: 10 days" by the notice period
+        # the quote states first: the figure is of the kind asked, when a kind is asked
+        kind = question_kind(question)
         example = _EXAMPLE.search(text)
         figure = next((v for v in extract_values(text[:example.start()] if example else text)
-                       if v.kind in _PROVISION_FIGURES), None)
+                       if v.kind in _PROVISION_FIGURES
+                       and (kind not in VALUE_QUESTION_KINDS or value_answers(kind, v))), None)
         return Verdict(label="yes", text=f"Yes: {display(figure)}" if figure else "Yes",
                        value=figure.text if figure else None, clause_id=clause_id,
                        basis="the document has a clause that provides for it")

@@ -575,3 +575,18 @@ def test_a_limit_that_is_the_lower_of_two_figures_states_both(limit, rule):
     quote = f"Cataract treatment is paid subject to a limit of {limit}, {rule}, per policy year."
     result = verdict("What is the limit for cataract treatment?", _direct(quote))
     assert result.text == f"{limit}, {rule}", result
+
+
+@pytest.mark.parametrize(("question", "quote", "shown"), [
+    ("Is there a cap on liability?",
+     "Buyer shall give notice of any defect within ten (10) days. Seller's total liability "
+     "shall not exceed $50,000.", "Yes: $50,000"),
+    ("Is there a limit on liability?",
+     "Notice is due within 30 days of receipt, and the liability of the Company is limited "
+     "to 10% of the fees paid.", "Yes: 10%"),
+    ("Is there a waiting period for hernia?",
+     "Hernia is covered up to Rs. 50,000 after a waiting period of 24 months.",
+     "Yes: 24 months"),
+])
+def test_the_figure_beside_yes_is_of_the_kind_asked(question, quote, shown):
+    assert verdict(question, _direct(quote)).text == shown
