@@ -35,3 +35,23 @@ def ask_variant(graph, variant: int, question: str, suffix: str = ".txt"):
 def direct_text(answer) -> str:
     """The direct answer's text with its whitespace folded ("" when there is none)."""
     return " ".join((answer.direct_answer or "").split())
+
+
+def motor_policy_html(heading: str, lead_in: str, header: tuple[str, str],
+                      rows: list[tuple[str, str]]) -> str:
+    """A motor policy page in HTML: one section of ``heading`` whose ``lead_in`` introduces
+    a two-column table (``header``, then ``rows``), and a section of general exceptions
+    after it (so the table is not the document's last clause)."""
+    cells = "\n".join(f"<tr><td>{left}</td><td>{right}</td></tr>" for left, right in rows)
+    return f"""<html><head><title>Private Car Package Policy</title></head><body>
+<h1>PRIVATE CAR PACKAGE POLICY</h1>
+<h2>{heading}</h2>
+<p>{lead_in}</p>
+<table>
+<tr><th>{header[0]}</th><th>{header[1]}</th></tr>
+{cells}
+</table>
+<h2>Section IV. General exceptions</h2>
+<p>The Company shall not be liable for any accident occurring outside the geographical
+area.</p>
+</body></html>"""

@@ -58,7 +58,7 @@ from clausegraph.segment.lines import is_caps
 from clausegraph.store.base import IndexReader
 from clausegraph.text.abbreviations import ABBREVIATION
 from clausegraph.text.nlp import place_spans
-from clausegraph.text.tokenize import tokenize
+from clausegraph.text.tokenize import answer_tokens
 from clausegraph.text.values import Value, extract_values, meets_figures, stated_figures
 
 # the cosines of sentences with the question (the answer's caller embeds them)
@@ -92,20 +92,20 @@ _PAIR_DISCOUNT = 0.9
 FAMILY_PREFIX = 5
 # Words that only name the kind of value asked: a sentence holding such a value has them.
 _KIND_WORDS = {
-    "law": frozenset(tokenize("law laws govern governs governed governing jurisdiction")),
-    "coverage": frozenset(tokenize("cover covers covered coverage benefit benefits eligible "
+    "law": frozenset(answer_tokens("law laws govern governs governed governing jurisdiction")),
+    "coverage": frozenset(answer_tokens("cover covers covered coverage benefit benefits eligible "
                                    "reimburse reimbursed indemnify payable pay pays")),
     # a rate is stated as a percentage ("interest at 2% per month")
-    "amount": frozenset(tokenize("cap capped limit limits maximum minimum amount rate")),
+    "amount": frozenset(answer_tokens("cap capped limit limits maximum minimum amount rate")),
     # "when does it start?" is answered by a date ("shall commence on September 10, 2015")
-    "duration": frozenset(tokenize("expire expires expiry expiration last lasts long length "
+    "duration": frozenset(answer_tokens("expire expires expiry expiration last lasts long length "
                                    "run runs duration start starts begin begins commence "
                                    "commences")),
-    "incorporation": frozenset(tokenize("incorporated incorporation organized organised "
+    "incorporation": frozenset(answer_tokens("incorporated incorporation organized organised "
                                         "organization formed registered")),
-    "contact": frozenset(tokenize("contact phone telephone number e-mail email website "
+    "contact": frozenset(answer_tokens("contact phone telephone number e-mail email website "
                                   "helpline hotline toll free call")),
-    "place": frozenset(tokenize("country countries territory territories region regions "
+    "place": frozenset(answer_tokens("country countries territory territories region regions "
                                 "continent continents geographical geographic area where")),
 }
 # cover held back for a period: "excluded until the expiry of 24 months", "covered after 48
@@ -113,13 +113,13 @@ _KIND_WORDS = {
 _DEFERS = re.compile(
     r"\b(?:exclu\w*|not\s+(?:be\s+)?(?:covered|payable|available|admissible))\b[^.;]*?"
     r"\buntil\b|\b(?:covered|payable|available|admissible)\s+(?:only\s+)?after\b", re.I)
-_WAIT_WORDS = frozenset(tokenize("wait waiting period periods"))
+_WAIT_WORDS = frozenset(answer_tokens("wait waiting period periods"))
 EXCEPTION_LINES = 3
 # An exception line must hold this share of the question's word weight (see governs()).
 MIN_EXCEPTION_RELEVANCE = 0.5
 
 # Words every question about a document uses: they say nothing about what is asked.
-_GENERIC = frozenset(tokenize(
+_GENERIC = frozenset(answer_tokens(
     "policy policies agreement contract document there any under this these such what "
     "which whose is are be there's tell me please explain describe many much long soon "
     "often extent kind type define defined definition meaning mean apply applies "
@@ -182,7 +182,7 @@ _BLANK_VALUE = re.compile(
     r"|[.…_*]{3,}\s*(?:%|per\s*cent\b|days?\b|months?\b|years?\b|hours?\b|kms?\b)",
     re.I)
 # words of a pointer's target that say where, not which ("the Policy Schedule")
-_TARGET_GENERIC = frozenset(tokenize("the this your policy"))
+_TARGET_GENERIC = frozenset(answer_tokens("the this your policy"))
 # Values that are not numbers, by their wording
 # cover stated as going on ("During a FMLA Leave, coverage will be maintained", "cover shall
 # continue"): it grants cover for the time asked about
@@ -546,7 +546,7 @@ def _value_spans(kind: str | None, text: str, start: int = 0, end: int | None = 
         # "the Geographical Area", "the Territory" name the kind of place, not a place; the
         # small model also takes a capitalised "Policy" for one
         return [(s, e) for s, e in place_spans(text) if start <= s and e <= end
-                and not set(tokenize(text[s:e])) <= _NO_PLACE]
+                and not set(answer_tokens(text[s:e])) <= _NO_PLACE]
     pattern = _VALUE_PATTERNS.get(kind or "")
     return [m.span() for m in pattern.finditer(text, start, end)] if pattern else []
 
@@ -651,7 +651,7 @@ class DocumentTerms:
         if doc_id not in self._df:
             df: dict[str, int] = {}
             clause_tokens = [
-                tokenize(" ".join([*c.section_path[-2:], c.text]))
+                answer_tokens(" ".join([*c.section_path[-2:], c.text]))
                 for c in self.index.clauses.document_clauses(doc_id)
             ]
             for toks in clause_tokens:
@@ -878,7 +878,7 @@ def focus_scores(
 
 
 def content_tokens(question: str) -> list[str]:
-    return list(dict.fromkeys(t for t in tokenize(question) if t not in _GENERIC))
+    return list(dict.fromkeys(t for t in answer_tokens(question) if t not in _GENERIC))
 
 
 def direct_answer(
@@ -1035,7 +1035,7 @@ def direct_answer(
     proviso = _proviso_span(best.clause, best.clause.document_span(*best.span)[0], shown_end)
     # a bare "provided that:" (its conditions are the clauses after it) says nothing
     own_excepts = [_line(index, best.clause, span) for span in (inline_proviso, proviso)
-                   if span and len(tokenize(best.clause.text[span[0]:span[1]])) >= 3]
+                   if span and len(answer_tokens(best.clause.text[span[0]:span[1]])) >= 3]
     excepts = own_excepts + [
         line
         for clause in exceptions
@@ -1152,12 +1152,25 @@ def _best(candidates: list[_Scored], key: Callable[[_Scored], float],
     tied = [c for c, k in zip(candidates, keys, strict=True) if k == top]
     if len(tied) == 1 or not all(_is_row(c) for c in tied):
         return tied[0]
-    asked = set(content_tokens(question))
+    asked = set(content_tokens(question)) | _figures(question)
 
     def closeness(scored: _Scored) -> float:
-        words = content_tokens(scored.clause.text[scored.span[0]:scored.span[1]])
+        # the row's own words: its list label ("2", "(ii)", "b.") is no word of it
+        row = _ROW_LABEL.sub("", scored.clause.text[scored.span[0]:scored.span[1]], count=1)
+        words = [*content_tokens(row), *_figures(row)]
         return sum(w in asked for w in words) / len(words) if words else 0.0
     return max(tied, key=closeness)
+
+
+_ROW_LABEL = re.compile(r"^\s*(?:\(?(?:\d{1,3}|[ivxlc]{1,5}|[a-zA-Z])[.)]|\d{1,3}(?=\s))\s*")
+
+
+def _figures(text: str) -> set[str]:
+    """The numbers ``text`` states, as one token each whatever their style, so a row is
+    matched to the question by the figure it names: "after five claim-free years" names
+    the row "... preceding 5 consecutive years | 50%", not the one of 3 years."""
+    return {f"#{value.amount:g}" for value in extract_values(text)
+            if value.amount is not None and value.kind in ("number", "duration", "age")}
 
 
 def _is_row(scored: _Scored) -> bool:
@@ -1285,7 +1298,7 @@ def _held(weights: dict[str, float], own: frozenset[str], context: frozenset[str
 def _word_share(
     text: str, weights: dict[str, float], total: float, implied: frozenset[str] = frozenset()
 ) -> float:
-    present = set(tokenize(text)) | implied
+    present = set(answer_tokens(text)) | implied
     return sum(w for t, w in weights.items() if t in present) / total
 
 
@@ -1412,7 +1425,7 @@ def _worked_example(text: str, span: Span) -> bool:
 def token_set(text: str) -> frozenset[str]:
     """The words of a heading or a sentence. Cached: each answer scores the same retrieved
     clauses (and their headings) several times."""
-    return frozenset(tokenize(text))
+    return frozenset(answer_tokens(text))
 
 
 @lru_cache(maxsize=8192)
@@ -1423,13 +1436,13 @@ def _sentence_tokens(
     (``by_party``: a preamble's parties apart too). Cached: every answer scores the same
     retrieved clauses again, twice when it also ranks them."""
     if by_line:  # a table clause: each line is one row ("row | column: value | ...")
-        return tuple((span, frozenset(tokenize(text[span[0]:span[1]])))
+        return tuple((span, frozenset(answer_tokens(text[span[0]:span[1]])))
                      for span in _line_spans(text))
     parts = [part for sentence in split_sentences(text)
              for part in _split_proviso(text, sentence) if part]
     if by_party:
         parts = [part for span in parts for part in _split_parties(text, span)]
-    return tuple((span, frozenset(tokenize(text[span[0]:span[1]]))) for span in parts)
+    return tuple((span, frozenset(answer_tokens(text[span[0]:span[1]]))) for span in parts)
 
 
 def _split_parties(text: str, span: Span) -> list[Span]:
@@ -1484,7 +1497,7 @@ def asked_words(text: str) -> frozenset[str]:
     words every question uses."""
     words = (w.casefold() for w in _WORD_RE.findall(text))
     return frozenset(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words
-                     if not set(tokenize(w)) <= _GENERIC)
+                     if not set(answer_tokens(w)) <= _GENERIC)
 
 
 @lru_cache(maxsize=32768)
@@ -1675,7 +1688,7 @@ def _focus(text: str, span: Span, weights: dict[str, float], kind: str | None) -
     start, end = span
     if end - start <= MAX_SENTENCE_CHARS:
         return span
-    words = [(m.start(), m.end(), (tokenize(m.group()) or [""])[0])
+    words = [(m.start(), m.end(), (answer_tokens(m.group()) or [""])[0])
              for m in _WORD_RE.finditer(text, start, end)]
     values = _value_spans(kind, text, start, end)
     best_score, best = -1.0, (start, min(end, start + MAX_SENTENCE_CHARS))

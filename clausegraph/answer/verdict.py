@@ -25,7 +25,8 @@ from clausegraph.answer.direct import (ASKS_DATE, ASKS_END, ASKS_EXCLUSION, CONT
                                        UNDERTAKES, VALUE_QUESTION_KINDS, asks_contents,
                                        content_tokens, question_kind, refuses_cover,
                                        value_answers)
-from clausegraph.models import Answer, DirectAnswer, Verdict
+from clausegraph.models import CELL_SEPARATOR, Answer, DirectAnswer, Verdict
+from clausegraph.models.document import Span
 from clausegraph.segment.headings import CONNECTORS
 from clausegraph.text.term import (EFFECTIVE_DATE, NAMES_EFFECTIVE, RENEWS, TermEnd,
                                    date_by_name, event_end, format_length, notice_period,
@@ -438,8 +439,14 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
     # not the document's: values are read before it
     example = _EXAMPLE.search(text)
     values = extract_values(text[:example.start()] if example else text)
+    cell = _asked_cell(text, question) if question else None
     for kind in kinds:
         found = [v for v in values if v.kind == kind]
+        # the column the question names ("out of network") holds the figure asked
+        in_cell = [v for v in found if cell and cell[0] <= v.start and v.end <= cell[1]]
+        found = in_cell or ([] if cell and any(
+            cell[0] <= v.start and v.end <= cell[1] for v in values if v.kind in kinds)
+            else found)
         if found:
             value = _nearest_subject(found, text, question)
             # "How long is the term?" answered by its end: "until December 31, 2022"
@@ -492,6 +499,32 @@ def _alternatives(text: str, value: Value, values: list[Value]) -> str | None:
             or re.search(r";|\.\s+[A-Z(]", between):
         return None
     return " ".join(text[first.start:rule.end()].split())
+
+
+_CELL = re.compile(rf"(?:^|(?<={re.escape(CELL_SEPARATOR)}))(?P<header>[^|:\n]{{2,120}}?):\s"
+                   rf"(?P<value>[^|\n]*?)(?={re.escape(CELL_SEPARATOR)}|\s*$)", re.M)
+
+
+def _asked_cell(text: str, question: str) -> Span | None:
+    """Where the value of the column a question names is, in a table row rendered "label |
+    Header: value | Header: value": the cell whose header holds the most words of the
+    question ("How much for a specialist visit out of network?" -> "Out-of-Network
+    Provider: 40% coinsurance", not "Network Provider: $50 copay"); None when the text is
+    no such row or no one header names more of the question than every other."""
+    if CELL_SEPARATOR not in text:
+        return None
+    asked = {t[:FAMILY_PREFIX] for t in tokenize(question)}
+
+    def named(header: str) -> tuple[int, int]:
+        # the words of the question it holds, then the fewest others: "Network Provider"
+        # for "in network", where "Out-of-Network Provider" holds "out" too
+        words = {t[:FAMILY_PREFIX] for t in tokenize(header)}
+        return len(asked & words), -len(words - asked)
+    cells = sorted(((named(m.group("header")), m.span("value")) for m in _CELL.finditer(text)),
+                   reverse=True)
+    if len(cells) < 2 or cells[0][0][0] == 0 or cells[0][0] == cells[1][0]:
+        return None
+    return cells[0][1]
 
 
 _PHRASE_END = re.compile(r"[,;:.()\n]|\s(?:and|or|if|which|where|subject|provided|shall|"

@@ -31,6 +31,35 @@ def tokenize(text: str) -> list[str]:
     return _stemmer().stemWords(words)
 
 
+# number words as their digits, so "three consecutive years" and "3 consecutive years" are
+# the same words to the answer stage (BM25 keeps its own tokens: its index stores them).
+# Not "one" nor "zero": "one party", "any one claim" count nothing, and "1" is in every
+# section number (CUAD dev: "What license does one party grant?" answered 2 more contracts
+# without a licence when "one" was "1")
+_NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                 "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+                 "nineteen")
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+
+
+@lru_cache(maxsize=1)
+def _number_digits() -> dict[str, str]:
+    words = {word: str(n + 2) for n, word in enumerate(_NUMBER_WORDS)}
+    words.update({word: str(10 * (n + 2)) for n, word in enumerate(_TENS)})
+    return dict(zip(_stemmer().stemWords(list(words)), words.values(), strict=True))
+
+
+def answer_tokens(text: str) -> list[str]:
+    """:func:`tokenize`'s tokens with number words written as digits: what the answer
+    stage matches a question's words to a sentence's by.
+
+    >>> answer_tokens("after five claim-free years"), answer_tokens("after 5 claim-free years")
+    (['after', '5', 'claim', 'free', 'year'], ['after', '5', 'claim', 'free', 'year'])
+    """
+    digits = _number_digits()
+    return [digits.get(token, token) for token in tokenize(text)]
+
+
 def stemmed_words(text: str) -> list[str]:
     """Lower-cased words and numbers, Snowball-stemmed, stop words kept (a question's "how",
     "when" and "where" say what it asks for).

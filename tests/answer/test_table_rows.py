@@ -10,7 +10,7 @@ of writing the share.
 from __future__ import annotations
 
 import pytest
-from written_graph import ask_variant, direct_text, variant_graph
+from written_graph import ask_variant, direct_text, motor_policy_html, variant_graph, written_graph
 
 LABELS = [("(i)", "(ii)", "(iii)", "(iv)"), ("a.", "b.", "c.", "d."), ("1", "2", "3", "4")]
 SHARES = [("100%", "50%", "25%"), ("100 per cent", "50 per cent", "25 per cent")]
@@ -23,36 +23,28 @@ def policy(labels: tuple[str, ...], shares: tuple[str, ...]) -> str:
              shares[0]),
             ("Loss of one limb or sight of one eye", shares[1]),
             ("Permanent total disablement from injuries other than named above", shares[2])]
-    cells = "\n".join(f"<tr><td>{label} {nature}</td><td>{share}</td></tr>"
-                      for label, (nature, share) in zip(labels, rows, strict=True))
-    return f"""<html><head><title>Private Car Package Policy</title></head><body>
-<h1>PRIVATE CAR PACKAGE POLICY</h1>
-<h2>Section III. Personal accident cover for the owner-driver</h2>
-<p>The Company undertakes to pay compensation as per the following scale for bodily injury
-sustained by the owner-driver in direct connection with the insured vehicle.</p>
-<table>
-<tr><th>Details of injury</th><th>Scale of compensation</th></tr>
-{cells}
-</table>
-<h2>Section IV. General exceptions</h2>
-<p>The Company shall not be liable for any accident occurring outside the geographical
-area.</p>
-</body></html>"""
+    return motor_policy_html(
+        "Section III. Personal accident cover for the owner-driver",
+        "The Company undertakes to pay compensation as per the following scale for bodily "
+        "injury sustained by the owner-driver in direct connection with the insured vehicle.",
+        ("Details of injury", "Scale of compensation"),
+        [(f"{label} {nature}", share) for label, (nature, share) in zip(labels, rows, strict=True)])
 
 
 @pytest.fixture(scope="module")
-def scale_graph(tmp_path_factory):
-    return variant_graph(tmp_path_factory.mktemp("table-rows"),
-                         [policy(*variant) for variant in VARIANTS], ".html")
+def tables_graph(tmp_path_factory):
+    """The compensation scales and the bonus scales below, one HTML file each."""
+    return written_graph(tmp_path_factory.mktemp("table-rows"), {
+        **{f"scale-{i}.html": policy(*variant) for i, variant in enumerate(VARIANTS)},
+        **{f"bonus-{i}.html": bonus_policy(*variant) for i, variant in enumerate(BONUS)}})
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))
-def test_the_row_with_fewer_other_words_is_quoted(scale_graph, variant):
+def test_the_row_with_fewer_other_words_is_quoted(tables_graph, variant):
     _, shares = VARIANTS[variant]
-    answer = ask_variant(scale_graph, variant,
-                         "What compensation is paid to the owner-driver for loss of one limb?",
-                         ".html")
+    answer = tables_graph.ask("What compensation is paid to the owner-driver for loss of one limb?",
+                              documents=[f"scale-{variant}.html"])
     text = direct_text(answer)
     assert "Loss of one limb or sight of one eye" in text, text
     assert shares[1] in text and "two limbs" not in text, text
@@ -128,3 +120,36 @@ def test_the_row_of_a_table_inside_prose_is_quoted(inline_graph, variant):
     assert "Exceeding 2 years but not exceeding 3 years" in text, text
     assert rates[3] in text, text
     assert rates[4] not in text and "beyond 5 years" not in text, text
+
+
+# A no-claim-bonus scale lists one row per number of claim-free years; the rows share every
+# word but the number, so "after five claim-free years" quotes the row of 5 (or "five")
+# years, whichever way the table and the question write the number.
+YEARS = [("full year", "2 consecutive years", "3 consecutive years", "4 consecutive years",
+          "5 consecutive years"),
+         ("one year", "two consecutive years", "three consecutive years",
+          "four consecutive years", "five consecutive years")]
+BONUS_SHARES = [("20%", "25%", "35%", "45%", "50%"), ("20 per cent", "25 per cent", "35 per cent",
+                                                       "45 per cent", "50 per cent")]
+BONUS = [(years, shares) for years in YEARS for shares in BONUS_SHARES]
+BONUS_QUESTIONS = [("What is the no claim bonus after five claim-free years?", 4),
+                   ("How much no claim bonus is given after 3 claim-free years?", 2)]
+
+
+def bonus_policy(years: tuple[str, ...], shares: tuple[str, ...]) -> str:
+    return motor_policy_html(
+        "No claim bonus",
+        "The insured is entitled to a No Claim Bonus on the own damage premium as per the "
+        "following table.",
+        ("Period of insurance without claim", "% of discount on own damage premium"),
+        [(f"No claim made or pending during the preceding {span} of insurance", share)
+         for span, share in zip(years, shares, strict=True)])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(BONUS)))
+@pytest.mark.parametrize(("question", "row"), BONUS_QUESTIONS)
+def test_the_row_of_the_figure_asked_is_quoted(tables_graph, variant, question, row):
+    years, shares = BONUS[variant]
+    text = direct_text(tables_graph.ask(question, documents=[f"bonus-{variant}.html"]))
+    assert years[row] in text and shares[row] in text, text

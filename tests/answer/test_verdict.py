@@ -590,3 +590,17 @@ def test_a_limit_that_is_the_lower_of_two_figures_states_both(limit, rule):
 ])
 def test_the_figure_beside_yes_is_of_the_kind_asked(question, quote, shown):
     assert verdict(question, _direct(quote)).text == shown
+
+
+@pytest.mark.parametrize(("inside", "outside", "read_in", "read_out"), [
+    ("$50 copay/visit", "40% coinsurance", "$50", "40%"),
+    ("£30 per visit", "£90 per visit", "£30", "£90"),
+    ("20% coinsurance", "EUR 120 per visit", "20%", "EUR 120")])
+def test_the_value_is_read_from_the_column_asked(inside, outside, read_in, read_out):
+    row = (f"Specialist visit | Network Provider (You will pay the least): {inside} | "
+           f"Out-of-Network Provider (You will pay the most): {outside} | Limitations, "
+           "Exceptions, & Other Important Information: Preauthorization is required.")
+    assert verdict("How much do I pay for a specialist visit out of network?",
+                   _direct(row)).text == read_out
+    assert verdict("How much do I pay for a specialist visit in network?",
+                   _direct(row)).text == read_in
