@@ -206,6 +206,10 @@ def verdict(question: str, direct: DirectAnswer | None,
         kinds = ("date",)  # "What is the effective date?" asks a date without "when"
     yes_no = _AUXILIARY.search(question) is not None
     if not (yes_no or kinds):
+        # a value asked in words the patterns above do not know ("What is the term of the
+        # agreement?"): the value kinds of the learned question kind
+        kinds = _KIND_VALUES.get(question_kind(question) or "", ())
+    if not (yes_no or kinds):
         return None
     if direct is None or not direct.found or not direct.lines:
         return Verdict(label="cannot_tell", text="Cannot tell: the documents do not answer this",
@@ -422,6 +426,12 @@ def _nearest_subject(found: list[Value], text: str, question: str | None) -> Val
     return found[min(near)[1]] if near else found[0]
 
 
+_NIL = re.compile(r"\bnil\b", re.I)
+# the value kinds each learned question kind asks for, best first (answer/kinds.py)
+_KIND_VALUES = {"duration": ("duration", "date"), "amount": ("money", "percent"),
+                "count": ("number", "measure")}
+
+
 def asked_value_kinds(question: str) -> tuple[str, ...]:
     """The value kinds a question asks for, best first (empty: it asks for none, as when it
     asks what a figure includes or leaves out)."""
@@ -461,6 +471,10 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
         return Verdict(label="value", text=shown[0].upper() + shown[1:], value=shown,
                        clause_id=clause_id, basis="the share of an amount the quoted clause "
                        "states, in place of a figure")
+    if kinds[0] == "money" and _NIL.search(text):
+        # "For all parts made of glass - Nil": an amount of nothing
+        return Verdict(label="value", text="Nil", value="Nil", clause_id=clause_id,
+                       basis="the quoted clause states a nil amount or rate")
     pointer = DEFERRED.search(text)
     if pointer is not None:
         # "up to the limits as specified in the Policy Schedule": the wording gives the figure

@@ -604,3 +604,18 @@ def test_the_value_is_read_from_the_column_asked(inside, outside, read_in, read_
                    _direct(row)).text == read_out
     assert verdict("How much do I pay for a specialist visit in network?",
                    _direct(row)).text == read_in
+
+
+@pytest.mark.parametrize(("question", "quote", "shown"), [
+    ("What is the term of the agreement?",
+     "The initial term of this Agreement shall be for a period of five (5) years from the "
+     "Effective Date.", "5 years"),
+    ("What is the term of the lease?",
+     "The Lease shall run for 36 months from the commencement date.", "36 months"),
+    ("What depreciation applies to glass parts?", "For all parts made of glass - Nil", "Nil"),
+    ("What excess applies to windscreen claims?", "Windscreen claims | Excess: NIL", "Nil"),
+])
+def test_a_value_asked_in_other_words_is_read_by_the_question_kind(question, quote, shown):
+    """No pattern of ``asked_value_kinds`` knows "term" or "depreciation": the learned
+    question kind says a period or an amount is asked, and the verdict reads it."""
+    assert verdict(question, _direct(quote)).text == shown
