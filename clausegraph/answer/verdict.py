@@ -24,7 +24,7 @@ from clausegraph.answer.direct import (ASKS_DATE, ASKS_END, ASKS_EXCLUSION, CONT
                                        DEFERRED, FAMILY_PREFIX, PROPORTIONAL, REFUSING_HEADING,
                                        UNDERTAKES, VALUE_QUESTION_KINDS, asks_contents,
                                        content_tokens, question_kind, refuses_cover,
-                                       value_answers)
+                                       split_sentences, value_answers)
 from clausegraph.models import CELL_SEPARATOR, Answer, DirectAnswer, Verdict
 from clausegraph.models.document import Span
 from clausegraph.segment.headings import CONNECTORS
@@ -268,7 +268,10 @@ def verdict(question: str, direct: DirectAnswer | None,
             return Verdict(label="value", text=format_length(*length),
                            value=format_length(*length),
                            clause_id=clause_id, basis=f"the {what} the quoted clause states")
-    found = _value(text, kinds, clause_id, question)
+    # where each quoted line after the first starts in ``text``: lines are apart
+    starts = [len(" ".join(line.text for line in direct.lines[:i]))
+              for i in range(1, len(direct.lines))]
+    found = _value(text, kinds, clause_id, question, tuple(starts))
     if found.label == "cannot_tell" and question_kind(question) == "method":
         return None  # "How is the refund worked out?": the quote states how, not a figure
     return found
@@ -402,15 +405,17 @@ def _subject_words(question: str) -> list[str]:
     return [t for t in content_tokens(subject) if not t.isdigit()]
 
 
-def _nearest_subject(found: list[Value], text: str, question: str | None) -> Value:
+def _nearest_subject(found: list[Value], text: str, question: str | None) -> Value | None:
     """Of the values the quote states, the one a word of the question's subject most
     closely precedes, within ``_SUBJECT_REACH`` characters ("What limit applies to ICU
-    charges?" / "Room - Up to 1% of SI ... ICU - Up to 2% of SI" -> 2%); else the first."""
+    charges?" / "Room - Up to 1% of SI ... ICU - Up to 2% of SI" -> 2%), or follows as
+    what it is stated for ("$500 / individual"); None when no word of the subject decides."""
     # a short word names little ("out" of "out-of-pocket" is in "out-of-network" too); an
     # acronym does ("ICU", "OPD")
     acronyms = {a.lower() for a in _ACRONYM.findall(question)} if question else set()
     wanted = {t[:FAMILY_PREFIX] for t in _subject_words(question)
               if len(t) > 3 or t in acronyms} if question else set()
+
     def names(word: str) -> bool:
         return (tokenize(word) or [""])[0][:FAMILY_PREFIX] in wanted
 
@@ -422,8 +427,56 @@ def _nearest_subject(found: list[Value], text: str, question: str | None) -> Val
     places = [m.end() for m in _WORD.finditer(text) if names(m.group())] if wanted else []
     reach = [(min((v.start - p for p in places if 0 <= v.start - p <= _SUBJECT_REACH),
                   default=None), i) for i, v in enumerate(found)]
-    near = [(gap, i) for gap, i in reach if gap is not None]
-    return found[min(near)[1]] if near else found[0]
+    near = sorted((gap, i) for gap, i in reach if gap is not None)
+    if not near or (len(near) > 1 and near[1][0] == near[0][0]
+                    and found[near[1][1]].text != found[near[0][1]].text):
+        return None  # no word, or the same words the same way before each ("Co-payment of")
+    return found[near[0][1]]
+
+
+def _sentence_of(value: Value, sentences: list[Span], line_starts: tuple[int, ...]) -> Span:
+    """The sentence ``value`` is stated in, within its quoted line (the quote's lines are
+    joined by a space: a line's end ends its sentence)."""
+    start, end = next(((a, b) for a, b in sentences if a <= value.start < b),
+                      (0, value.end))
+    before = [s for s in line_starts if s <= value.start]
+    after = [s for s in line_starts if s > value.start]
+    return max(start, *before) if before else start, min(end, *after) if after else end
+
+
+def _by_sentence(found: list[Value], text: str, question: str | None,
+                 line_starts: tuple[int, ...] = ()) -> Value | None:
+    """The value whose sentence holds more of the question's words than the sentence of
+    any other ("For how many days before admission ...?": "... thirty days immediately
+    before the insured person is hospitalised", not "... sixty days after discharge");
+    None when no one sentence does."""
+    if not question:
+        return None
+    sentences = split_sentences(text)
+    # every word of the question: "before" and "after" tell the sentences apart here
+    asked = {t[:FAMILY_PREFIX] for t in tokenize(question)}
+    spans = {_sentence_of(v, sentences, line_starts): v for v in reversed(found)}
+    if len(spans) < 2:
+        return None
+
+    def overlap(span: Span) -> int:
+        return len(asked & {t[:FAMILY_PREFIX] for t in tokenize(text[span[0]:span[1]])})
+    ranked = sorted(spans, key=overlap, reverse=True)
+    return spans[ranked[0]] if overlap(ranked[0]) > overlap(ranked[1]) else None
+
+
+def _by_condition(found: list[Value], text: str, line_starts: tuple[int, ...] = ()) -> str | None:
+    """"15% or 5% (each on its condition, quoted)" when the quote's sentences state
+    different figures of the kind asked and no word of the question says which: "Co-payment
+    of 15% ... aged greater than 75 years" / "Co-payment of 5% ... aged 75 years or less".
+    None when one sentence states them all (a limit and its cap: "Rs. 5,000 per day up to
+    Rs. 50,000") or they are the same figure."""
+    sentences = split_sentences(text)
+    shown = list(dict.fromkeys(display(v) for v in found))
+    if len(shown) < 2 or len(shown) > 3 or \
+            len({_sentence_of(v, sentences, line_starts) for v in found}) < 2:
+        return None
+    return f"{' or '.join(shown)} (each on its condition, quoted)"
 
 
 _NIL = re.compile(r"\bnil\b", re.I)
@@ -444,7 +497,7 @@ def asked_value_kinds(question: str) -> tuple[str, ...]:
 
 
 def _value(text: str, kinds: tuple[str, ...], clause_id: str,
-           question: str | None = None) -> Verdict:
+           question: str | None = None, line_starts: tuple[int, ...] = ()) -> Verdict:
     # the figures of a worked example ("For e.g. If Policy Premium ... is Rs. 10000") are
     # not the document's: values are read before it
     example = _EXAMPLE.search(text)
@@ -459,6 +512,15 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
             else found)
         if found:
             value = _nearest_subject(found, text, question)
+            if value is None:
+                value = _by_sentence(found, text, question, line_starts)
+            if value is None:
+                several = _by_condition(found, text, line_starts)
+                if several is not None:
+                    return Verdict(label="value", text=several, value=several,
+                                   clause_id=clause_id, basis=f"the {kind}s the quoted "
+                                   "sentences state, each on its own condition")
+                value = found[0]
             # "How long is the term?" answered by its end: "until December 31, 2022"
             shown = f"Until {display(value)}" if kind == "date" and kinds[0] == "duration" \
                 else _alternatives(text, value, values) or display(value)

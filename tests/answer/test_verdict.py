@@ -619,3 +619,33 @@ def test_a_value_asked_in_other_words_is_read_by_the_question_kind(question, quo
     """No pattern of ``asked_value_kinds`` knows "term" or "depreciation": the learned
     question kind says a period or an amount is asked, and the verdict reads it."""
     assert verdict(question, _direct(quote)).text == shown
+
+
+def _lines(*texts: str) -> DirectAnswer:
+    lines = [AnswerLine(clause_id="doc:9.3", label="9.3", document="Policy", text=text,
+                        span=(0, len(text)), pages=[4]) for text in texts]
+    return DirectAnswer(found=True, text=" ".join(texts), lines=lines)
+
+
+@pytest.mark.parametrize(("older", "younger", "shown"), [
+    ("15%", "5%", "15% or 5%"), ("twenty per cent", "ten per cent", "twenty per cent or ten per cent"),
+    ("Rs. 2,000", "Rs. 1,000", "Rs. 2,000 or Rs. 1,000")])
+def test_figures_of_two_conditions_are_both_stated(older, younger, shown):
+    """Two quoted items state the figure asked, each on its own condition, and nothing in
+    the question picks one: the verdict states both, not the first."""
+    direct = _lines(f"• Co-payment of {older} on all claims for an Insured Person aged above "
+                    "75 years", f"• Co-payment of {younger} on all claims for an Insured "
+                    "Person aged 75 years or less")
+    result = verdict("What co-payment applies to every claim?", direct)
+    assert result.text == f"{shown} (each on its condition, quoted)", result
+
+
+def test_the_sentence_holding_more_of_the_question_decides():
+    direct = _lines("3.1.2 Pre Hospitalisation The Company shall indemnify the medical expenses "
+                    "incurred up to thirty days immediately before the insured is hospitalised,",
+                    "3.1.3 Post Hospitalisation The Company shall indemnify the medical expenses "
+                    "incurred up to sixty days immediately after the insured is discharged,")
+    assert verdict("For how many days before admission are medical expenses covered?",
+                   direct).text == "30 days"
+    assert verdict("For how many days after discharge are medical expenses covered?",
+                   direct).text == "60 days"
