@@ -295,10 +295,15 @@ _DEFINED_TERM_CHARS = 100
 # a parent clause this short is a list heading: its words are context of its items
 _LIST_HEADING_CHARS = 200
 _LIST_ITEMS = 12
+# how many lists up an item's refusal is looked for: its own list, and the list that list
+# is an item of ("3. any loss ... whilst the vehicle is" / "(b) being driven by ...")
+_REFUSING_LEVELS = 2
 # the items of one list quoted beside the best when the question picks none of them
 _PARALLEL_ITEMS = 3
 # a list heading this short reads as the title of its items
 LIST_TITLE_CHARS = 100
+# a line that is only a list label: "3.", "(b)", "iv)"
+_LABEL_ONLY_LINE = re.compile(r"\(?(?:\d{1,3}(?:\.\d{1,3})*|[a-zA-Z]|[ivxlcIVXLC]{1,6})[.)]?")
 # a list's title merged into its first item lies at most this many clauses before an item
 _TITLE_SEARCH_CLAUSES = 40
 # a rule stated for a list given elsewhere in its section: "the listed conditions", "the
@@ -695,6 +700,12 @@ class DocumentTerms:
         if parent is None:
             return None
         first = _trim(parent.text, (0, len(parent.text.split("\n", 1)[0])))
+        if _LABEL_ONLY_LINE.fullmatch(parent.text, *first):
+            # "3." on a line of its own: the title is the label with the words it heads
+            # ("3. any accidental loss ... whilst the vehicle insured herein is")
+            spans = split_sentences(parent.text)
+            whole = spans[0] if spans else first
+            return (parent, whole) if whole[1] - whole[0] <= _LIST_HEADING_CHARS else None
         return (parent, first) if 0 < first[1] - first[0] <= LIST_TITLE_CHARS else None
 
     def find_before(self, clause: Clause, title: str) -> tuple[Clause, Span] | None:
@@ -769,6 +780,21 @@ class DocumentTerms:
         at = place[clause.clause_id]
         for other in reversed(ordered[max(0, at - _LIST_ITEMS):at]):
             if other.number and bare_item(other.text):
+                continue  # an earlier item of the same list
+            return other
+        return None
+
+    def before_siblings(self, clause: Clause) -> Clause | None:
+        """The clause just before the run of numbered items ``clause`` is one of (the items
+        of its section path before it, at most ``_LIST_ITEMS``): the lead-in of a list the
+        outline did not nest ("The Company shall not be liable in respect of:" / "1. any
+        loss ... outside the Geographical area" / ... / "3. any loss ... whilst ...")."""
+        if not clause.number:
+            return None
+        ordered, place = self._reading_order(clause.doc_id)
+        at = place[clause.clause_id]
+        for other in reversed(ordered[max(0, at - _LIST_ITEMS):at]):
+            if other.number and other.section_path == clause.section_path:
                 continue  # an earlier item of the same list
             return other
         return None
@@ -1560,14 +1586,20 @@ def _exclusion_titles(terms: DocumentTerms, best: _Scored, excluded: bool
     if not excluded or refuses_cover(best.clause.text[best.span[0]:best.span[1]]):
         return []
     # the lead-in that refuses the list ("The Company shall not be liable to make any
-    # payment in respect of:-") says more than a bare label title ("5.")
-    title = _refusing_lead_in(terms, best.clause) or terms.list_title_line(best.clause)
-    titles = [] if title is None else [title]
-    refusing = next((t for t in (path_title_of(entry) for entry in
-                                 reversed(best.clause.section_path))
-                     if t and exclusion_heading(t)), None)
-    if refusing and not (titles and exclusion_heading(terms.list_title(best.clause))):
-        found = terms.find_before(best.clause, refusing)
+    # payment in respect of:-") says more than a bare label title ("5."); refused a level
+    # up ("... not be liable in respect of:" / "3. any loss ... whilst the vehicle is" /
+    # "(b) being driven by ..."), the item's own list title is read after it
+    refusing = _refusing_lead_in(terms, best.clause)
+    title = terms.list_title_line(best.clause)
+    titles = [t for t in (refusing, title) if t is not None] if refusing is None or \
+        (title is not None and refusing[0] is not title[0]
+         and refusing[0] is not terms.list_holder(best.clause)) else [refusing]
+    heading = next((t for t in (path_title_of(entry) for entry in
+                                reversed(best.clause.section_path))
+                    if t and exclusion_heading(t)), None)
+    if heading and refusing is None \
+            and not (titles and exclusion_heading(terms.list_title(best.clause))):
+        found = terms.find_before(best.clause, heading)
         if found is not None and found not in titles:
             titles.insert(0, found)
     # a title already quoted by the answer's own sentence is not repeated
@@ -1576,12 +1608,21 @@ def _exclusion_titles(terms: DocumentTerms, best: _Scored, excluded: bool
 
 
 def _refusing_lead_in(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span] | None:
-    """The sentence of the clause holding ``item``'s list that refuses the list ("The
-    Company shall not be liable to make any payment in respect of:-", "... We will not
-    cover" before an unnested "1. Any infertility treatments")."""
-    holder = terms.list_holder(item)
-    close = refusing_close(holder) if holder is not None else None
-    return None if close is None else (holder, close)
+    """The sentence of the clause holding ``item``'s list, or the list that list is an item
+    of, that refuses the list ("The Company shall not be liable to make any payment in
+    respect of:-", "... We will not cover" before an unnested "1. Any infertility
+    treatments"; "... not be liable in respect of:" over "3. any loss ... whilst the vehicle
+    is" over "(b) being driven by ...")."""
+    current = item
+    for _ in range(_REFUSING_LEVELS):
+        holder = terms.list_holder(current) or terms.before_siblings(current)
+        if holder is None:
+            return None
+        close = refusing_close(holder)
+        if close is not None:
+            return holder, close
+        current = holder
+    return None
 
 
 def _pointed_row(index: IndexReader, best: _Scored, question: str, kind: str | None
