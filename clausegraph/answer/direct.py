@@ -1035,8 +1035,16 @@ def direct_answer(
     # items of one list that answer alike ("Co-payment of 5% ... aged up to 75" and "... of
     # 15% ... aged over 75" for "What co-payment applies?"): the question picks none, so
     # each is quoted, in the list's order
-    for item in _parallel_items(terms, candidates, best, kind):
+    parallel = _parallel_items(terms, candidates, best, kind, question)
+    for item in parallel:
         lines.append(_line(index, item.clause, item.span))
+    if parallel and _is_row(best):
+        # the rows of one table are read in the table's order, the best among them
+        rows = sorted([best, *parallel], key=lambda row: row.span)
+        spans = [best.clause.document_span(*row.span) for row in rows]
+        lines = [line for line in lines if line.clause_id != best.clause.clause_id
+                 or not any(a <= line.span[0] and line.span[1] <= b for a, b in spans)]
+        lines += [_line(index, row.clause, row.span) for row in rows]
     # "up to the limit as shown in the Table of Benefits": the row of that table
     row = _pointed_row(index, best, question, kind)
     if row is not None:
@@ -1671,7 +1679,7 @@ def _condition_span(best: _Scored, question: str) -> Span | None:
 
 
 def _parallel_items(terms: DocumentTerms, candidates: list[_Scored], best: _Scored,
-                    kind: str | None) -> list[_Scored]:
+                    kind: str | None, question: str = "") -> list[_Scored]:
     """The other short items of ``best``'s list that state another value of the asked kind
     and hold the same share of the question's words as ``best`` (they differ from it only
     by words the question does not use), at most ``_PARALLEL_ITEMS``, in document order."""
@@ -1679,6 +1687,10 @@ def _parallel_items(terms: DocumentTerms, candidates: list[_Scored], best: _Scor
             or not best.clause.section_path:
         return []
     stated = _stated_values(kind, best)
+    if _is_row(best):
+        # a figure in the question ("loss of one limb", "after five claim-free years")
+        # picks its row
+        return [] if _figures(question) else _parallel_rows(candidates, best, kind, stated)
     own: dict[str, _Scored] = {}
     for c in candidates:
         if c.clause.clause_id == best.clause.clause_id or not c.has_value or c.pair \
@@ -1692,6 +1704,19 @@ def _parallel_items(terms: DocumentTerms, candidates: list[_Scored], best: _Scor
         if kept is None or c.score > kept.score:
             own[c.clause.clause_id] = c
     return sorted(own.values(), key=lambda c: c.clause.order)[:_PARALLEL_ITEMS]
+
+
+def _parallel_rows(candidates: list[_Scored], best: _Scored, kind: str | None,
+                   stated: frozenset[str]) -> list[_Scored]:
+    """The other rows of ``best``'s table that state another value of the asked kind and
+    hold the same share of the question's words ("What refund is paid on cancellation?" of
+    "Up to one month | 75%" ... "Exceeding six months | Nil": the question picks no row),
+    at most ``_PARALLEL_ITEMS``, in the table's order."""
+    rows = {c.span: c for c in candidates
+            if c.clause is best.clause and c.span != best.span and c.has_value and not c.pair
+            and _is_row(c) and abs(c.words - best.words) <= 1e-9
+            and not _stated_values(kind, c) <= stated}
+    return sorted(rows.values(), key=lambda c: c.span)[:_PARALLEL_ITEMS]
 
 
 def _stated_values(kind: str | None, scored: _Scored) -> frozenset[str]:
