@@ -514,6 +514,7 @@ def template_values(answer: Answer) -> dict:
         "answering_documents": answer.answering_documents(),
         "not_found": NOT_FOUND,
         "answering": _answering_clause(answer),
+        "answering_span": _answering_span(answer),
         "verdict": answer.verdict if answer.found else None,
     }
 
@@ -524,6 +525,16 @@ def _answering_clause(answer: Answer) -> EvidenceClause | None:
         return None
     cited = set(answer.direct_answer_citations)
     return next((e for e in answer.evidence if e.clause_id in cited), None)
+
+
+def _answering_span(answer: Answer) -> Span | None:
+    """Where the answering clause says what the answer quotes from it: its first quoted line
+    that is not a heading read above the answer (None when it is quoted only as one)."""
+    clause = _answering_clause(answer)
+    if clause is None or answer.direct is None:
+        return None
+    return next((line.span for line in answer.direct.lines
+                 if line.clause_id == clause.clause_id and not line.heads), None)
 
 
 def _evidence(index: IndexReader, result: RetrievedClause, group: str) -> EvidenceClause:

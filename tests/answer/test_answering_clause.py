@@ -57,3 +57,17 @@ def test_an_excerpt_holds_the_quote_and_cuts_at_words():
     shown = clause.excerpt((at, at + 30), width=200)
     assert "The limit is Rs. 2,000 per day." in shown
     assert shown.startswith("…alpha") and shown.endswith("omega…")
+
+
+def test_an_answering_clause_quoted_only_as_a_heading_is_shown_from_its_start(answer):
+    """The answering clause may be quoted only as a heading read above the answer (or, asked
+    across documents, be another document's clause than the direct answer's lines): it is
+    then shown from its first words, and the answer still renders."""
+    from clausegraph.answer.extractive import template_values
+    from clausegraph.text.templates import render
+
+    headed = answer.model_copy(deep=True)
+    headed.direct.lines = [line.model_copy(update={"heads": True}) for line in headed.direct.lines]
+    text = render("answer_extractive.md.j2", **template_values(headed))
+    shown = text.split("**Answering clause:** [", 1)[1].split("\n(", 1)[0].split('] "', 1)[1]
+    assert not shown.startswith("…") and "record 1 of every premium" in shown, shown
