@@ -300,6 +300,9 @@ _LIST_ITEMS = 12
 _REFUSING_LEVELS = 2
 # the items of one list quoted beside the best when the question picks none of them
 _PARALLEL_ITEMS = 3
+# the items quoted after a sentence they complete (a definition's "(i) which ... (ii) ...");
+# a readability bound, as _PARALLEL_ITEMS
+_COMPLETING_ITEMS = 5
 # a list heading this short reads as the title of its items
 LIST_TITLE_CHARS = 100
 # a line that is only a list label: "3.", "(b)", "iv)"
@@ -799,6 +802,20 @@ class DocumentTerms:
             return other
         return None
 
+    def continuing_items(self, clause: Clause) -> list[Clause]:
+        """The numbered clauses right after ``clause`` in reading order whose words, after
+        their label, open in lower case: items that go on with its last sentence when the
+        outline did not nest them under it ("Def. 12. ... means those treatments" / "1.
+        which are undertaken ..." / "2. which would ..."); at most ``_LIST_ITEMS``."""
+        ordered, place = self._reading_order(clause.doc_id)
+        items = []
+        for other in ordered[place[clause.clause_id] + 1:][:_LIST_ITEMS]:
+            words = _ROW_LABEL.sub("", other.text, count=1).lstrip()
+            if not other.number or not words[:1].islower():
+                break
+            items.append(other)
+        return items
+
     def _reading_order(self, doc_id: str) -> tuple[list[Clause], dict[str, int]]:
         if doc_id not in self._ordered:
             ordered = sorted(self.index.clauses.document_clauses(doc_id), key=lambda c: c.order)
@@ -1022,6 +1039,11 @@ def direct_answer(
             end = b
         if end > best.span[1]:
             lines.append(_line(index, best.clause, (after[0][0], end), limit=False))
+    # A sentence its clause's list items complete ("Day Care Procedures means those medical
+    # treatment, and/or surgical procedure" / "i. which is undertaken under ..." / "ii. ...")
+    # is read with them: cut there, a definition stops after its first words.
+    for item in _completing_items(terms, best):
+        lines.append(_line(index, item, (0, len(item.text))))
     # A clause's heading line quoted alone ("3. 30-day waiting period (Excl03)") names what
     # the clause rules; the sentence after it states the rule.
     body = _body_after_heading(best)
@@ -1704,6 +1726,19 @@ def _parallel_items(terms: DocumentTerms, candidates: list[_Scored], best: _Scor
         if kept is None or c.score > kept.score:
             own[c.clause.clause_id] = c
     return sorted(own.values(), key=lambda c: c.clause.order)[:_PARALLEL_ITEMS]
+
+
+def _completing_items(terms: DocumentTerms, best: _Scored) -> list[Clause]:
+    """The list items that complete ``best``'s sentence: it is the last of its clause, ends
+    with no stop (or with a colon), and the clause heads a list; at most
+    ``_COMPLETING_ITEMS`` of them."""
+    text = best.clause.text
+    if text[best.span[1]:].strip() or _is_row(best):
+        return []
+    if text[best.span[0]:best.span[1]].rstrip().endswith((".", ";", "?", "!")):
+        return []
+    items = terms.list_items(best.clause) or terms.continuing_items(best.clause)
+    return items[:_COMPLETING_ITEMS]
 
 
 def _parallel_rows(candidates: list[_Scored], best: _Scored, kind: str | None,
