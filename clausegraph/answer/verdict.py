@@ -30,7 +30,7 @@ from clausegraph.models.document import Span
 from clausegraph.segment.headings import CONNECTORS
 from clausegraph.text.term import (EFFECTIVE_DATE, NAMES_EFFECTIVE, RENEWS, TermEnd,
                                    date_by_name, event_end, format_length, notice_period,
-                                   renewal_length, term_end)
+                                   renewal_length, term_end, term_length)
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import (DAYS_PER_UNIT, Value, extract_values, left_blank,
                                      meets_figures, stated_figures)
@@ -132,6 +132,13 @@ ASKS_PARTIES = re.compile(
     r"(?:this|the)\s+(?:agreement|contract)\b|\bwho\s+(?:signed|entered\s+into)\b",
     re.IGNORECASE)
 _ASKS_NOTICE = re.compile(r"\bnotice\b", re.I)
+# a question about the length of the document's own term: "What is the term of the
+# agreement?", "What is the duration of the lease?", "How long does the contract last?"
+_DOCUMENT = r"(?:agreement|contract|lease|licen[cs]e|policy|plan|arrangement)"
+_ASKS_TERM = re.compile(rf"\bterm\b(?!\s+(?:of\s+)?(?:notice|cover|renewal))|"
+                        rf"\bduration\s+of\s+(?:the|this)\s+{_DOCUMENT}\b|"
+                        rf"\bhow\s+long\s+(?:does|will|is)\s+(?:the|this)\s+{_DOCUMENT}\s+"
+                        r"(?:last|run|remain|continue|in\s+force)\b", re.I)
 # a question about renewing: "renew", or extending a term ("Can the term be extended by a
 # year?"); extending a place or a cover is not renewing ("Can the geographical area be
 # extended to neighbouring countries?" was read "Renews; not said to be automatic")
@@ -259,6 +266,23 @@ def verdict(question: str, direct: DirectAnswer | None,
                            value=named[0], clause_id=clause_id,
                            basis=f"the quote names the document's {named[1]}, stated in "
                            "another clause")
+    if "duration" in kinds and _ASKS_TERM.search(question) \
+            and not (_ASKS_NOTICE.search(question) or _ASKS_RENEWAL.search(question)):
+        # "What is the term of the agreement?": the term's own length, not a renewal's or a
+        # notice period the same sentence states ("five (5) years ... renew for two (2) year
+        # terms ... ninety (90) days' notice")
+        length = term_length(text)
+        if length is None:
+            # a term stated by its end: "... and terminate on December 31, 2022"
+            end = _value(text, ("date",), clause_id, question)
+            if end.label == "value":
+                return end.model_copy(update={"text": f"Until {end.text}"})
+            return Verdict(label="cannot_tell", text="Cannot tell: the quote states no length "
+                           "of the term", clause_id=clause_id,
+                           basis="no duration in the quote other than a notice or a renewal")
+        return Verdict(label="value", text=format_length(*length), value=format_length(*length),
+                       clause_id=clause_id, basis="the length of the term the quoted clause "
+                       "states")
     if "duration" in kinds and (_ASKS_NOTICE.search(question) or
                                 _ASKS_RENEWAL.search(question)):
         notice = _ASKS_NOTICE.search(question) is not None

@@ -152,6 +152,16 @@ def event_end(text: str) -> str | None:
     return None if match is None else " ".join(match.group("event").split())
 
 
+def term_length(text: str) -> tuple[float, str] | None:
+    """The length ``text`` gives a term: its first duration that is neither a notice period
+    nor a renewal, else an anniversary.
+
+    >>> term_length("The initial term shall be five (5) years, renewing for two (2) year terms.")
+    (5.0, 'year')
+    """
+    return _term_length(text, extract_values(text))
+
+
 def _term_length(text: str, values: list[Value]) -> tuple[float, str] | None:
     """The term's own length: the first duration that is neither a notice period nor a
     renewal, else an anniversary ("the fifth anniversary": 5 years)."""

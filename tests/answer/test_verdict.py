@@ -649,3 +649,18 @@ def test_the_sentence_holding_more_of_the_question_decides():
                    direct).text == "30 days"
     assert verdict("For how many days after discharge are medical expenses covered?",
                    direct).text == "60 days"
+
+
+@pytest.mark.parametrize(("quote", "shown"), [
+    ("The initial term of this Agreement shall be for a period of five (5) years from the date "
+     "first set forth above and shall thereafter automatically renew for additional two (2) "
+     "year terms unless a party gives notice of non-renewal.", "5 years"),
+    ("This Agreement shall continue for 3 years unless terminated by either party on ninety "
+     "(90) days' prior written notice.", "3 years"),
+    ("Either party may end this Agreement by giving thirty (30) days' prior written notice; "
+     "it otherwise continues until the end of the fifteenth Contract Year.",
+     "Cannot tell: the quote states no length of the term"),
+])
+def test_the_term_is_its_own_length_not_a_renewal_or_a_notice(quote, shown):
+    for question in ("What is the term of the agreement?", "How long does the agreement last?"):
+        assert verdict(question, _direct(quote)).text == shown, question
