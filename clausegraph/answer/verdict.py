@@ -137,8 +137,8 @@ _ASKS_NOTICE = re.compile(r"\bnotice\b", re.I)
 _DOCUMENT = r"(?:agreement|contract|lease|licen[cs]e|policy|plan|arrangement)"
 _ASKS_TERM = re.compile(rf"\bterm\b(?!\s+(?:of\s+)?(?:notice|cover|renewal))|"
                         rf"\bduration\s+of\s+(?:the|this)\s+{_DOCUMENT}\b|"
-                        rf"\bhow\s+long\s+(?:does|will|is)\s+(?:the|this)\s+{_DOCUMENT}\s+"
-                        r"(?:last|run|remain|continue|in\s+force)\b", re.I)
+                        rf"\bhow\s+long\s+(?:does|will|is)\s+(?:the|this)\s+(?:\w+\s+)?{_DOCUMENT}"
+                        r"\s+(?:last|run|remain|continue|in\s+force|valid)\b", re.I)
 # a question about renewing: "renew", or extending a term ("Can the term be extended by a
 # year?"); extending a place or a cover is not renewing ("Can the geographical area be
 # extended to neighbouring countries?" was read "Renews; not said to be automatic")
@@ -273,10 +273,13 @@ def verdict(question: str, direct: DirectAnswer | None,
         # terms ... ninety (90) days' notice")
         length = term_length(text)
         if length is None:
-            # a term stated by its end: "... and terminate on December 31, 2022"
+            # a term stated by its end ("... and terminate on December 31, 2022") or by
+            # where it is stated ("valid for the term specified in the policy")
             end = _value(text, ("date",), clause_id, question)
-            if end.label == "value":
+            if end.label == "value" and end.basis.startswith("the date"):
                 return end.model_copy(update={"text": f"Until {end.text}"})
+            if end.label == "value":
+                return end
             return Verdict(label="cannot_tell", text="Cannot tell: the quote states no length "
                            "of the term", clause_id=clause_id,
                            basis="no duration in the quote other than a notice or a renewal")

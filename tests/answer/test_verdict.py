@@ -664,3 +664,12 @@ def test_the_sentence_holding_more_of_the_question_decides():
 def test_the_term_is_its_own_length_not_a_renewal_or_a_notice(quote, shown):
     for question in ("What is the term of the agreement?", "How long does the agreement last?"):
         assert verdict(question, _direct(quote)).text == shown, question
+
+
+@pytest.mark.parametrize("notice", ["three months", "3 months", "ninety (90) days"])
+def test_a_notice_before_expiry_is_not_how_long_a_contract_is_valid(notice):
+    quote = ("The insurance is valid for the term specified in the policy. Unless the insurance "
+             f"contract is terminated {notice} prior to expiry, it is automatically renewed for "
+             "another year.")
+    result = verdict("How long is the insurance contract valid?", _direct(quote))
+    assert result.label == "cannot_tell", result
