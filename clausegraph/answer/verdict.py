@@ -20,20 +20,50 @@ import re
 from collections.abc import Callable, Mapping
 from datetime import date
 
-from clausegraph.answer.direct import (ASKS_DATE, ASKS_END, ASKS_EXCLUSION, CONTINUES_COVER,
-                                       DEFERRED, FAMILY_PREFIX, PROPORTIONAL, REFUSING_HEADING,
-                                       UNDERTAKES, VALUE_QUESTION_KINDS, asks_contents,
-                                       content_tokens, question_kind, refuses_cover,
-                                       split_sentences, value_answers)
+from clausegraph.answer.direct import (
+    ASKS_DATE,
+    ASKS_END,
+    ASKS_EXCLUSION,
+    CONTINUES_COVER,
+    DEFERRED,
+    FAMILY_PREFIX,
+    KIND_WORDS,
+    PROPORTIONAL,
+    REFUSING_HEADING,
+    UNDERTAKES,
+    VALUE_QUESTION_KINDS,
+    asks_contents,
+    content_tokens,
+    question_kind,
+    refuses_cover,
+    split_sentences,
+    value_answers,
+)
 from clausegraph.models import CELL_SEPARATOR, Answer, DirectAnswer, Verdict
 from clausegraph.models.document import Span
 from clausegraph.segment.headings import CONNECTORS
-from clausegraph.text.term import (EFFECTIVE_DATE, NAMES_EFFECTIVE, RENEWS, TermEnd,
-                                   date_by_name, event_end, format_length, notice_period,
-                                   renewal_length, term_end, term_length)
+from clausegraph.text.term import (
+    EFFECTIVE_DATE,
+    NAMES_EFFECTIVE,
+    RENEWS,
+    TermEnd,
+    date_by_name,
+    event_end,
+    format_length,
+    notice_period,
+    renewal_length,
+    term_end,
+    term_length,
+)
 from clausegraph.text.tokenize import tokenize
-from clausegraph.text.values import (DAYS_PER_UNIT, Value, extract_values, left_blank,
-                                     meets_figures, stated_figures)
+from clausegraph.text.values import (
+    DAYS_PER_UNIT,
+    Value,
+    extract_values,
+    left_blank,
+    meets_figures,
+    stated_figures,
+)
 
 # The dates of a document a term may count from (answer/dates.py), by document id.
 DatesOf = Callable[[str], Mapping[str, str | None]]
@@ -422,6 +452,32 @@ def _names_subject(question: str, text: str) -> bool:
     return any(t[:FAMILY_PREFIX] in quoted for t in wanted)
 
 
+# what "Is there a ...?" asks about: the words after the article, to a preposition
+_ASKED_THING = re.compile(r"^\s*(?:is|are)\s+there\s+(?:(?:a|an|any)\s+)?(?P<thing>[\w\-]+"
+                          r"(?:\s+(?!(?:for|on|in|of|under|to|with|when|if|after|before|during|"
+                          r"at|by|from|per|above|below|over)\b)[\w\-]+){0,3})", re.I)
+
+
+def _names_thing(question: str, text: str) -> bool:
+    """Whether the quote names the thing "Is there a ...?" asks about, by a word of it that
+    does not only ask for a kind of value: "Is there a co-payment for insured persons above
+    60?" of "Only those persons named as the insured ... shall be covered" names "insured"
+    and "persons", not the co-payment. True when the question is not so worded or every
+    word of the thing asks for a value ("Is there a limit on room rent?": the figure
+    answers it)."""
+    match = _ASKED_THING.match(question)
+    if match is None:
+        return True
+    wanted = {t[:FAMILY_PREFIX] for t in tokenize(_joined(match.group("thing")))
+              if t not in KIND_WORDS and t not in _THING_GENERIC}
+    quoted = {t[:FAMILY_PREFIX] for t in tokenize(text)}
+    return not wanted or bool(wanted & quoted)
+
+
+# words of the thing asked that name no thing of their own ("Is there any such clause?")
+_THING_GENERIC = frozenset(tokenize("such clause provision term condition"))
+
+
 def _subject_words(question: str) -> list[str]:
     """The words of the question left when the words that only ask are taken out."""
     asking = [_AUXILIARY, _ASKS_COVER, _WAIT, _FIRST, _PERMISSION, _EXISTS,
@@ -581,13 +637,36 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
 # the limit
 _WHICHEVER = re.compile(r",?\s*whichever\s+is\s+(?:the\s+)?(?:lower|less|lesser|least|lowest|"
                         r"higher|greater|more|most|highest|earlier|earliest|later|latest)\b", re.I)
+# "2% of the sum insured subject to a maximum of Rs. 5,000 per day": a share capped by an
+# amount; the cap and what it is counted per are read with it
+_CAPPED_BY = re.compile(r",?\s*(?:subject\s+to|up\s+to)\s+(?:a\s+)?(?:maximum|max\.?|ceiling|"
+                        r"cap)\s+(?:of\s+)?$", re.I)
+_PER_AFTER = re.compile(r"\s*(?:/-)?\s*(?:-\s*)?per\s+(?:each\s+)?[A-Za-z]+", re.I)
 _ALTERNATIVE_REACH = 120
+
+
+def _capped(text: str, value: Value, values: list[Value]) -> str | None:
+    """A share and the amount that caps it, when ``value`` is either: "2% of the sum insured
+    subject to maximum of Rs. 5,000/- per day" (the verdict "Rs. 5,000/-" alone drops the
+    share that applies below the cap)."""
+    figures = [v for v in values if v.kind in _PROVISION_FIGURES]
+    for share, cap in zip(figures, figures[1:], strict=False):
+        if value not in (share, cap) or cap.start - share.end > _ALTERNATIVE_REACH:
+            continue
+        between = text[share.end:cap.start]
+        if _CAPPED_BY.search(between) and not re.search(r";|\.\s+[A-Z(]", between):
+            per = _PER_AFTER.match(text, cap.end)
+            return " ".join(text[share.start:per.end() if per else cap.end].split())
+    return None
 
 
 def _alternatives(text: str, value: Value, values: list[Value]) -> str | None:
     """The figures a limit is the lower (or higher) of, as the quote states them, when
     ``value`` is one of them: "25% of Sum Insured or INR 40,000 per eye, whichever is lower"
     (the verdict "INR 40,000" alone would drop the other half of the limit)."""
+    capped = _capped(text, value, values)
+    if capped is not None:
+        return capped
     rule = _WHICHEVER.search(text, value.end, value.end + _ALTERNATIVE_REACH)
     if rule is None:
         return None
@@ -678,7 +757,8 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False) ->
                        basis="the clause says cover goes on")
     if _EXISTS.search(question):
         # the quote's words as written and with hyphenated words joined ("co-payment")
-        if not _names_subject(_joined(question), f"{text} {_joined(text)}"):
+        if not _names_subject(_joined(question), f"{text} {_joined(text)}") \
+                or not _names_thing(question, f"{text} {_joined(text)}"):
             # "Is there a co-payment on claims?" of a clause on interest for a late payment
             return Verdict(label="cannot_tell",
                            text="Cannot tell: the quote does not name what is asked about",

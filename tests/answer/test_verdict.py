@@ -673,3 +673,26 @@ def test_a_notice_before_expiry_is_not_how_long_a_contract_is_valid(notice):
              "another year.")
     result = verdict("How long is the insurance contract valid?", _direct(quote))
     assert result.label == "cannot_tell", result
+
+
+@pytest.mark.parametrize(("share", "cap", "shown"), [
+    ("2% of the sum insured", "Rs. 5,000/-per day", "2% of the sum insured subject to maximum of Rs. 5,000/-per day"),
+    ("1% of the Sum Insured", "$100 per day", "1% of the Sum Insured, subject to a maximum of $100 per day"),
+    ("one per cent of the Sum Insured", "EUR 150 per day",
+     "one per cent of the Sum Insured, subject to a maximum of EUR 150 per day"),
+])
+def test_a_share_capped_by_an_amount_is_stated_with_its_cap(share, cap, shown):
+    joiner = " subject to maximum of " if cap.startswith("Rs") else ", subject to a maximum of "
+    quote = f"Room rent, boarding and nursing expenses are paid up to {share}{joiner}{cap}."
+    assert verdict("What is the room rent limit?", _direct(quote)).text == shown
+
+
+@pytest.mark.parametrize("thing", ["co-payment", "copayment", "deductible"])
+def test_a_provision_asked_of_a_quote_that_does_not_name_it_is_no_yes(thing):
+    quote = ("Insured: only those persons named as the insured in the Policy Schedule shall be "
+             "covered under this Policy.")
+    result = verdict(f"Is there a {thing} for insured persons above 60?", _direct(quote))
+    assert result.label == "cannot_tell", result
+    named = verdict(f"Is there a {thing} for insured persons above 60?", _direct(
+        f"A {thing} of 20% applies to every claim of an insured person above 60 years."))
+    assert named.text == "Yes: 20%", named
