@@ -158,8 +158,6 @@ _VALUE_KINDS: dict[str, frozenset[str]] = {
 }
 # the question kinds that ask for a figure
 VALUE_QUESTION_KINDS = frozenset(_VALUE_KINDS)
-# every word that only asks for a kind of value ("limit", "cap", "period", "wait")
-KIND_WORDS = frozenset().union(*_KIND_WORDS.values(), _WAIT_WORDS)
 # "in perpetuity" states a period without a number
 _UNBOUNDED = re.compile(r"\bperpetuity\b", re.I)
 # "refund proportionate premium for the unexpired period", "a pro rata share": an amount

@@ -18,6 +18,7 @@ from __future__ import annotations
 import calendar
 import re
 from collections.abc import Callable, Mapping
+from itertools import pairwise
 from datetime import date
 
 from clausegraph.answer.direct import (
@@ -27,7 +28,6 @@ from clausegraph.answer.direct import (
     CONTINUES_COVER,
     DEFERRED,
     FAMILY_PREFIX,
-    KIND_WORDS,
     PROPORTIONAL,
     REFUSING_HEADING,
     UNDERTAKES,
@@ -452,32 +452,6 @@ def _names_subject(question: str, text: str) -> bool:
     return any(t[:FAMILY_PREFIX] in quoted for t in wanted)
 
 
-# what "Is there a ...?" asks about: the words after the article, to a preposition
-_ASKED_THING = re.compile(r"^\s*(?:is|are)\s+there\s+(?:(?:a|an|any)\s+)?(?P<thing>[\w\-]+"
-                          r"(?:\s+(?!(?:for|on|in|of|under|to|with|when|if|after|before|during|"
-                          r"at|by|from|per|above|below|over)\b)[\w\-]+){0,3})", re.I)
-
-
-def _names_thing(question: str, text: str) -> bool:
-    """Whether the quote names the thing "Is there a ...?" asks about, by a word of it that
-    does not only ask for a kind of value: "Is there a co-payment for insured persons above
-    60?" of "Only those persons named as the insured ... shall be covered" names "insured"
-    and "persons", not the co-payment. True when the question is not so worded or every
-    word of the thing asks for a value ("Is there a limit on room rent?": the figure
-    answers it)."""
-    match = _ASKED_THING.match(question)
-    if match is None:
-        return True
-    wanted = {t[:FAMILY_PREFIX] for t in tokenize(_joined(match.group("thing")))
-              if t not in KIND_WORDS and t not in _THING_GENERIC}
-    quoted = {t[:FAMILY_PREFIX] for t in tokenize(text)}
-    return not wanted or bool(wanted & quoted)
-
-
-# words of the thing asked that name no thing of their own ("Is there any such clause?")
-_THING_GENERIC = frozenset(tokenize("such clause provision term condition"))
-
-
 def _subject_words(question: str) -> list[str]:
     """The words of the question left when the words that only ask are taken out."""
     asking = [_AUXILIARY, _ASKS_COVER, _WAIT, _FIRST, _PERMISSION, _EXISTS,
@@ -597,12 +571,14 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
             value = _nearest_subject(found, text, question)
             if value is None:
                 value = _by_sentence(found, text, question, line_starts)
-            if value is None:
+            if value is None and kind in _PROVISION_FIGURES:
+                # figures of a provision on conditions; a date asked is one date, the first
                 several = _by_condition(found, text, line_starts)
                 if several is not None:
                     return Verdict(label="value", text=several, value=several,
                                    clause_id=clause_id, basis=f"the {kind}s the quoted "
                                    "sentences state, each on its own condition")
+            if value is None:
                 value = found[0]
             # "How long is the term?" answered by its end: "until December 31, 2022"
             shown = f"Until {display(value)}" if kind == "date" and kinds[0] == "duration" \
@@ -650,7 +626,7 @@ def _capped(text: str, value: Value, values: list[Value]) -> str | None:
     subject to maximum of Rs. 5,000/- per day" (the verdict "Rs. 5,000/-" alone drops the
     share that applies below the cap)."""
     figures = [v for v in values if v.kind in _PROVISION_FIGURES]
-    for share, cap in zip(figures, figures[1:], strict=False):
+    for share, cap in pairwise(figures):
         if value not in (share, cap) or cap.start - share.end > _ALTERNATIVE_REACH:
             continue
         between = text[share.end:cap.start]
@@ -757,8 +733,7 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False) ->
                        basis="the clause says cover goes on")
     if _EXISTS.search(question):
         # the quote's words as written and with hyphenated words joined ("co-payment")
-        if not _names_subject(_joined(question), f"{text} {_joined(text)}") \
-                or not _names_thing(question, f"{text} {_joined(text)}"):
+        if not _names_subject(_joined(question), f"{text} {_joined(text)}"):
             # "Is there a co-payment on claims?" of a clause on interest for a late payment
             return Verdict(label="cannot_tell",
                            text="Cannot tell: the quote does not name what is asked about",

@@ -687,12 +687,9 @@ def test_a_share_capped_by_an_amount_is_stated_with_its_cap(share, cap, shown):
     assert verdict("What is the room rent limit?", _direct(quote)).text == shown
 
 
-@pytest.mark.parametrize("thing", ["co-payment", "copayment", "deductible"])
-def test_a_provision_asked_of_a_quote_that_does_not_name_it_is_no_yes(thing):
-    quote = ("Insured: only those persons named as the insured in the Policy Schedule shall be "
-             "covered under this Policy.")
-    result = verdict(f"Is there a {thing} for insured persons above 60?", _direct(quote))
-    assert result.label == "cannot_tell", result
-    named = verdict(f"Is there a {thing} for insured persons above 60?", _direct(
-        f"A {thing} of 20% applies to every claim of an insured person above 60 years."))
-    assert named.text == "Yes: 20%", named
+def test_a_date_asked_is_one_date_even_when_the_quote_states_several():
+    """Dates are not figures of a provision on conditions: "When is the agreement effective?"
+    over two quoted lines that each state a date reads the first, as before session 31."""
+    direct = _lines("This Agreement is entered into on January 10, 2020.",
+                    "The Supplier's prices were last revised on December 11, 2018.")
+    assert verdict("When is the agreement effective?", direct).text == "January 10, 2020"
