@@ -690,6 +690,6 @@ def test_a_share_capped_by_an_amount_is_stated_with_its_cap(share, cap, shown):
 def test_a_date_asked_is_one_date_even_when_the_quote_states_several():
     """Dates are not figures of a provision on conditions: "When is the agreement effective?"
     over two quoted lines that each state a date reads the first, as before session 31."""
-    direct = _lines("This Agreement is entered into on January 10, 2020.",
-                    "The Supplier's prices were last revised on December 11, 2018.")
-    assert verdict("When is the agreement effective?", direct).text == "January 10, 2020"
+    direct = _lines("Signed by the parties on January 10, 2020.",
+                    "Prices as revised on December 11, 2018 apply.")
+    assert verdict("What is the effective date?", direct).text == "January 10, 2020"
