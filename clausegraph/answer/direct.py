@@ -166,8 +166,9 @@ PROPORTIONAL = re.compile(r"\bpro[- ]?rata\b|\bproportionate\s+(?:premium|share|
                           r"refund|part|portion)\b", re.I)
 # an amount stated without a number: a share of another, or "Nil", a rate or an amount of
 # zero ("Glass parts | Nil", "Deductible: NIL")
+NIL = re.compile(r"\bnil\b", re.I)
 _UNNUMBERED = {"duration": _UNBOUNDED,
-               "amount": re.compile(PROPORTIONAL.pattern + r"|\bnil\b", re.I)}
+               "amount": re.compile(f"{PROPORTIONAL.pattern}|{NIL.pattern}", re.I)}
 # "as specified in the Policy Schedule", "set out in Exhibit A", "as per the Table of
 # Benefits": a value the wording gives by pointing to where it is stated
 DEFERRED = re.compile(
@@ -305,8 +306,12 @@ _PARALLEL_ITEMS = 3
 _COMPLETING_ITEMS = 5
 # a list heading this short reads as the title of its items
 LIST_TITLE_CHARS = 100
-# a line that is only a list label: "3.", "(b)", "iv)"
-_LABEL_ONLY_LINE = re.compile(r"\(?(?:\d{1,3}(?:\.\d{1,3})*|[a-zA-Z]|[ivxlcIVXLC]{1,6})[.)]?")
+# a list label: "3.", "(b)", "iv)", "2.1.", or a bare number ("3")
+_LIST_LABEL = r"\(?(?:\d{1,3}(?:\.\d{1,3})*|[ivxlcIVXLC]{1,6}|[a-zA-Z])[.)]|\d{1,3}(?:\.\d{1,3})*"
+# a line that is only a list label
+_LABEL_ONLY_LINE = re.compile(_LIST_LABEL)
+# the label a row or an item opens with ("2 Loss of ...", "(ii) ...", "b. ..."): no word of it
+_OPENING_LABEL = re.compile(rf"^\s*(?:{_LIST_LABEL})(?=\s)\s*")
 # a list's title merged into its first item lies at most this many clauses before an item
 _TITLE_SEARCH_CLAUSES = 40
 # a rule stated for a list given elsewhere in its section: "the listed conditions", "the
@@ -808,9 +813,10 @@ class DocumentTerms:
         outline did not nest them under it ("Def. 12. ... means those treatments" / "1.
         which are undertaken ..." / "2. which would ..."); at most ``_LIST_ITEMS``."""
         ordered, place = self._reading_order(clause.doc_id)
+        at = place[clause.clause_id] + 1
         items = []
-        for other in ordered[place[clause.clause_id] + 1:][:_LIST_ITEMS]:
-            words = _ROW_LABEL.sub("", other.text, count=1).lstrip()
+        for other in ordered[at:at + _LIST_ITEMS]:
+            words = _OPENING_LABEL.sub("", other.text, count=1).lstrip()
             if not other.number or not words[:1].islower():
                 break
             items.append(other)
@@ -1212,13 +1218,10 @@ def _best(candidates: list[_Scored], key: Callable[[_Scored], float],
 
     def closeness(scored: _Scored) -> float:
         # the row's own words: its list label ("2", "(ii)", "b.") is no word of it
-        row = _ROW_LABEL.sub("", scored.clause.text[scored.span[0]:scored.span[1]], count=1)
+        row = _OPENING_LABEL.sub("", scored.clause.text[scored.span[0]:scored.span[1]], count=1)
         words = [*content_tokens(row), *_figures(row)]
         return sum(w in asked for w in words) / len(words) if words else 0.0
     return max(tied, key=closeness)
-
-
-_ROW_LABEL = re.compile(r"^\s*(?:\(?(?:\d{1,3}|[ivxlc]{1,5}|[a-zA-Z])[.)]|\d{1,3}(?=\s))\s*")
 
 
 def _figures(text: str) -> set[str]:
@@ -1621,9 +1624,10 @@ def _exclusion_titles(terms: DocumentTerms, best: _Scored, excluded: bool
     # "(b) being driven by ..."), the item's own list title is read after it
     refusing = _refusing_lead_in(terms, best.clause)
     title = terms.list_title_line(best.clause)
-    titles = [t for t in (refusing, title) if t is not None] if refusing is None or \
-        (title is not None and refusing[0] is not title[0]
-         and refusing[0] is not terms.list_holder(best.clause)) else [refusing]
+    titles = [t for t in (refusing, title) if t is not None]
+    if refusing and title and (refusing[0] is title[0]
+                               or refusing[0] is terms.list_holder(best.clause)):
+        titles = [refusing]  # the item's own list refuses: its label title adds nothing
     heading = next((t for t in (path_title_of(entry) for entry in
                                 reversed(best.clause.section_path))
                     if t and exclusion_heading(t)), None)

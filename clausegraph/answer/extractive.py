@@ -504,6 +504,7 @@ def _exclusion_beside_exclusion(index: IndexReader, edge: Edge) -> bool:
 def template_values(answer: Answer) -> dict:
     """The values every answer template renders: the extractive answer, the context
     block and the LLM prompts (clausegraph.answer.generate) all see the same evidence."""
+    answering = _answering_clause(answer)
     return {
         "question": answer.question,
         "groups": [(GROUP_TITLES[g], answer.group(g)) for g in GROUPS],
@@ -513,8 +514,8 @@ def template_values(answer: Answer) -> dict:
         "per_document": answer.per_document,
         "answering_documents": answer.answering_documents(),
         "not_found": NOT_FOUND,
-        "answering": _answering_clause(answer),
-        "answering_span": _answering_span(answer),
+        "answering": answering,
+        "answering_span": _answering_span(answer, answering),
         "verdict": answer.verdict if answer.found else None,
     }
 
@@ -527,10 +528,9 @@ def _answering_clause(answer: Answer) -> EvidenceClause | None:
     return next((e for e in answer.evidence if e.clause_id in cited), None)
 
 
-def _answering_span(answer: Answer) -> Span | None:
-    """Where the answering clause says what the answer quotes from it: its first quoted line
-    that is not a heading read above the answer (None when it is quoted only as one)."""
-    clause = _answering_clause(answer)
+def _answering_span(answer: Answer, clause: EvidenceClause | None) -> Span | None:
+    """Where the answering ``clause`` says what the answer quotes from it: its first quoted
+    line that is not a heading read above the answer (None when it is quoted only as one)."""
     if clause is None or answer.direct is None:
         return None
     return next((line.span for line in answer.direct.lines

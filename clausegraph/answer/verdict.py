@@ -18,52 +18,23 @@ from __future__ import annotations
 import calendar
 import re
 from collections.abc import Callable, Mapping
-from itertools import pairwise
 from datetime import date
+from itertools import accumulate, pairwise
 
-from clausegraph.answer.direct import (
-    ASKS_DATE,
-    ASKS_END,
-    ASKS_EXCLUSION,
-    CONTINUES_COVER,
-    DEFERRED,
-    FAMILY_PREFIX,
-    PROPORTIONAL,
-    REFUSING_HEADING,
-    UNDERTAKES,
-    VALUE_QUESTION_KINDS,
-    asks_contents,
-    content_tokens,
-    question_kind,
-    refuses_cover,
-    split_sentences,
-    value_answers,
-)
+from clausegraph.answer.direct import (ASKS_DATE, ASKS_END, ASKS_EXCLUSION, CONTINUES_COVER,
+                                       DEFERRED, FAMILY_PREFIX, NIL, PROPORTIONAL,
+                                       REFUSING_HEADING, UNDERTAKES, VALUE_QUESTION_KINDS,
+                                       asks_contents, content_tokens, question_kind,
+                                       refuses_cover, split_sentences, value_answers)
 from clausegraph.models import CELL_SEPARATOR, Answer, DirectAnswer, Verdict
 from clausegraph.models.document import Span
 from clausegraph.segment.headings import CONNECTORS
-from clausegraph.text.term import (
-    EFFECTIVE_DATE,
-    NAMES_EFFECTIVE,
-    RENEWS,
-    TermEnd,
-    date_by_name,
-    event_end,
-    format_length,
-    notice_period,
-    renewal_length,
-    term_end,
-    term_length,
-)
+from clausegraph.text.term import (EFFECTIVE_DATE, NAMES_EFFECTIVE, RENEWS, TermEnd,
+                                   date_by_name, event_end, format_length, notice_period,
+                                   renewal_length, term_end, term_length)
 from clausegraph.text.tokenize import tokenize
-from clausegraph.text.values import (
-    DAYS_PER_UNIT,
-    Value,
-    extract_values,
-    left_blank,
-    meets_figures,
-    stated_figures,
-)
+from clausegraph.text.values import (DAYS_PER_UNIT, Value, extract_values, left_blank,
+                                     meets_figures, stated_figures)
 
 # The dates of a document a term may count from (answer/dates.py), by document id.
 DatesOf = Callable[[str], Mapping[str, str | None]]
@@ -325,10 +296,9 @@ def verdict(question: str, direct: DirectAnswer | None,
             return Verdict(label="value", text=format_length(*length),
                            value=format_length(*length),
                            clause_id=clause_id, basis=f"the {what} the quoted clause states")
-    # where each quoted line after the first starts in ``text``: lines are apart
-    starts = [len(" ".join(line.text for line in direct.lines[:i]))
-              for i in range(1, len(direct.lines))]
-    found = _value(text, kinds, clause_id, question, tuple(starts))
+    # where each quoted line after the first starts in ``text`` (joined by one space)
+    starts = tuple(accumulate(len(line.text) + 1 for line in direct.lines[:-1]))
+    found = _value(text, kinds, clause_id, question, starts)
     if found.label == "cannot_tell" and question_kind(question) == "method":
         return None  # "How is the refund worked out?": the quote states how, not a figure
     return found
@@ -502,17 +472,16 @@ def _sentence_of(value: Value, sentences: list[Span], line_starts: tuple[int, ..
 
 
 def _by_sentence(found: list[Value], text: str, question: str | None,
-                 line_starts: tuple[int, ...] = ()) -> Value | None:
+                 unit: Callable[[Value], Span]) -> Value | None:
     """The value whose sentence holds more of the question's words than the sentence of
     any other ("For how many days before admission ...?": "... thirty days immediately
     before the insured person is hospitalised", not "... sixty days after discharge");
     None when no one sentence does."""
     if not question:
         return None
-    sentences = split_sentences(text)
     # every word of the question: "before" and "after" tell the sentences apart here
     asked = {t[:FAMILY_PREFIX] for t in tokenize(question)}
-    spans = {_sentence_of(v, sentences, line_starts): v for v in reversed(found)}
+    spans = {unit(v): v for v in reversed(found)}
     if len(spans) < 2:
         return None
 
@@ -522,21 +491,18 @@ def _by_sentence(found: list[Value], text: str, question: str | None,
     return spans[ranked[0]] if overlap(ranked[0]) > overlap(ranked[1]) else None
 
 
-def _by_condition(found: list[Value], text: str, line_starts: tuple[int, ...] = ()) -> str | None:
+def _by_condition(found: list[Value], unit: Callable[[Value], Span]) -> str | None:
     """"15% or 5% (each on its condition, quoted)" when the quote's sentences state
     different figures of the kind asked and no word of the question says which: "Co-payment
     of 15% ... aged greater than 75 years" / "Co-payment of 5% ... aged 75 years or less".
     None when one sentence states them all (a limit and its cap: "Rs. 5,000 per day up to
     Rs. 50,000") or they are the same figure."""
-    sentences = split_sentences(text)
     shown = list(dict.fromkeys(display(v) for v in found))
-    if len(shown) < 2 or len(shown) > 3 or \
-            len({_sentence_of(v, sentences, line_starts) for v in found}) < 2:
+    if len(shown) < 2 or len(shown) > 3 or len({unit(v) for v in found}) < 2:
         return None
     return f"{' or '.join(shown)} (each on its condition, quoted)"
 
 
-_NIL = re.compile(r"\bnil\b", re.I)
 # the value kinds each learned question kind asks for, best first (answer/kinds.py)
 _KIND_VALUES = {"duration": ("duration", "date"), "amount": ("money", "percent"),
                 "count": ("number", "measure")}
@@ -559,21 +525,25 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
     # not the document's: values are read before it
     example = _EXAMPLE.search(text)
     values = extract_values(text[:example.start()] if example else text)
+    # the column the question names ("out of network") holds the figure asked, when it
+    # holds one of an asked kind
     cell = _asked_cell(text, question) if question else None
+    inside = [v for v in values if cell and cell[0] <= v.start and v.end <= cell[1]]
+    read = inside if any(v.kind in kinds for v in inside) else values
+    sentences: list[Span] = []
+
+    def unit(value: Value) -> Span:  # split only when no word of the subject decides
+        if not sentences:
+            sentences.extend(split_sentences(text))
+        return _sentence_of(value, sentences, line_starts)
     for kind in kinds:
-        found = [v for v in values if v.kind == kind]
-        # the column the question names ("out of network") holds the figure asked
-        in_cell = [v for v in found if cell and cell[0] <= v.start and v.end <= cell[1]]
-        found = in_cell or ([] if cell and any(
-            cell[0] <= v.start and v.end <= cell[1] for v in values if v.kind in kinds)
-            else found)
+        found = [v for v in read if v.kind == kind]
         if found:
-            value = _nearest_subject(found, text, question)
-            if value is None:
-                value = _by_sentence(found, text, question, line_starts)
+            value = _nearest_subject(found, text, question) or \
+                _by_sentence(found, text, question, unit)
             if value is None and kind in _PROVISION_FIGURES:
                 # figures of a provision on conditions; a date asked is one date, the first
-                several = _by_condition(found, text, line_starts)
+                several = _by_condition(found, unit)
                 if several is not None:
                     return Verdict(label="value", text=several, value=several,
                                    clause_id=clause_id, basis=f"the {kind}s the quoted "
@@ -592,7 +562,7 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
         return Verdict(label="value", text=shown[0].upper() + shown[1:], value=shown,
                        clause_id=clause_id, basis="the share of an amount the quoted clause "
                        "states, in place of a figure")
-    if kinds[0] == "money" and _NIL.search(text):
+    if kinds[0] == "money" and NIL.search(text):
         # "For all parts made of glass - Nil": an amount of nothing
         return Verdict(label="value", text="Nil", value="Nil", clause_id=clause_id,
                        basis="the quoted clause states a nil amount or rate")
