@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import logging
-import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -32,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from clausegraph.classify.features import term_bucket
 from clausegraph.errors import ClauseGraphError
 from clausegraph.learn import load_shipped
 from clausegraph.text.tokenize import stemmed_words
@@ -60,7 +60,7 @@ def hashed_questions(questions: Sequence[str], buckets: int) -> np.ndarray:
     rows = np.zeros((len(questions), buckets), dtype=np.float32)
     for i, question in enumerate(questions):
         for term in question_terms(question):
-            rows[i, zlib.crc32(term.encode("utf-8")) % buckets] = 1.0
+            rows[i, term_bucket(term, buckets)] = 1.0
         norm = np.linalg.norm(rows[i])
         if norm:
             rows[i] /= norm

@@ -41,11 +41,17 @@ def spelled_dates(text: str) -> str:
     return "".join(parts) + text[at:] if parts else text
 
 
+def term_bucket(term: str, buckets: int) -> int:
+    """The hash bucket of one term: CRC-32 of its UTF-8 bytes (stable across runs and
+    machines, unlike ``hash``), modulo ``buckets``."""
+    return zlib.crc32(term.encode("utf-8")) % buckets
+
+
 def hashed_terms(text: str, buckets: int) -> Counter[int]:
     """Counts of the hash buckets of ``text``'s token unigrams and adjacent bigrams."""
     tokens = tokenize(spelled_dates(text))
     terms = tokens + [f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False)]
-    return Counter(zlib.crc32(term.encode("utf-8")) % buckets for term in terms)
+    return Counter(term_bucket(term, buckets) for term in terms)
 
 
 def document_frequencies(texts: Sequence[str], buckets: int) -> np.ndarray:
