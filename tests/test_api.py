@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from clausegraph.api import ClauseGraph
@@ -84,6 +85,26 @@ def test_documents_can_be_scoped(sample_graph: ClauseGraph) -> None:
     key = next(d.key for d in sample_graph.index.clauses.documents().values() if "Bellring" in d.source_path)
     results = sample_graph.retrieve(SAMPLE_QUESTION, documents=[key], top_k=10)
     assert results and {sample_graph.index.clauses.document(r.clause.doc_id).key for r in results} == {key}
+
+
+@pytest.mark.parametrize("naming", [
+    ('Consider the MANUFACTURING AGREEMENT between STREMICK HERITAGE FOODS, LLC ("Stremick"); '
+     'PREMIER NUTRITION CORPORATION ("Premier"); '),
+    ("Consider the Manufacturing Agreement between Stremick Heritage Foods, LLC and Premier "
+     "Nutrition Corporation\n\n"),
+])
+def test_a_question_naming_its_chosen_contract_is_answered_as_the_bare_question(
+        sample_graph: ClauseGraph, naming: str) -> None:
+    """Asked with the contract chosen (``--doc``) and named in the query as LegalBench-RAG
+    names it, the naming is no part of the question: its words had ranked the preamble
+    first and the answer was "Cannot tell"."""
+    key = next(d.key for d in sample_graph.index.clauses.documents().values()
+               if "Bellring" in d.source_path)
+    question = "What is the governing law for this contract?"
+    bare = sample_graph.ask(question, documents=[key])
+    named = sample_graph.ask(naming + question, documents=[key])
+    assert [e.clause_id for e in named.evidence] == [e.clause_id for e in bare.evidence]
+    assert named.verdict is not None and named.verdict.text == bare.verdict.text == "California"
 
 
 def test_text_file_spans_slice_the_file_itself(tmp_path: Path) -> None:

@@ -328,10 +328,12 @@ ASKS_EXCLUSION = re.compile(r"\b(excluded|exclusions?|not (?:covered|payable|pai
 # a question that asks when something ends ("When does the initial term end?", "On what date
 # does the agreement expire?": the end of a term, which a clause more often counts, "for three
 # (3) years", than states), and one asked as a date ("When does the policy period end?" asks a
-# date though "period" reads as a duration; "How long before the end ...?" asks a length)
+# date though "period" reads as a duration, "What is the expiration date of this contract?"
+# one though "expiration" reads as a duration too; "How long before the end ...?" asks a
+# length)
 ASKS_END = re.compile(r"\b(expir\w*|end|ends|ending)\b|\bwhen\s+(does|will|do)\b[^?]*"
                       r"\bterminat\w*", re.I)
-ASKS_DATE = re.compile(r"\bwhen\b|\b(?:on\s+)?what\s+date\b", re.I)
+ASKS_DATE = re.compile(r"\bwhen\b|\bdate\b", re.I)
 _QUESTION_KINDS = (
     ("incorporation", re.compile(
         r"\bwhere\b.*\b(incorporated|organi[sz]ed|formed|registered)\b|"

@@ -28,7 +28,8 @@ from clausegraph.classify.questions import (QuestionTypeModel, descriptions, shi
 from clausegraph.config import RetrievalConfig
 from clausegraph.embed import Embedder
 from clausegraph.models import Clause, Edge, RelationType, RetrievedClause
-from clausegraph.retrieve.scope import DocumentScope, DocumentScoper, without_document_name
+from clausegraph.retrieve.scope import (DocumentScope, DocumentScoper, document_opening,
+                                        without_document_name)
 from clausegraph.store.base import GraphStore, IndexReader
 from clausegraph.text.tokenize import tokenize
 
@@ -70,6 +71,7 @@ class Retriever:
         # through one retriever, and each answer must read its own question's scope.
         self._thread = threading.local()
         self._scopers: dict[float, DocumentScoper] = {}
+        self._openings: dict[str, str] = {}
         self._doc_rank = {d: i for i, d in enumerate(index.clauses.document_ids())}
         # An answer searches the same question once overall and once inside each of its
         # best documents, and the web app repeats questions: embed each once (per index).
@@ -149,13 +151,21 @@ class Retriever:
         if self.last_scope is not None:
             return self.last_scope.doc_ids, self.last_scope.question
         if config.scope_documents:
+            # documents chosen by the caller (or an index of one) may still be named in the
+            # question: "Consider the ... between A and B; what is ...?" asked with --doc
             chosen = doc_ids if doc_ids is not None else self.index.clauses.document_ids()
-            if len(chosen) == 1:  # the one document may still be named in the question
-                question = without_document_name(query, [self.index.clauses.document(chosen[0])])
+            if doc_ids is not None or len(chosen) == 1:
+                question = without_document_name(query, [self._opening(d) for d in chosen])
                 if question != query:
                     self.last_scope = DocumentScope(chosen, question, query)
-                    return chosen if doc_ids is not None else None, question
+                    return doc_ids, question
         return doc_ids, query
+
+    def _opening(self, doc_id: str) -> str:
+        """A document's name and opening as a question would name it (read once)."""
+        if doc_id not in self._openings:
+            self._openings[doc_id] = document_opening(self.index.clauses.document(doc_id))
+        return self._openings[doc_id]
 
     def scoper(self, margin: float) -> DocumentScoper:
         """The document scoper for this index (built on first use, per margin)."""

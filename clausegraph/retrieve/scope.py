@@ -38,6 +38,8 @@ _NAME_RUN = re.compile(
     r"(?<![\w'])(?:[A-Z][\w&'’.-]*|\d+)(?:\s+(?:of|and|for|the|&|de|[A-Z][\w&'’.-]*|\d+))*"
     r"\s+[A-Z][\w&'’.-]*"
 )
+# a name in quotes ("Fiverr", “Viber Messenger”): one word can name a document there
+_QUOTED = re.compile(r"[\"“]([^\"“”]{2,80})[\"”]")
 _LEAD_IN = re.compile(r"\s*(?:,\s*)?\b(?:under|in|of|for|from|within|per|by)\s+(?:the\s+)?$", re.I)
 
 
@@ -208,11 +210,28 @@ def without_name_words(query: str, names: Callable[[str], bool]) -> str:
     return question if len(tokenize(question)) >= 2 else query
 
 
-def without_document_name(query: str, documents: list[Document]) -> str:
-    """``query`` without a phrase that names one of ``documents`` (already chosen with
-    ``--doc``): "the grace period under the National Parivar Mediclaim Plus Policy" asks
-    about the grace period; the name would only match the document's preamble."""
-    openings = [_flat(document_name(d) + " " + d.text[:_PROFILE_CHARS]) for d in documents]
+def document_opening(document: Document) -> str:
+    """The name and opening text a question names a chosen document by, as compared."""
+    return _flat(document_name(document) + " " + document.text[:_PROFILE_CHARS])
+
+
+def without_document_name(query: str, openings: list[str]) -> str:
+    """``query`` without what names one of the documents already chosen (``--doc``):
+    leading parts that name it ("Consider the SERVICE AGREEMENT between BICYCLETX LIMITED
+    ("Company"); NIGEL CROCKETT ("Employee"); What is the governing law ...?" asks the last
+    part), else a phrase inside the sentence ("the grace period under the National Parivar
+    Mediclaim Plus Policy" asks about the grace period). The name would only match the
+    document's preamble. ``openings``: the chosen documents' ``document_opening``."""
+
+    def names(text: str) -> bool:
+        phrases = [text[start:end] for start, end in _name_candidates(text)]
+        phrases += _QUOTED.findall(text)  # Consider "Fiverr"'s privacy policy
+        return any(_flat(phrase) in opening for phrase in phrases for opening in openings)
+
+    parts = [p.strip() for p in _PART_BREAK.split(query) if p.strip()]
+    for cut in range(len(parts) - 1, 0, -1):
+        if names("; ".join(parts[:cut])):
+            return "; ".join(parts[cut:])
     for start, end in _name_candidates(query):
         if any(_flat(query[start:end]) in opening for opening in openings):
             return _without(query, start, end)

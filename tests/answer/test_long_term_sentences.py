@@ -40,7 +40,11 @@ def wordings(tmp_path_factory):
 
 
 @pytest.mark.parametrize("question", ["When does the initial term of the agreement end?",
-                                      "When does the Initial Term expire?"])
+                                      "When does the Initial Term expire?",
+                                      # a date asked without "when" (LegalBench-RAG's
+                                      # wording): was the verdict "1 year", the renewal's
+                                      "What is the expiration date of this contract?",
+                                      "What is the end date of the initial term?"])
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))
 def test_the_end_of_a_term_set_in_a_long_sentence(wordings, variant, question):
     year = VARIANTS[variant][0][1]

@@ -69,3 +69,55 @@ def test_a_name_inside_the_question_scopes_it_and_leaves_it(scoping, query, name
     """A document named by one word inside the question ("the Northwind lease") is searched
     with the rest of the question: the name would only match its opening."""
     assert _named_file(scoping, query) == (named, question)
+
+
+def _opening(scoping, file_name: str) -> str:
+    from clausegraph.retrieve.scope import document_opening
+
+    _, reader = scoping
+    doc_id = next(d for d in reader.clauses.document_ids()
+                  if Path(reader.clauses.document(d).source_path).name == file_name)
+    return document_opening(reader.clauses.document(doc_id))
+
+
+@pytest.mark.parametrize(("query", "question"), [
+    # LegalBench-RAG's style: the contract, its parties' defined names, then the question
+    (('Consider the SUPPLY AGREEMENT between Acme Widgets Inc. ("Acme"); Borealis Retail LLC '
+      '("Buyer"); What is the notice period for termination?'),
+     "What is the notice period for termination?"),
+    (("Consider the Supply Agreement between ACME WIDGETS INC. and BOREALIS RETAIL LLC; "
+      "can either party terminate?"), "can either party terminate?"),
+    ("In the supply agreement made by Acme Widgets Inc.\n\nHow often are widgets delivered?",
+     "How often are widgets delivered?"),
+])
+def test_a_chosen_documents_naming_leaves_the_question(scoping, query, question) -> None:
+    """Asked with ``--doc``, the leading parts that name the chosen contract are no part of
+    the question: their words would only match its preamble."""
+    from clausegraph.retrieve.scope import without_document_name
+
+    opening = _opening(scoping, "Acme_Widget_Supply_Agreement.txt")
+    assert without_document_name(query, [opening]) == question
+
+
+@pytest.mark.parametrize("query", [
+    "Consider \"Fiverr\"'s privacy policy; who receives my data?",
+    "Consider “FIVERR”’s privacy policy; who receives my data?",
+])
+def test_a_quoted_name_of_one_word_names_the_chosen_document(scoping, query) -> None:
+    from clausegraph.retrieve.scope import without_document_name
+
+    opening = _opening(scoping, "Fiverr_Privacy_Policy.txt")
+    assert without_document_name(query, [opening]) == "who receives my data?"
+
+
+@pytest.mark.parametrize("query", [
+    # a leading part that names another document, or none, is part of the question
+    "Consider the Northwind lease; who receives my data?",
+    "Under clause 2; who receives my data?",
+    "Data shared with service providers; who receives it?",
+])
+def test_a_leading_part_naming_no_chosen_document_stays(scoping, query) -> None:
+    from clausegraph.retrieve.scope import without_document_name
+
+    opening = _opening(scoping, "Fiverr_Privacy_Policy.txt")
+    assert without_document_name(query, [opening]) == query
