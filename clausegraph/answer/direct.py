@@ -59,6 +59,7 @@ from clausegraph.store.base import IndexReader
 from clausegraph.text.abbreviations import ABBREVIATION
 from clausegraph.text.nlp import place_spans
 from clausegraph.text.tokenize import answer_tokens
+from clausegraph.text.term import notice_durations
 from clausegraph.text.values import Value, extract_values, meets_figures, stated_figures
 
 # the cosines of sentences with the question (the answer's caller embeds them)
@@ -334,6 +335,9 @@ ASKS_EXCLUSION = re.compile(r"\b(excluded|exclusions?|not (?:covered|payable|pai
 ASKS_END = re.compile(r"\b(expir\w*|end|ends|ending)\b|\bwhen\s+(does|will|do)\b[^?]*"
                       r"\bterminat\w*", re.I)
 ASKS_DATE = re.compile(r"\bwhen\b|\bdate\b", re.I)
+# "How much notice must be given to stop the agreement from renewing?": a notice period,
+# which a sentence setting a term often states after its term's and renewal's lengths
+ASKS_NOTICE = re.compile(r"\bnotice\b", re.I)
 _QUESTION_KINDS = (
     ("incorporation", re.compile(
         r"\bwhere\b.*\b(incorporated|organi[sz]ed|formed|registered)\b|"
@@ -1035,7 +1039,8 @@ def direct_answer(
     if ASKS_DATE.search(question) and ASKS_END.search(question):
         lines = [_line(index, best.clause, rule)]
     else:
-        lines = [_focused_line(index, best.clause, rule, weights, kind)]
+        lines = [_focused_line(index, best.clause, rule, weights, kind,
+                               notice=bool(ASKS_NOTICE.search(question)))]
     # A sentence ending in a colon ("... complies with all minimum criteria as under:")
     # introduces the answer: the items after it are read with it.
     if best.clause.text[best.span[0]:best.span[1]].rstrip().endswith(":"):
@@ -1789,15 +1794,18 @@ def _companion(candidates: list[_Scored], best: _Scored, kind: str | None) -> _S
     return None
 
 
-def _focus(text: str, span: Span, weights: dict[str, float], kind: str | None) -> Span:
+def _focus(text: str, span: Span, weights: dict[str, float], kind: str | None,
+           notice: bool = False) -> Span:
     """A long sentence cut to the stretch of ``MAX_SENTENCE_CHARS`` that holds the most
-    question weight (and the asked value, when there is one): a whole list is no answer."""
+    question weight (and the asked value, when there is one: of a duration asked as
+    ``notice``, the notice period): a whole list is no answer."""
     start, end = span
     if end - start <= MAX_SENTENCE_CHARS:
         return span
     words = [(m.start(), m.end(), (answer_tokens(m.group()) or [""])[0])
              for m in _WORD_RE.finditer(text, start, end)]
-    values = _value_spans(kind, text, start, end)
+    values = _notice_spans(text, start, end) if notice and kind == "duration" else []
+    values = values or _value_spans(kind, text, start, end)
     best_score, best = -1.0, (start, min(end, start + MAX_SENTENCE_CHARS))
     # the first stretch starts where the sentence does ("(i) the other Party ..."), not at
     # its first word
@@ -1822,6 +1830,13 @@ def _focus(text: str, span: Span, weights: dict[str, float], kind: str | None) -
     while right < end and not text[right - 1].isspace() and not text[right].isspace():
         right -= 1
     return left, right
+
+
+def _notice_spans(text: str, start: int, end: int) -> list[Span]:
+    """The notice periods ``text[start:end]`` states ("ninety (90) days before the end of
+    the Initial Term"), not the term's or a renewal's length beside them."""
+    offset = start
+    return [(offset + v.start, offset + v.end) for v in notice_durations(text[start:end])]
 
 
 def _word_start(text: str, position: int, floor: int) -> int:
@@ -1851,9 +1866,9 @@ def _lead_span(clause: Clause) -> Span:
 
 
 def _focused_line(index: IndexReader, clause: Clause, span: Span, weights: dict[str, float],
-                  kind: str | None) -> AnswerLine:
+                  kind: str | None, notice: bool = False) -> AnswerLine:
     """The part of a long sentence that holds the answer, marked where it was cut."""
-    start, end = _focus(clause.text, span, weights, kind)
+    start, end = _focus(clause.text, span, weights, kind, notice)
     line = _line(index, clause, (start, end))
     if clause.text[span[0]:start].strip():
         line.cut_before = True

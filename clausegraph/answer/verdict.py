@@ -21,7 +21,8 @@ from collections.abc import Callable, Mapping
 from datetime import date
 from itertools import accumulate, pairwise
 
-from clausegraph.answer.direct import (ASKS_DATE, ASKS_END, ASKS_EXCLUSION, CONTINUES_COVER,
+from clausegraph.answer.direct import (ASKS_DATE, ASKS_END, ASKS_EXCLUSION, ASKS_NOTICE,
+                                       CONTINUES_COVER,
                                        DEFERRED, FAMILY_PREFIX, NIL, PROPORTIONAL,
                                        REFUSING_HEADING, UNDERTAKES, VALUE_QUESTION_KINDS,
                                        asks_contents, content_tokens, question_kind,
@@ -132,7 +133,6 @@ ASKS_PARTIES = re.compile(
     r"\b(?:which|what)\s+(?:are\s+the\s+)?(?:contracting\s+)?parties\s+(?:to|of|in)\s+"
     r"(?:this|the)\s+(?:agreement|contract)\b|\bwho\s+(?:signed|entered\s+into)\b",
     re.IGNORECASE)
-_ASKS_NOTICE = re.compile(r"\bnotice\b", re.I)
 # a question about the length of the document's own term: "What is the term of the
 # agreement?", "What is the duration of the lease?", "How long does the contract last?"
 _DOCUMENT = r"(?:agreement|contract|lease|licen[cs]e|policy|plan|arrangement)"
@@ -268,7 +268,7 @@ def verdict(question: str, direct: DirectAnswer | None,
                            basis=f"the quote names the document's {named[1]}, stated in "
                            "another clause")
     if "duration" in kinds and _ASKS_TERM.search(question) \
-            and not (_ASKS_NOTICE.search(question) or _ASKS_RENEWAL.search(question)):
+            and not (ASKS_NOTICE.search(question) or _ASKS_RENEWAL.search(question)):
         # "What is the term of the agreement?": the term's own length, not a renewal's or a
         # notice period the same sentence states ("five (5) years ... renew for two (2) year
         # terms ... ninety (90) days' notice")
@@ -287,9 +287,9 @@ def verdict(question: str, direct: DirectAnswer | None,
         return Verdict(label="value", text=format_length(*length), value=format_length(*length),
                        clause_id=clause_id, basis="the length of the term the quoted clause "
                        "states")
-    if "duration" in kinds and (_ASKS_NOTICE.search(question) or
+    if "duration" in kinds and (ASKS_NOTICE.search(question) or
                                 _ASKS_RENEWAL.search(question)):
-        notice = _ASKS_NOTICE.search(question) is not None
+        notice = ASKS_NOTICE.search(question) is not None
         length = notice_period(text) if notice else renewal_length(text)
         if length is not None:
             what = "notice period" if notice else "length of a renewal"

@@ -315,11 +315,15 @@ _NEAR = 80  # characters between a duration and the word that says what it measu
 def notice_period(text: str) -> tuple[float, str] | None:
     """The notice period ``text`` states: a duration stated as notice ("at least ninety (90)
     days prior written notice"), else the duration nearest a word of notice."""
+    found = notice_durations(text)
+    return (float(found[0].amount or 0), str(found[0].unit)) if found else None
+
+
+def notice_durations(text: str) -> list[Value]:
+    """The durations ``text`` states as notice, in order, else those near a word of notice,
+    nearest first (the first is ``notice_period``)."""
     stated = [v for v in _durations(text) if _NOTICE_STATED.match(text, v.end)]
-    if stated:
-        return stated[0].amount, stated[0].unit  # type: ignore[return-value]
-    near = _durations_near(text, _NOTICE_WORD)
-    return near[0] if near else None
+    return stated or _nearest(text, _NOTICE_WORD)
 
 
 def renewal_length(text: str) -> tuple[float, str] | None:
@@ -344,6 +348,12 @@ def _durations(text: str) -> list[Value]:
 
 def _durations_near(text: str, cue: re.Pattern, skip: set[tuple[int, int]] = frozenset()
                     ) -> list[tuple[float, str]]:
+    """The lengths of ``_nearest``."""
+    return [(float(v.amount or 0), str(v.unit)) for v in _nearest(text, cue, skip)]
+
+
+def _nearest(text: str, cue: re.Pattern, skip: set[tuple[int, int]] = frozenset()
+             ) -> list[Value]:
     """Durations of ``text`` ordered by distance to the nearest ``cue`` word (those further
     than ``_NEAR`` characters left out)."""
     cues = [m.start() for m in cue.finditer(text)]
@@ -353,5 +363,5 @@ def _durations_near(text: str, cue: re.Pattern, skip: set[tuple[int, int]] = fro
             continue
         distance = min((abs(c - value.start) for c in cues), default=None)
         if distance is not None and distance <= _NEAR:
-            scored.append((distance, (float(value.amount or 0), str(value.unit))))
-    return [length for _, length in sorted(scored, key=lambda item: item[0])]
+            scored.append((distance, value))
+    return [value for _, value in sorted(scored, key=lambda item: item[0])]

@@ -51,3 +51,33 @@ def test_the_end_of_a_term_set_in_a_long_sentence(wordings, variant, question):
     answer = ask_variant(wordings, variant, question)
     assert answer.verdict is not None and answer.verdict.text.startswith(
         f"Ends on 1 March {year}"), (answer.verdict, answer.direct_answer)
+
+
+NOTICES = [("ninety (90) days", "90 days"), ("90 days", "90 days"),
+           ("three (3) months", "3 months")]
+
+
+@pytest.fixture(scope="module")
+def notice_wordings(tmp_path_factory):
+    # the sentence under a heading and a title that say "term" (DUOS Technologies' "6. TERM
+    # AND TERMINATION; WITHDRAWAL." / "6.1 Term. Unless terminated sooner, ...")
+    texts = [wording(LENGTHS[0], "2. TERM AND TERMINATION; WITHDRAWAL.")
+             .replace("2.1 Unless", "2.1 Term. Unless")
+             .replace("this Agreement ninety (90) days", "this Agreement, in the manner set "
+                      f"out in Section 12 (Notices), no later than {notice}")
+             for notice, _ in NOTICES]
+    return variant_graph(tmp_path_factory.mktemp("long_term_notices"), texts)
+
+
+@pytest.mark.parametrize("question", [
+    "How much notice must be given to stop the agreement from renewing?",
+    "What is the notice period required to terminate the renewal?"])
+@pytest.mark.parametrize("variant", range(len(NOTICES)))
+def test_the_notice_period_at_the_end_of_a_long_term_sentence(notice_wordings, variant,
+                                                              question):
+    """The cut of the long sentence holds the notice period, not the term's and the
+    renewal's lengths before it: the verdict was "1 year", the renewal's."""
+    answer = ask_variant(notice_wordings, variant, question)
+    assert answer.verdict is not None and answer.verdict.text == NOTICES[variant][1], (
+        answer.verdict, answer.direct_answer)
+    assert NOTICES[variant][0] in answer.direct_answer

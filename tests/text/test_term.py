@@ -13,6 +13,7 @@ from clausegraph.text.term import (
     date_by_name,
     defined_dates,
     named_date,
+    notice_durations,
     notice_period,
     renewal_length,
     term_end,
@@ -192,3 +193,19 @@ def test_a_renewal_ended_by_notice_is_no_notice_period(renewal, length):
     assert renewal_length(renewal) == length
     assert notice_period("either party may end it on ninety (90) days prior written "
                          "notice") == (90.0, "day")
+
+
+@pytest.mark.parametrize(("notice", "text"), [
+    ("ninety (90) days", "ninety (90) days"), ("90 days", "90 days"),
+    ("three (3) months", "three (3) months"), ("sixty days", "sixty days")])
+def test_the_notice_durations_of_a_term_sentence_leave_its_lengths_out(notice, text):
+    """Where in a sentence its notice period is written ("... renew for additional one (1)
+    year terms ... unless either party gives Notice ... {notice} before the end"): the
+    answer's cut reads it to keep the notice, not the term's or renewal's length."""
+    sentence = ("the term of this Agreement shall begin on the Effective Date and continue for "
+                "three (3) years thereafter and shall automatically renew for additional one "
+                "(1) year terms unless either party gives the other Party Notice of its "
+                f"intention to terminate this Agreement {notice} before the end of the Term.")
+    found = notice_durations(sentence)
+    assert [sentence[v.start:v.end] for v in found][:1] == [text]
+    assert notice_period(sentence) == (found[0].amount, found[0].unit)
