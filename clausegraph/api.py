@@ -907,11 +907,23 @@ def _embedding_text(clause: Clause) -> str:
 
 
 def _match_documents(entries: Mapping[str, DocumentEntry], name: str) -> list[str]:
-    """Doc ids whose id, key, resolved path or file name equals ``name``."""
+    """Doc ids whose id, key, resolved path or file name equals ``name``; failing those, whose
+    file name without its extension is ``name``'s: a contract named by its text copy
+    ("cuad/Acme - Supply Agreement.txt", as LegalBench-RAG names it) or its bare name finds
+    the PDF of that name."""
     resolved = os.path.realpath(name)
-    return [
+    exact = [
         doc_id
         for doc_id, entry in entries.items()
         if name in (doc_id, entry.key, Path(entry.source_path).name)
         or resolved == entry.source_path
     ]
+    if exact:
+        return exact
+    from clausegraph.ingest.files import SUPPORTED_SUFFIXES
+
+    # "... EX-10.1-STRATEGIC ALLIANCE AGREEMENT" has a dot but no extension
+    path = Path(name)
+    stem = path.stem if path.suffix.lower() in SUPPORTED_SUFFIXES else path.name
+    return [doc_id for doc_id, entry in entries.items()
+            if stem and Path(entry.source_path).stem == stem]

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from clausegraph.api import ClauseGraph
 from clausegraph.config import SAMPLE_QUESTION
+from clausegraph.errors import NotFoundError
 from clausegraph.models import RelationType
 
 runner = CliRunner()
@@ -105,6 +106,22 @@ def test_a_question_naming_its_chosen_contract_is_answered_as_the_bare_question(
     named = sample_graph.ask(naming + question, documents=[key])
     assert [e.clause_id for e in named.evidence] == [e.clause_id for e in bare.evidence]
     assert named.verdict is not None and named.verdict.text == bare.verdict.text == "California"
+
+
+@pytest.mark.parametrize("name", [
+    "BellringBrandsInc_20190920_S-1_EX-10.12_11817081_EX-10.12_Manufacturing Agreement1",
+    "cuad/BellringBrandsInc_20190920_S-1_EX-10.12_11817081_EX-10.12_Manufacturing Agreement1.txt",
+])
+def test_a_document_is_found_by_its_name_without_the_extension(sample_graph: ClauseGraph,
+                                                               name: str) -> None:
+    """The PDF is found by its bare name, or by the name of its text copy (LegalBench-RAG
+    names CUAD's contracts "cuad/<name>.txt"); a name matching nothing is still an error."""
+    key = next(d.key for d in sample_graph.index.clauses.documents().values()
+               if "Bellring" in d.source_path)
+    results = sample_graph.retrieve("Which law governs?", documents=[name], top_k=3)
+    assert {sample_graph.index.clauses.document(r.clause.doc_id).key for r in results} == {key}
+    with pytest.raises(NotFoundError, match="no document 'BellringBrandsInc' in index"):
+        sample_graph.retrieve("Which law governs?", documents=["BellringBrandsInc"])
 
 
 def test_text_file_spans_slice_the_file_itself(tmp_path: Path) -> None:

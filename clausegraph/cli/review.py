@@ -29,7 +29,8 @@ from clausegraph.text.safe import plain
 @app.command()
 def review(
     documents: Annotated[Optional[list[str]], typer.Argument(
-        help="documents to review: doc id, key, file name or path (as stats lists them)")
+        help="documents to review: doc id, key, file name or path (as stats lists them), "
+             "or the file name without its extension")
     ] = None,
     index: IndexOption = DEFAULT_INDEX,
     every: Annotated[bool, typer.Option("--all", help="review every document of the index")
