@@ -189,16 +189,18 @@ def report(name: str, results: list[tuple[AskOutcome, bool]]) -> dict[str, Any]:
                      | {"right_contract_first": r} for o, r in results]}
 
 
-def run_privacy(graph: ClauseGraph, tests: list[dict[str, Any]]) -> dict[str, Any]:
-    """LegalBench-RAG's mini PrivacyQA queries asked of an index of its privacy policies,
-    scoped and not: hit@k when one of the first k evidence clauses holds a gold snippet."""
+def run_corpus_set(graph: ClauseGraph, tests: list[dict[str, Any]], name: str
+                   ) -> dict[str, Any]:
+    """A mini split of LegalBench-RAG other than CUAD (PrivacyQA, ContractNLI, MAUD) asked
+    of an index of its documents, scoped and not: hit@k when one of the first k evidence
+    clauses holds a gold snippet (CUAD's judge, ``eval.cuad.first_hit``)."""
     from clausegraph.eval.cuad import first_hit
 
     corpus = shared_data_dir() / "legalbench-rag" / "corpus"
     by_name = {Path(e.source_path).name: d for d, e in graph.index.entries().items()}
     result: dict[str, Any] = {}
     for mode in ("scoped", "unscoped"):
-        ranks = []
+        ranks, found = [], 0
         for test in tests:
             path = test["snippets"][0]["file_path"]
             text = (corpus / path).read_text(encoding="utf-8")
@@ -206,10 +208,18 @@ def run_privacy(graph: ClauseGraph, tests: list[dict[str, Any]]) -> dict[str, An
             doc = by_name[Path(path).name]
             answer = graph.ask(test["query"], documents=[doc] if mode == "scoped" else None)
             ranks.append(first_hit([e.text for e in answer.evidence], golds))
+            found += answer.found
         hit = {k: sum(r is not None and r <= k for r in ranks) / len(ranks) for k in (1, 5)}
-        print(f"privacy {mode}: {len(ranks)} asks, hit@1 {pct(hit[1])}, hit@5 {pct(hit[5])}")
-        result[mode] = {"asks": len(ranks), "hit_at_1": hit[1], "hit_at_5": hit[5]}
+        print(f"{name} {mode}: {len(ranks)} asks, hit@1 {pct(hit[1])}, hit@5 {pct(hit[5])}, "
+              f"answered {found}")
+        result[mode] = {"asks": len(ranks), "hit_at_1": hit[1], "hit_at_5": hit[5],
+                        "answered": found}
     return result
+
+
+# the other mini splits: the option naming the index to ask them of, and its benchmark file
+CORPUS_SETS = {"privacy_qa": "mini_privacy_qa.json", "contractnli": "mini_contractnli.json",
+               "maud": "mini_maud.json"}
 
 
 def main() -> None:
@@ -217,9 +227,10 @@ def main() -> None:
     parser.add_argument("--index", required=True, help="an index of the CUAD dev PDFs")
     parser.add_argument("--modes", default="scoped,unscoped")
     parser.add_argument("--out", type=Path, help="write figures and every ask as JSON")
-    parser.add_argument("--privacy-index", type=Path, help="also ask the mini PrivacyQA "
-                        "queries of an index of their 7 privacy policies (built there when "
-                        "absent, from ../shared/data/legalbench-rag/corpus)")
+    for name in CORPUS_SETS:
+        parser.add_argument(f"--{name.replace('_', '-')}-index", type=Path, help=f"also ask "
+                            f"the mini {name} queries of an index of their documents (built "
+                            "there when absent, from ../shared/data/legalbench-rag/corpus)")
     args = parser.parse_args()
     bench = shared_data_dir() / "legalbench-rag" / "benchmarks" / "mini_cuad.json"
     tests = json.loads(bench.read_text(encoding="utf-8"))["tests"]
@@ -232,18 +243,21 @@ def main() -> None:
     print(f"{len(asks)} of {len(tests)} LegalBench-RAG mini CUAD queries are on "
           f"{len({a.contract.pdf for a in asks})} indexed dev contracts")
     command = "python scripts/bench_lbrag_asks.py --index DEV_INDEX"
-    command += " --privacy-index PRIVACY_INDEX" if args.privacy_index else ""
+    command += "".join(f" --{name.replace('_', '-')}-index {name.upper()}_INDEX"
+                       for name in CORPUS_SETS if getattr(args, f"{name}_index"))
     command += f" --modes {args.modes}" if args.modes != "scoped,unscoped" else ""
     result: dict[str, Any] = {"command": command, "commit": commit()}
     for mode in args.modes.split(","):
         result[mode] = report(mode, run(graph, asks, ids, scoped=mode == "scoped"))
-    if args.privacy_index:
-        privacy = json.loads((bench.parent / "mini_privacy_qa.json").read_text(
-            encoding="utf-8"))["tests"]
-        graph = ClauseGraph.open(args.privacy_index, create=True)
-        corpus = shared_data_dir() / "legalbench-rag" / "corpus"
-        graph.ingest(sorted({corpus / t["snippets"][0]["file_path"] for t in privacy}))
-        result["privacy_qa"] = run_privacy(graph, privacy)
+    corpus = shared_data_dir() / "legalbench-rag" / "corpus"
+    for name, file in CORPUS_SETS.items():
+        folder = getattr(args, f"{name}_index")
+        if folder is None:
+            continue
+        tests = json.loads((bench.parent / file).read_text(encoding="utf-8"))["tests"]
+        graph = ClauseGraph.open(folder, create=True)
+        graph.ingest(sorted({corpus / t["snippets"][0]["file_path"] for t in tests}))
+        result[name] = run_corpus_set(graph, tests, name)
     if args.out:
         args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n",
                             encoding="utf-8")

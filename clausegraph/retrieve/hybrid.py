@@ -28,8 +28,8 @@ from clausegraph.classify.questions import (QuestionTypeModel, descriptions, shi
 from clausegraph.config import RetrievalConfig
 from clausegraph.embed import Embedder
 from clausegraph.models import Clause, Edge, RelationType, RetrievedClause
-from clausegraph.retrieve.scope import (DocumentScope, DocumentScoper, document_opening,
-                                        without_document_name)
+from clausegraph.retrieve.scope import (DocumentNaming, DocumentScope, DocumentScoper,
+                                        document_naming, without_document_name)
 from clausegraph.store.base import GraphStore, IndexReader
 from clausegraph.text.tokenize import tokenize
 
@@ -71,7 +71,7 @@ class Retriever:
         # through one retriever, and each answer must read its own question's scope.
         self._thread = threading.local()
         self._scopers: dict[float, DocumentScoper] = {}
-        self._openings: dict[str, str] = {}
+        self._namings: dict[str, DocumentNaming] = {}
         self._doc_rank = {d: i for i, d in enumerate(index.clauses.document_ids())}
         # An answer searches the same question once overall and once inside each of its
         # best documents, and the web app repeats questions: embed each once (per index).
@@ -155,17 +155,17 @@ class Retriever:
             # question: "Consider the ... between A and B; what is ...?" asked with --doc
             chosen = doc_ids if doc_ids is not None else self.index.clauses.document_ids()
             if doc_ids is not None or len(chosen) == 1:
-                question = without_document_name(query, [self._opening(d) for d in chosen])
+                question = without_document_name(query, [self._naming(d) for d in chosen])
                 if question != query:
                     self.last_scope = DocumentScope(chosen, question, query)
                     return doc_ids, question
         return doc_ids, query
 
-    def _opening(self, doc_id: str) -> str:
+    def _naming(self, doc_id: str) -> DocumentNaming:
         """A document's name and opening as a question would name it (read once)."""
-        if doc_id not in self._openings:
-            self._openings[doc_id] = document_opening(self.index.clauses.document(doc_id))
-        return self._openings[doc_id]
+        if doc_id not in self._namings:
+            self._namings[doc_id] = document_naming(self.index.clauses.document(doc_id))
+        return self._namings[doc_id]
 
     def scoper(self, margin: float) -> DocumentScoper:
         """The document scoper for this index (built on first use, per margin)."""

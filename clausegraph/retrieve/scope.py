@@ -40,7 +40,10 @@ _NAME_RUN = re.compile(
 )
 # a name in quotes ("Fiverr", “Viber Messenger”): one word can name a document there
 _QUOTED = re.compile(r"[\"“]([^\"“”]{2,80})[\"”]")
-_LEAD_IN = re.compile(r"\s*(?:,\s*)?\b(?:under|in|of|for|from|within|per|by)\s+(?:the\s+)?$", re.I)
+_POSSESSIVE = re.compile(r"['’]s$")
+_EDGE_PUNCTUATION = "\"'“”‘’()[],.:;!?"
+_LEAD_IN = re.compile(r"\s*(?:,\s*)?(?:\b(?:under|in|of|for|from|within|per|by)\s+(?:the\s+)?|"
+                      r"\bthe\s+)$", re.I)
 
 
 @dataclass
@@ -210,32 +213,63 @@ def without_name_words(query: str, names: Callable[[str], bool]) -> str:
     return question if len(tokenize(question)) >= 2 else query
 
 
-def document_opening(document: Document) -> str:
-    """The name and opening text a question names a chosen document by, as compared."""
-    return _flat(document_name(document) + " " + document.text[:_PROFILE_CHARS])
+@dataclass(frozen=True)
+class DocumentNaming:
+    """What a question may call a chosen document by, lower-cased and flattened: its name
+    (file name and title), and that name with its opening text (parties, agreement name)."""
+
+    name: str
+    opening: str
 
 
-def without_document_name(query: str, openings: list[str]) -> str:
-    """``query`` without what names one of the documents already chosen (``--doc``):
-    leading parts that name it ("Consider the SERVICE AGREEMENT between BICYCLETX LIMITED
-    ("Company"); NIGEL CROCKETT ("Employee"); What is the governing law ...?" asks the last
-    part), else a phrase inside the sentence ("the grace period under the National Parivar
-    Mediclaim Plus Policy" asks about the grace period). The name would only match the
-    document's preamble. ``openings``: the chosen documents' ``document_opening``."""
+def document_naming(document: Document) -> DocumentNaming:
+    name = _flat(document_name(document))
+    return DocumentNaming(name, name + " " + _flat(document.text[:_PROFILE_CHARS]))
 
-    def names(text: str) -> bool:
-        phrases = [text[start:end] for start, end in _name_candidates(text)]
-        phrases += _QUOTED.findall(text)  # Consider "Fiverr"'s privacy policy
-        return any(_flat(phrase) in opening for phrase in phrases for opening in openings)
+
+def without_document_name(query: str, namings: list[DocumentNaming]) -> str:
+    """``query`` without what names one of the documents already chosen (``--doc``).
+
+    - Leading parts (split at ";" and blank lines) that name one by a phrase of its name or
+      opening: "Consider the SERVICE AGREEMENT between BICYCLETX LIMITED ("Company"); NIGEL
+      CROCKETT ("Employee"); What is the governing law ...?" asks the last part. A leading
+      part is context: one capitalised word there names it too ("Consider Motorola's
+      Non-Disclosure Agreement;", "Consider "Fiverr"'s privacy policy;").
+    - Else a phrase inside the sentence that the document's name (file name or title)
+      holds: "the grace period under the National Parivar Mediclaim Plus Policy" asks about
+      the grace period. Not a phrase only its opening holds: that is as often a defined term
+      ("Does the document require that all Confidential Information be ...").
+
+    The name would only match the document's preamble.
+    """
+    def names(part: str) -> bool:
+        return any(_holds(naming.opening, phrase)
+                   for phrase in _context_phrases(part) for naming in namings)
 
     parts = [p.strip() for p in _PART_BREAK.split(query) if p.strip()]
     for cut in range(len(parts) - 1, 0, -1):
         if names("; ".join(parts[:cut])):
             return "; ".join(parts[cut:])
     for start, end in _name_candidates(query):
-        if any(_flat(query[start:end]) in opening for opening in openings):
+        if any(_holds(naming.name, query[start:end]) for naming in namings):
             return _without(query, start, end)
     return query
+
+
+def _holds(text: str, phrase: str) -> bool:
+    """Whether flattened ``text`` holds ``phrase`` as whole words."""
+    return re.search(rf"(?<!\w){re.escape(_flat(phrase))}(?!\w)", text) is not None
+
+
+def _context_phrases(part: str) -> list[str]:
+    """The phrases a leading part may name a document by: capitalised runs and their
+    tails, quoted names, and single capitalised words after its first (possessive "'s"
+    dropped: "Motorola's")."""
+    phrases = [part[start:end] for start, end in _name_candidates(part)]
+    phrases += _QUOTED.findall(part)
+    words = [_POSSESSIVE.sub("", w.strip(_EDGE_PUNCTUATION)) for w in part.split()[1:]]
+    phrases += [w for w in words if w[:1].isupper() and len(w) >= 3]
+    return [_POSSESSIVE.sub("", p) for p in phrases]
 
 
 def _without(query: str, start: int, end: int) -> str:

@@ -71,13 +71,13 @@ def test_a_name_inside_the_question_scopes_it_and_leaves_it(scoping, query, name
     assert _named_file(scoping, query) == (named, question)
 
 
-def _opening(scoping, file_name: str) -> str:
-    from clausegraph.retrieve.scope import document_opening
+def _naming(scoping, file_name: str):
+    from clausegraph.retrieve.scope import document_naming
 
     _, reader = scoping
     doc_id = next(d for d in reader.clauses.document_ids()
                   if Path(reader.clauses.document(d).source_path).name == file_name)
-    return document_opening(reader.clauses.document(doc_id))
+    return document_naming(reader.clauses.document(doc_id))
 
 
 @pytest.mark.parametrize(("query", "question"), [
@@ -95,8 +95,8 @@ def test_a_chosen_documents_naming_leaves_the_question(scoping, query, question)
     the question: their words would only match its preamble."""
     from clausegraph.retrieve.scope import without_document_name
 
-    opening = _opening(scoping, "Acme_Widget_Supply_Agreement.txt")
-    assert without_document_name(query, [opening]) == question
+    naming = _naming(scoping, "Acme_Widget_Supply_Agreement.txt")
+    assert without_document_name(query, [naming]) == question
 
 
 @pytest.mark.parametrize("query", [
@@ -106,8 +106,8 @@ def test_a_chosen_documents_naming_leaves_the_question(scoping, query, question)
 def test_a_quoted_name_of_one_word_names_the_chosen_document(scoping, query) -> None:
     from clausegraph.retrieve.scope import without_document_name
 
-    opening = _opening(scoping, "Fiverr_Privacy_Policy.txt")
-    assert without_document_name(query, [opening]) == "who receives my data?"
+    naming = _naming(scoping, "Fiverr_Privacy_Policy.txt")
+    assert without_document_name(query, [naming]) == "who receives my data?"
 
 
 @pytest.mark.parametrize("query", [
@@ -119,5 +119,26 @@ def test_a_quoted_name_of_one_word_names_the_chosen_document(scoping, query) -> 
 def test_a_leading_part_naming_no_chosen_document_stays(scoping, query) -> None:
     from clausegraph.retrieve.scope import without_document_name
 
-    opening = _opening(scoping, "Fiverr_Privacy_Policy.txt")
-    assert without_document_name(query, [opening]) == query
+    naming = _naming(scoping, "Fiverr_Privacy_Policy.txt")
+    assert without_document_name(query, [naming]) == query
+
+
+@pytest.mark.parametrize(("query", "question"), [
+    # one capitalised word of a leading part, possessive or not, names the chosen document
+    ("Consider Acme's Supply Agreement; how often are widgets delivered?",
+     "how often are widgets delivered?"),
+    ("Consider the agreement with Borealis; how often are widgets delivered?",
+     "how often are widgets delivered?"),
+    # inside the sentence only its name (file name, title) is taken out
+    ("What notice ends the Acme Widget Supply Agreement?", "What notice ends?"),
+    ("What notice ends the agreement under the Supply Agreement?",
+     "What notice ends the agreement?"),
+    # a party or defined term its opening names is part of what is asked
+    ("When may Borealis Retail LLC terminate the agreement?",
+     "When may Borealis Retail LLC terminate the agreement?"),
+])
+def test_what_names_a_chosen_contract_and_what_is_asked(scoping, query, question) -> None:
+    from clausegraph.retrieve.scope import without_document_name
+
+    naming = _naming(scoping, "Acme_Widget_Supply_Agreement.txt")
+    assert without_document_name(query, [naming]) == question
