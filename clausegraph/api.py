@@ -920,10 +920,8 @@ def _match_documents(entries: Mapping[str, DocumentEntry], name: str) -> list[st
     ]
     if exact:
         return exact
-    from clausegraph.ingest.files import SUPPORTED_SUFFIXES
-
-    # "... EX-10.1-STRATEGIC ALLIANCE AGREEMENT" has a dot but no extension
-    path = Path(name)
-    stem = path.stem if path.suffix.lower() in SUPPORTED_SUFFIXES else path.name
+    # the name as given, or less its extension ("... EX-10.1-STRATEGIC ALLIANCE AGREEMENT"
+    # has a dot and no extension)
+    stems = {Path(name).name, Path(name).stem} - {""}
     return [doc_id for doc_id, entry in entries.items()
-            if stem and Path(entry.source_path).stem == stem]
+            if Path(entry.source_path).stem in stems]

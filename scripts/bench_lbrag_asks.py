@@ -222,11 +222,24 @@ CORPUS_SETS = {"privacy_qa": "mini_privacy_qa.json", "contractnli": "mini_contra
                "maud": "mini_maud.json"}
 
 
+def wording_questions(questions: dict[str, CuadQuestion]) -> list[CuadQuestion]:
+    """LegalBench-RAG's wording of each category it asks (without a contract's naming), in
+    place of this project's: to ask every dev contract, positives and hard negatives."""
+    return [CuadQuestion(category=category, description=questions[category].description,
+                         question=wording, answer_kind=questions[category].answer_kind)
+            for wording, category in WORDING_CATEGORY.items()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--index", required=True, help="an index of the CUAD dev PDFs")
     parser.add_argument("--modes", default="scoped,unscoped")
     parser.add_argument("--out", type=Path, help="write figures and every ask as JSON")
+    parser.add_argument("--every-contract", action="store_true", help="also ask each of "
+                        "LegalBench-RAG's wordings of every dev contract the index holds, as "
+                        "scripts/bench_cuad_dev.py asks its own (positives and hard negatives)")
+    parser.add_argument("--log", type=Path, help="with --every-contract: each judged ask as "
+                        "JSONL")
     for name in CORPUS_SETS:
         parser.add_argument(f"--{name.replace('_', '-')}-index", type=Path, help=f"also ask "
                             f"the mini {name} queries of an index of their documents (built "
@@ -246,9 +259,18 @@ def main() -> None:
     command += "".join(f" --{name.replace('_', '-')}-index {name.upper()}_INDEX"
                        for name in CORPUS_SETS if getattr(args, f"{name}_index"))
     command += f" --modes {args.modes}" if args.modes != "scoped,unscoped" else ""
+    command += " --every-contract" if args.every_contract else ""
     result: dict[str, Any] = {"command": command, "commit": commit()}
     for mode in args.modes.split(","):
         result[mode] = report(mode, run(graph, asks, ids, scoped=mode == "scoped"))
+    if args.every_contract:
+        from bench_cuad_dev import report_benchmark, run_asks
+
+        started = time.perf_counter()
+        outcomes = run_asks(graph, dev, wording_questions(questions), dev, args.log, False,
+                            only_indexed=True)
+        result["every_contract"] = report_benchmark(outcomes, wording_questions(questions),
+                                                    time.perf_counter() - started)
     corpus = shared_data_dir() / "legalbench-rag" / "corpus"
     for name, file in CORPUS_SETS.items():
         folder = getattr(args, f"{name}_index")

@@ -56,7 +56,7 @@ from clausegraph.models import (
 from clausegraph.segment.headings import VERB_RE, ends_mid_phrase
 from clausegraph.segment.lines import is_caps
 from clausegraph.store.base import IndexReader
-from clausegraph.text.abbreviations import ABBREVIATION
+from clausegraph.text.abbreviations import ABBREVIATION, ends_with_abbreviation
 from clausegraph.text.nlp import place_spans
 from clausegraph.text.tokenize import answer_tokens
 from clausegraph.text.term import notice_durations
@@ -451,7 +451,8 @@ def split_sentences(text: str) -> list[Span]:
                     and _inside_value(text, m.start()))}
     for match in _SENTENCE_END.finditer(text):
         before = text[max(0, match.start() - 12): match.start()]
-        if text[match.start()] == "." and _NO_END_BEFORE.search(before + " ") is None:
+        if text[match.start()] == "." and _NO_END_BEFORE.search(before + " ") is None \
+                and not ends_with_abbreviation(text, match.start()):
             cuts.add(match.end())
         elif text[match.start()] != "." and not _in_parentheses(text, match.start()):
             cuts.add(match.end())
@@ -1032,7 +1033,8 @@ def direct_answer(
                             type_check=checked)
     # "X may terminate ...; provided, however, that ...": the rule answers, its proviso
     # is the first exception
-    rule, inline_proviso = _split_proviso(best.clause.text, best.span)
+    rule, inline_proviso = _split_proviso(best.clause.text,
+                                          _with_statement(best.clause.text, best.span))
     # "When does the term end?" is answered by the whole sentence that sets the term (to the
     # line's limit): a cut to the words asked kept a renewal's "one (1) year" and a notice's
     # "ninety (90) days" and dropped the term's own "three (3) years"
@@ -1853,6 +1855,19 @@ def _best_span(clause: Clause, weights: dict[str, float], total: float) -> Span:
     if not scored:
         return _lead_span(clause)
     return max(scored, key=lambda s: (s.score, _states(clause.text, s.span))).span
+
+
+def _with_statement(text: str, span: Span) -> Span:
+    """A heading that opens its clause as a sentence of its own ("10.2.", "5. Featured
+    Guests.", "(ii) Exercise.") quoted with the sentence after it, which states what the
+    heading names. (A title ending in a colon is read with what follows it elsewhere; a
+    list item is a short line, not a heading.)"""
+    sentences = split_sentences(text)
+    words = [t for t in token_set(text[span[0]:span[1]]) if not t.isdigit()]
+    if len(words) >= _STATEMENT_WORDS or not sentences or sentences[0] != span \
+            or not text[span[0]:span[1]].rstrip().endswith("."):
+        return span
+    return (span[0], sentences[1][1]) if len(sentences) > 1 else span
 
 
 def _states(text: str, span: Span) -> bool:

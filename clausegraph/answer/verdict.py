@@ -226,7 +226,8 @@ def verdict(question: str, direct: DirectAnswer | None,
     clause_id = (direct.answering_line() or direct.lines[0]).clause_id
     if yes_no:
         renewal = _renewal(text, clause_id) if _ASKS_RENEWAL.search(question) else None
-        answer = renewal or _yes_no(question, text, clause_id, _read_under_exclusion(direct))
+        answer = renewal or _yes_no(question, text, clause_id, _read_under_exclusion(direct),
+                                    _reviewed_type(direct, clause_id))
         if answer.text == _NEITHER and kinds:
             # "Can the insured cancel, and what refund is given?": the value asked second
             # is an answer where the yes or no is not said in so many words
@@ -677,7 +678,18 @@ def _read_under_exclusion(direct: DirectAnswer) -> bool:
     return any(line.heads and REFUSING_HEADING.search(line.text) for line in direct.lines)
 
 
-def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False) -> Verdict:
+def _reviewed_type(direct: DirectAnswer, clause_id: str) -> str | None:
+    """The CUAD clause type the question asks about when the contract review finds it in
+    the document and reads the quoted clause as that type ("Is there an anti-assignment
+    clause?" of "This Agreement may not be assigned without ... consent"), else None."""
+    check = direct.type_check
+    if check is None or check.present is not True:
+        return None
+    return check.category if clause_id in (check.clause_id, check.lead_clause_id) else None
+
+
+def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
+            reviewed: str | None = None) -> Verdict:
     stated = _STATED_ANSWER.search(text)
     if stated is not None:
         answer = stated.group("answer").capitalize()
@@ -704,6 +716,12 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False) ->
     if _EXISTS.search(question):
         # the quote's words as written and with hyphenated words joined ("co-payment")
         if not _names_subject(_joined(question), f"{text} {_joined(text)}"):
+            if reviewed is not None:
+                # a clause type is seldom named by its own name: the review reads the
+                # quoted clause as the type asked (the clause-type model, fitted on CUAD)
+                return Verdict(label="yes", text=f"Yes: {reviewed} clause (quoted)",
+                               clause_id=clause_id, basis=f"the contract review reads the "
+                               f"quoted clause as {reviewed}")
             # "Is there a co-payment on claims?" of a clause on interest for a late payment
             return Verdict(label="cannot_tell",
                            text="Cannot tell: the quote does not name what is asked about",
