@@ -1843,8 +1843,7 @@ def _focus(text: str, span: Span, weights: dict[str, float], kind: str | None,
 def _notice_spans(text: str, start: int, end: int) -> list[Span]:
     """The notice periods ``text[start:end]`` states ("ninety (90) days before the end of
     the Initial Term"), not the term's or a renewal's length beside them."""
-    offset = start
-    return [(offset + v.start, offset + v.end) for v in notice_durations(text[start:end])]
+    return [(start + v.start, start + v.end) for v in notice_durations(text[start:end])]
 
 
 def _word_start(text: str, position: int, floor: int) -> int:
@@ -1868,12 +1867,14 @@ def _with_statement(text: str, span: Span) -> Span:
     Guests.", "(ii) Exercise.") quoted with the sentence after it, which states what the
     heading names. (A title ending in a colon is read with what follows it elsewhere; a
     list item is a short line, not a heading.)"""
-    sentences = split_sentences(text)
-    words = [t for t in token_set(text[span[0]:span[1]]) if not t.isdigit()]
-    if len(words) >= _STATEMENT_WORDS or not sentences or sentences[0] != span \
-            or not text[span[0]:span[1]].rstrip().endswith("."):
+    heading = text[span[0]:span[1]]
+    words = [t for t in token_set(heading) if not t.isdigit()]
+    if len(words) >= _STATEMENT_WORDS or not heading.rstrip().endswith("."):
         return span
-    return (span[0], sentences[1][1]) if len(sentences) > 1 else span
+    sentences = split_sentences(text)
+    if len(sentences) < 2 or sentences[0] != span:
+        return span
+    return span[0], sentences[1][1]
 
 
 def _states(text: str, span: Span) -> bool:

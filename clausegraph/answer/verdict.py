@@ -22,9 +22,9 @@ from datetime import date
 from itertools import accumulate, pairwise
 
 from clausegraph.answer.direct import (ASKS_DATE, ASKS_END, ASKS_EXCLUSION, ASKS_NOTICE,
-                                       CONTINUES_COVER,
-                                       DEFERRED, FAMILY_PREFIX, NIL, PROPORTIONAL,
-                                       REFUSING_HEADING, UNDERTAKES, VALUE_QUESTION_KINDS,
+                                       CONTINUES_COVER, DEFERRED, FAMILY_PREFIX, NIL,
+                                       PROPORTIONAL, REFUSING_HEADING, UNDERTAKES,
+                                       VALUE_QUESTION_KINDS,
                                        asks_contents, content_tokens, question_kind,
                                        refuses_cover, split_sentences, value_answers)
 from clausegraph.models import CELL_SEPARATOR, Answer, DirectAnswer, Verdict

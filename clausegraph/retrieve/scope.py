@@ -223,6 +223,7 @@ class DocumentNaming:
 
 
 def document_naming(document: Document) -> DocumentNaming:
+    """How ``without_document_name`` reads a chosen document's name and opening."""
     name = _flat(document_name(document))
     return DocumentNaming(name, name + " " + _flat(document.text[:_PROFILE_CHARS]))
 
