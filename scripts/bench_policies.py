@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections import defaultdict
@@ -63,6 +64,15 @@ QUESTIONS = ROOT / "benchmarks" / "policies" / "questions.yaml"
 # what the saved JSON keeps of each evidence clause and direct answer: the wordings are their
 # issuers' copyright, so the committed baseline holds labels and outcomes, not their text
 DETAIL_FIELDS = ("direct_answer", "verdict", "evidence")
+
+
+def named_question(question: str, document: dict) -> str:
+    """``question`` naming its policy in the sentence: "What is the waiting period for
+    cataract surgery under the National Insurance Arogya Sanjeevani policy?" (the issuer
+    as questions.yaml writes it, brackets dropped)."""
+    name = " ".join(re.sub(r"[()]", " ", document["issuer"]).split())
+    asked = question.rstrip().rstrip("?")
+    return f"{asked} under the {name} policy?"
 
 
 def load_questions(path: Path = QUESTIONS) -> tuple[dict[str, dict], list[dict]]:
@@ -266,11 +276,17 @@ def main() -> None:
                         help="write every row with its direct answer and top-5 evidence text "
                         "(policy text: keep it out of the repository)")
     parser.add_argument("--verbose", action="store_true", help="print every row to stderr")
+    parser.add_argument("--name-documents", action="store_true", help="ask each question "
+                        "naming its policy as an analyst might: '... under the <issuer and "
+                        "product, as questions.yaml names them> policy?' (still scoped to it)")
     parser.add_argument("--set", dest="overrides", action="append", default=[],
                         metavar="KEY=VALUE", help="override a setting for building and asking")
     args = parser.parse_args()
     settings = Settings().with_overrides(args.overrides) if args.overrides else None
     documents, items = load_questions(args.questions)
+    if args.name_documents:
+        items = [dict(i, question=named_question(i["question"], documents[i["document"]]))
+                 for i in items]
     if args.documents:
         wanted = set(args.documents.split(","))
         unknown = wanted - set(documents)

@@ -42,6 +42,12 @@ _NAME_RUN = re.compile(
 _QUOTED = re.compile(r"[\"“]([^\"“”]{2,80})[\"”]")
 _POSSESSIVE = re.compile(r"['’]s$")
 _EDGE_PUNCTUATION = "\"'“”‘’()[],.:;!?"
+# a word for a document, after or ending the phrase that names it
+_DOCUMENT_NOUN = re.compile(r"(?:policy|policies|plan|agreement|contract|wordings?|lease|"
+                            r"licen[cs]e|terms|undertaking|add-on)", re.IGNORECASE)
+# ("... Well Baby Well Mother add-on policy", "... Privacy Policy 2021 policy")
+_DOCUMENT_NOUN_AFTER = re.compile(rf"(?:\s+\d{{2,4}})?(?:\s+{_DOCUMENT_NOUN.pattern}\b)+",
+                                  re.IGNORECASE)
 _LEAD_IN = re.compile(r"\s*(?:,\s*)?(?:\b(?:under|in|of|for|from|within|per|by)\s+(?:the\s+)?|"
                       r"\bthe\s+)$", re.I)
 
@@ -236,10 +242,9 @@ def without_document_name(query: str, namings: list[DocumentNaming]) -> str:
       CROCKETT ("Employee"); What is the governing law ...?" asks the last part. A leading
       part is context: one capitalised word there names it too ("Consider Motorola's
       Non-Disclosure Agreement;", "Consider "Fiverr"'s privacy policy;").
-    - Else a phrase inside the sentence that the document's name (file name or title)
-      holds: "the grace period under the National Parivar Mediclaim Plus Policy" asks about
-      the grace period. Not a phrase only its opening holds: that is as often a defined term
-      ("Does the document require that all Confidential Information be ...").
+    - Else a phrase inside the sentence that names it as a document
+      (``_named_in_sentence``): "the grace period under the National Insurance National
+      Parivar Mediclaim Plus policy" asks about the grace period.
 
     The name would only match the document's preamble.
     """
@@ -251,10 +256,44 @@ def without_document_name(query: str, namings: list[DocumentNaming]) -> str:
     for cut in range(len(parts) - 1, 0, -1):
         if names("; ".join(parts[:cut])):
             return "; ".join(parts[cut:])
-    for start, end in _name_candidates(query):
-        if any(_holds(naming.name, query[start:end]) for naming in namings):
-            return _without(query, start, end)
-    return query
+    named = _named_in_sentence(query, namings)
+    return _without(query, *named) if named else query
+
+
+def _named_in_sentence(query: str, namings: list[DocumentNaming]) -> tuple[int, int] | None:
+    """Where a sentence names a chosen document: a capitalised run that ends with, or is
+    followed by, a word for a document ("... Arogya Sanjeevani Policy", "the HDFC ERGO Easy
+    Health policy"), from the first of its words that some two or more of them the document
+    is called by start (its name or opening holds them: "HDFC ERGO", "Easy Health"), to the
+    run's end and that word. Leading words called nothing stay ("Does the ..."); a defined
+    term is no document's name ("all Confidential Information be")."""
+    for match in _NAME_RUN.finditer(query):
+        end = match.start() + len(match.group().rstrip(" .,;:?!"))
+        words = [(match.start() + m.start(), match.start() + m.end())
+                 for m in re.finditer(r"\S+", query[match.start():end])]
+        noun = _DOCUMENT_NOUN_AFTER.match(query, end)
+        if noun is None and not _DOCUMENT_NOUN.fullmatch(query[words[-1][0]:words[-1][1]]):
+            continue
+        held = [i for i in range(len(words)) for j in range(i + 2, len(words) + 1)
+                if any(len(query[a:b]) >= 4 for a, b in words[i:j])
+                and any(_calls(n, query[words[i][0]:words[j - 1][1]]) for n in namings)]
+        if not held:
+            continue
+        first = min(held)
+        # a word of the name before the words held ("Edelweiss" before "Well Baby ..."),
+        # not the sentence's first ("Does the ...")
+        while first > 0 and query[:words[first - 1][0]].strip() and any(
+                _calls(n, query[words[first - 1][0]:words[first - 1][1]]) for n in namings):
+            first -= 1
+        return words[first][0], noun.end() if noun else end
+    return None
+
+
+def _calls(naming: DocumentNaming, phrase: str) -> bool:
+    """Whether a document is called ``phrase``: its name or opening holds it as words, or
+    with the spaces left out ("ICICI Lombard" in "icicilombard.com", "ICICILombard_...")."""
+    return _holds(naming.opening, phrase) or (
+        len(phrase.split()) > 1 and _flat(phrase).replace(" ", "") in naming.opening)
 
 
 def _holds(text: str, phrase: str) -> bool:
@@ -276,8 +315,9 @@ def _context_phrases(part: str) -> list[str]:
 def _without(query: str, start: int, end: int) -> str:
     """``query`` less ``query[start:end]`` and the "under the" that leads into it."""
     head = _LEAD_IN.sub("", query[:start])
-    question = re.sub(r"\s+([?.!,;])", r"\1", f"{head} {query[end:].lstrip()}".strip())
-    return question or query
+    question = re.sub(r"\s+([?.!,;])", r"\1", " ".join(f"{head} {query[end:]}".split()))
+    # "Under the Easy Health policy, what is ...?" asks "what is ...?"
+    return question.lstrip(",;: ") or query
 
 
 def _name_candidates(query: str) -> list[tuple[int, int]]:
@@ -286,7 +326,8 @@ def _name_candidates(query: str) -> list[tuple[int, int]]:
     spans = []
     for match in _NAME_RUN.finditer(query):
         end = match.start() + len(match.group().rstrip(" .,;:?!"))
-        starts = [match.start()] + [m.end() for m in re.finditer(r"\S+\s+", query[match.start():end])]
+        starts = [match.start()] + [match.start() + m.end()
+                                    for m in re.finditer(r"\S+\s+", query[match.start():end])]
         for start in starts:
             words = query[start:end].split()
             if len(words) >= 2 and any(len(w) >= 4 for w in words) and words[0][0].isupper():

@@ -63,6 +63,9 @@ def test_a_generic_question_names_no_document(scoping) -> None:
      "Can the lease be terminated early?"),
     ("How often does Acme deliver widgets?", "Acme_Widget_Supply_Agreement.txt",
      "How often does deliver widgets?"),
+    # the run's tail names it (its offsets were read from the wrong place before session 32)
+    ("When does the lease with Acme Northwind Properties end?", "Northwind_Lease.txt",
+     "When does the lease with Acme end?"),
 ])
 def test_a_name_inside_the_question_scopes_it_and_leaves_it(scoping, query, named,
                                                             question) -> None:
@@ -142,3 +145,38 @@ def test_what_names_a_chosen_contract_and_what_is_asked(scoping, query, question
 
     naming = _naming(scoping, "Acme_Widget_Supply_Agreement.txt")
     assert without_document_name(query, [naming]) == question
+
+
+def _policy_naming():
+    from clausegraph.retrieve.scope import DocumentNaming
+
+    # as document_naming reads "HDFHLIP23024V072223.pdf" titled "EASY HEALTH", issued by
+    # "HDFC ERGO General Insurance Company Limited" (www.hdfcergo.com)
+    name = "hdfhlip23024v072223 easy health"
+    return DocumentNaming(name, name + " hdfc ergo general insurance company limited "
+                          "www.hdfcergo.com easy health preamble")
+
+
+@pytest.mark.parametrize(("query", "question"), [
+    ("What is the waiting period for cataract under the HDFC ERGO Easy Health policy?",
+     "What is the waiting period for cataract?"),
+    ("What is the waiting period for cataract under the Easy Health Policy?",
+     "What is the waiting period for cataract?"),
+    ("Under the HDFC ERGO Easy Health policy wordings, what is the grace period?",
+     "what is the grace period?"),
+    ("What is the grace period in HDFCERGO Easy Health 2023 policy terms?",
+     "What is the grace period?"),
+    ("Does the Easy Health Policy cover AYUSH treatment?", "Does cover AYUSH treatment?"),
+    # no word for a document after the phrase: a term of the policy, not its name
+    ("Is the Easy Health benefit paid once a year?",
+     "Is the Easy Health benefit paid once a year?"),
+    # a phrase the policy is not called by stays
+    ("What is the grace period under the Bajaj Allianz Health Guard policy?",
+     "What is the grace period under the Bajaj Allianz Health Guard policy?"),
+])
+def test_a_policy_named_inside_the_question_is_left_out(query, question) -> None:
+    """Issuer and product, with the word for a document after them or ending them, in
+    several styles: the name only matches the policy's first page."""
+    from clausegraph.retrieve.scope import without_document_name
+
+    assert without_document_name(query, [_policy_naming()]) == question
