@@ -562,9 +562,12 @@ class ClauseGraph:
         return cosines
 
     def _asked(self, question: str) -> str:
-        """The question without the document name the scope took out of it."""
+        """The question without the document name the scope took out of it, or the frame
+        that says where to look ("According to the policy, ...")."""
+        from clausegraph.retrieve.scope import reframe
+
         scope = self.retriever.last_scope
-        return scope.question if scope else question
+        return scope.question if scope else reframe(question)
 
     @property
     def retriever(self) -> Retriever:

@@ -276,6 +276,9 @@ def main() -> None:
                         help="write every row with its direct answer and top-5 evidence text "
                         "(policy text: keep it out of the repository)")
     parser.add_argument("--verbose", action="store_true", help="print every row to stderr")
+    parser.add_argument("--frame", help="ask each question after this frame, e.g. "
+                        "'According to the policy document' asks 'According to the policy "
+                        "document, what is ...?'")
     parser.add_argument("--name-documents", action="store_true", help="ask each question "
                         "naming its policy as an analyst might: '... under the <issuer and "
                         "product, as questions.yaml names them> policy?' (still scoped to it)")
@@ -287,6 +290,9 @@ def main() -> None:
     if args.name_documents:
         items = [dict(i, question=named_question(i["question"], documents[i["document"]]))
                  for i in items]
+    if args.frame:
+        items = [dict(i, question=f"{args.frame}, {i['question'][:1].lower()}"
+                      f"{i['question'][1:]}") for i in items]
     if args.documents:
         wanted = set(args.documents.split(","))
         unknown = wanted - set(documents)

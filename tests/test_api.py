@@ -108,6 +108,21 @@ def test_a_question_naming_its_chosen_contract_is_answered_as_the_bare_question(
     assert named.verdict is not None and named.verdict.text == bare.verdict.text == "California"
 
 
+@pytest.mark.parametrize("frame", ["According to the agreement, ", "As per this contract, "])
+def test_a_question_after_a_frame_is_answered_as_the_bare_question(sample_graph: ClauseGraph,
+                                                                   frame: str) -> None:
+    """"According to the agreement, is there ...?": the verdict reads what the question
+    asks from its opening words, which the frame had taken."""
+    key = next(d.key for d in sample_graph.index.clauses.documents().values()
+               if "Bellring" in d.source_path)
+    question = "Is there a clause that restricts assignment?"
+    bare = sample_graph.ask(question, documents=[key])
+    framed = sample_graph.ask(frame + question[0].lower() + question[1:], documents=[key])
+    assert [e.clause_id for e in framed.evidence] == [e.clause_id for e in bare.evidence]
+    assert bare.verdict is not None and framed.verdict is not None
+    assert framed.verdict.text == bare.verdict.text
+
+
 @pytest.mark.parametrize("name", [
     "BellringBrandsInc_20190920_S-1_EX-10.12_11817081_EX-10.12_Manufacturing Agreement1",
     "cuad/BellringBrandsInc_20190920_S-1_EX-10.12_11817081_EX-10.12_Manufacturing Agreement1.txt",

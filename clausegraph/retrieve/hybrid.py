@@ -29,7 +29,7 @@ from clausegraph.config import RetrievalConfig
 from clausegraph.embed import Embedder
 from clausegraph.models import Clause, Edge, RelationType, RetrievedClause
 from clausegraph.retrieve.scope import (DocumentNaming, DocumentScope, DocumentScoper,
-                                        document_naming, without_document_name)
+                                        document_naming, reframe, without_document_name)
 from clausegraph.store.base import GraphStore, IndexReader
 from clausegraph.text.tokenize import tokenize
 
@@ -147,6 +147,7 @@ class Retriever:
         Explicit ``doc_ids`` win; otherwise, if the query names one document, that document
         and the rest of the query (recorded in ``last_scope``). Every strategy calls this.
         """
+        query = reframe(query)
         self.last_scope = self._scope(query, config) if doc_ids is None else None
         if self.last_scope is not None:
             return self.last_scope.doc_ids, self.last_scope.question

@@ -48,6 +48,17 @@ _DOCUMENT_NOUN = re.compile(r"(?:policy|policies|plan|agreement|contract|wording
 # ("... Well Baby Well Mother add-on policy", "... Privacy Policy 2021 policy")
 _DOCUMENT_NOUN_AFTER = re.compile(rf"(?:\s+\d{{2,4}})?(?:\s+{_DOCUMENT_NOUN.pattern}\b)+",
                                   re.IGNORECASE)
+# A frame that says where to look, before the question. An attribution
+# ("according to", "as per", "based on") takes any few words before its word for a
+# document; a plain preposition ("under", "in") takes "the" or "this" before them, so
+# "In case the policy lapses, ..." is a condition, not a frame.
+_FRAME_WORDS = (r"(?P<words>(?:[\w&'’.-]+\s+){0,6}?" + _DOCUMENT_NOUN.pattern +
+                r"|document)(?:\s+(?:document|wordings?|\d{2,4}))*")
+_FRAME_LEAD = re.compile(
+    r"^\s*(?:(?:according\s+to|as\s+per|based\s+on|going\s+by|with\s+(?:reference|respect|"
+    r"regard)\s+to|referring\s+to)\s+(?:the\s+|this\s+|your\s+|my\s+|our\s+)?|"
+    r"(?:under|in|per|from)\s+(?:the|this)\s+)" + _FRAME_WORDS + r"\s*(?P<comma>,)\s*(?=\S)",
+    re.IGNORECASE)
 _LEAD_IN = re.compile(r"\s*(?:,\s*)?(?:\b(?:under|in|of|for|from|within|per|by)\s+(?:the\s+)?|"
                       r"\bthe\s+)$", re.I)
 
@@ -207,6 +218,24 @@ class DocumentScoper:
                 question = _without(query, start, end)
                 return DocumentScope([self.doc_ids[holders[0]]], question, phrase)
         return None
+
+
+def reframe(query: str) -> str:
+    """``query`` without the frame it opens with to say where to look ("According to the
+    policy document, what is ...?", "Under this agreement, can ...?"):
+    its words match every clause alike, and a question opening with it no longer opens
+    with what it asks ("Is there ...", "How long ..."). A frame that names a document
+    ("According to the Arogya Sanjeevani Policy, ...") becomes a leading part, which the
+    scoping reads as a reference ("...; what is ...?")."""
+    lead = _FRAME_LEAD.match(query)
+    if lead is not None:
+        rest = query[lead.end():]
+        # a name is a capitalised word besides the word for a document ("this Agreement")
+        named = any(w[:1].isupper() and not _DOCUMENT_NOUN.fullmatch(w)
+                    for w in re.findall(r"[\w&'’.-]+", lead.group("words")))
+        query = f"{query[:lead.start('comma')].strip()}; {rest}" if named else \
+            rest[:1].upper() + rest[1:]
+    return query
 
 
 def without_name_words(query: str, names: Callable[[str], bool]) -> str:

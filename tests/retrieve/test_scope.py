@@ -180,3 +180,31 @@ def test_a_policy_named_inside_the_question_is_left_out(query, question) -> None
     from clausegraph.retrieve.scope import without_document_name
 
     assert without_document_name(query, [_policy_naming()]) == question
+
+
+@pytest.mark.parametrize(("query", "question"), [
+    ("According to the policy document, what is the waiting period for cataract?",
+     "What is the waiting period for cataract?"),
+    ("As per this agreement, can either party assign it?", "Can either party assign it?"),
+    ("Under the policy, is maternity covered?", "Is maternity covered?"),
+    ("Based on the terms and conditions of the contract, who pays the fees?",
+     "Who pays the fees?"),
+    ("Under this Agreement, may the Licensee sublicense?", "May the Licensee sublicense?"),
+    ("according to the plan document, how much is the deductible?",
+     "How much is the deductible?"),
+    # a frame that names a document becomes a leading part, for the scoping to read
+    ("According to the Arogya Sanjeevani Policy, what is the grace period?",
+     "According to the Arogya Sanjeevani Policy; what is the grace period?"),
+    # conditions and questions that only mention the document stay whole
+    ("In case the policy lapses, what happens to the bonus?",
+     "In case the policy lapses, what happens to the bonus?"),
+    ("In the event of hospitalisation abroad, what is paid?",
+     "In the event of hospitalisation abroad, what is paid?"),
+    ("Is maternity covered under the policy?", "Is maternity covered under the policy?"),
+])
+def test_a_frame_that_says_where_to_look_leaves_the_question(query, question) -> None:
+    """A question opening with a frame no longer opens with what it asks ("Is ...", "How
+    much ..."): the verdict read only 104 of the 170 it reads without one."""
+    from clausegraph.retrieve.scope import reframe
+
+    assert reframe(query) == question
