@@ -59,6 +59,15 @@ _FRAME_LEAD = re.compile(
     r"regard)\s+to|referring\s+to)\s+(?:the\s+|this\s+|your\s+|my\s+|our\s+)?|"
     r"(?:under|in|per|from)\s+(?:the|this)\s+)" + _FRAME_WORDS + r"\s*(?P<comma>,)\s*(?=\S)",
     re.IGNORECASE)
+# A request around the question ("Can you tell me what ...?", "Please let me know ...",
+# "I want to know whether ..."): "Can you ..." would read as a yes-or-no question
+_REQUEST = re.compile(
+    r"^\s*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell|let)\s+me(?:\s+know)?|"
+    r"(?:please\s+|kindly\s+)?(?:tell|let)\s+me(?:\s+know)?|"
+    r"i\s+(?:want|would\s+like|'d\s+like|need|wish)\s+to\s+know|do\s+you\s+know|"
+    r"please\s+(?:answer|explain)(?:\s+(?:from|using|based\s+on)\s+[^,:?]{1,60})?)"
+    r"\s*[,:]?\s+(?=\S)", re.IGNORECASE)
+_WHETHER = re.compile(r"^(?:if|whether)\s+", re.IGNORECASE)
 _LEAD_IN = re.compile(r"\s*(?:,\s*)?(?:\b(?:under|in|of|for|from|within|per|by)\s+(?:the\s+)?|"
                       r"\bthe\s+)$", re.I)
 
@@ -227,6 +236,11 @@ def reframe(query: str) -> str:
     with what it asks ("Is there ...", "How long ..."). A frame that names a document
     ("According to the Arogya Sanjeevani Policy, ...") becomes a leading part, which the
     scoping reads as a reference ("...; what is ...?")."""
+    request = _REQUEST.match(query)
+    if request is not None and len(query) > request.end():
+        # "Can you tell me if maternity is covered?" asks whether it is
+        rest = _WHETHER.sub("Is it the case that ", query[request.end():], count=1)
+        query = rest[:1].upper() + rest[1:]
     lead = _FRAME_LEAD.match(query)
     if lead is not None:
         rest = query[lead.end():]

