@@ -739,6 +739,12 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
         return Verdict(label="yes", text=f"Yes: {display(figure)}" if figure else "Yes",
                        value=figure.text if figure else None, clause_id=clause_id,
                        basis="the document has a clause that provides for it")
+    if reviewed is not None:
+        # "Are the licenses granted non-transferable?" of "grants ... a non-transferable
+        # license": the review reads the quoted clause as the type the question asks of
+        return Verdict(label="yes", text=f"Yes: {reviewed} clause (quoted)",
+                       clause_id=clause_id,
+                       basis=f"the contract review reads the quoted clause as {reviewed}")
     return Verdict(label="cannot_tell", text=_NEITHER, clause_id=clause_id,
                    basis="the quote neither allows nor forbids what is asked in so many words")
 

@@ -104,3 +104,21 @@ def test_without_the_review_reading_the_quoted_clause_so_it_cannot_tell(check):
     found = verdict("Is there an anti-assignment clause in this contract?",
                     _direct(QUOTES[0], check))
     assert found is not None and found.label == "cannot_tell"
+
+
+@pytest.mark.parametrize(("question", "category"), [
+    ("Are the licenses granted under this contract non-transferable?",
+     "Non-Transferable License"),
+    ("Is any license granted irrevocable or perpetual?", "Irrevocable or Perpetual License"),
+])
+def test_a_yes_or_no_the_quote_leaves_open_reads_the_reviewed_type(question, category):
+    """"Are the licenses ... non-transferable?" of "grants ... a non-exclusive,
+    non-transferable, perpetual license" was "Cannot tell from the quote"."""
+    quote = ("Licensor hereby grants to Licensee a non-exclusive, non-transferable, "
+             "perpetual license to use the Software in the Territory.")
+    check = TypeCheck(categories=[category], category=category, confidence=0.9,
+                      clause_id="doc:9", lead_clause_id="doc:9", threshold=0.3, present=True)
+    found = verdict(question, _direct(quote, check))
+    assert found is not None and found.label == "yes" and category in found.text
+    unchecked = verdict(question, _direct(quote, None))
+    assert unchecked is not None and unchecked.label == "cannot_tell"
