@@ -198,13 +198,14 @@ def run_corpus_set(graph: ClauseGraph, tests: list[dict[str, Any]], name: str
 
     corpus = shared_data_dir() / "legalbench-rag" / "corpus"
     by_name = {Path(e.source_path).name: d for d, e in graph.index.entries().items()}
+    texts = {path: (corpus / path).read_text(encoding="utf-8")
+             for path in {t["snippets"][0]["file_path"] for t in tests}}
     result: dict[str, Any] = {}
     for mode in ("scoped", "unscoped"):
         ranks, found = [], 0
         for test in tests:
             path = test["snippets"][0]["file_path"]
-            text = (corpus / path).read_text(encoding="utf-8")
-            golds = [text[a:b] for a, b in (s["span"] for s in test["snippets"])]
+            golds = [texts[path][a:b] for a, b in (s["span"] for s in test["snippets"])]
             doc = by_name[Path(path).name]
             answer = graph.ask(test["query"], documents=[doc] if mode == "scoped" else None)
             ranks.append(first_hit([e.text for e in answer.evidence], golds))

@@ -28,6 +28,7 @@ from clausegraph.answer.direct import (ASKS_DATE, ASKS_END, ASKS_EXCLUSION, ASKS
                                        asks_contents, content_tokens, question_kind,
                                        refuses_cover, split_sentences, value_answers)
 from clausegraph.models import CELL_SEPARATOR, Answer, DirectAnswer, Verdict
+from clausegraph.text.documents import DOCUMENT_NOUN
 from clausegraph.models.document import Span
 from clausegraph.segment.headings import CONNECTORS
 from clausegraph.text.term import (EFFECTIVE_DATE, NAMES_EFFECTIVE, RENEWS, TermEnd,
@@ -133,9 +134,9 @@ ASKS_PARTIES = re.compile(
     r"\b(?:which|what)\s+(?:are\s+the\s+)?(?:contracting\s+)?parties\s+(?:to|of|in)\s+"
     r"(?:this|the)\s+(?:agreement|contract)\b|\bwho\s+(?:signed|entered\s+into)\b",
     re.IGNORECASE)
+_DOCUMENT = DOCUMENT_NOUN.pattern
 # a question about the length of the document's own term: "What is the term of the
 # agreement?", "What is the duration of the lease?", "How long does the contract last?"
-_DOCUMENT = r"(?:agreement|contract|lease|licen[cs]e|policy|plan|arrangement)"
 _ASKS_TERM = re.compile(rf"\bterm\b(?!\s+(?:of\s+)?(?:notice|cover|renewal))|"
                         rf"\bduration\s+of\s+(?:the|this)\s+{_DOCUMENT}\b|"
                         rf"\bhow\s+long\s+(?:does|will|is)\s+(?:the|this)\s+(?:\w+\s+)?{_DOCUMENT}"
@@ -688,6 +689,11 @@ def _reviewed_type(direct: DirectAnswer, clause_id: str) -> str | None:
     return check.category if clause_id in (check.clause_id, check.lead_clause_id) else None
 
 
+def _reviewed_yes(category: str, clause_id: str) -> Verdict:
+    return Verdict(label="yes", text=f"Yes: {category} clause (quoted)", clause_id=clause_id,
+                   basis=f"the contract review reads the quoted clause as {category}")
+
+
 def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
             reviewed: str | None = None) -> Verdict:
     stated = _STATED_ANSWER.search(text)
@@ -719,9 +725,7 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
             if reviewed is not None:
                 # a clause type is seldom named by its own name: the review reads the
                 # quoted clause as the type asked (the clause-type model, fitted on CUAD)
-                return Verdict(label="yes", text=f"Yes: {reviewed} clause (quoted)",
-                               clause_id=clause_id, basis=f"the contract review reads the "
-                               f"quoted clause as {reviewed}")
+                return _reviewed_yes(reviewed, clause_id)
             # "Is there a co-payment on claims?" of a clause on interest for a late payment
             return Verdict(label="cannot_tell",
                            text="Cannot tell: the quote does not name what is asked about",
@@ -742,9 +746,7 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
     if reviewed is not None:
         # "Are the licenses granted non-transferable?" of "grants ... a non-transferable
         # license": the review reads the quoted clause as the type the question asks of
-        return Verdict(label="yes", text=f"Yes: {reviewed} clause (quoted)",
-                       clause_id=clause_id,
-                       basis=f"the contract review reads the quoted clause as {reviewed}")
+        return _reviewed_yes(reviewed, clause_id)
     return Verdict(label="cannot_tell", text=_NEITHER, clause_id=clause_id,
                    basis="the quote neither allows nor forbids what is asked in so many words")
 

@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from clausegraph.models import Clause, Document
+from clausegraph.models import Document
 # the store records each document's parties at ingest (opening_parties); an older index
 # gets them here
 from clausegraph.store.base import OPENING_CHARS, IndexReader, opening_parties
+from clausegraph.text.documents import DOCUMENT_NOUN
 from clausegraph.text.tokenize import tokenize
 
 _PROFILE_CHARS = OPENING_CHARS
@@ -42,17 +43,14 @@ _NAME_RUN = re.compile(
 _QUOTED = re.compile(r"[\"“]([^\"“”]{2,80})[\"”]")
 _POSSESSIVE = re.compile(r"['’]s$")
 _EDGE_PUNCTUATION = "\"'“”‘’()[],.:;!?"
-# a word for a document, after or ending the phrase that names it
-_DOCUMENT_NOUN = re.compile(r"(?:policy|policies|plan|agreement|contract|wordings?|lease|"
-                            r"licen[cs]e|terms|undertaking|add-on)", re.IGNORECASE)
 # ("... Well Baby Well Mother add-on policy", "... Privacy Policy 2021 policy")
-_DOCUMENT_NOUN_AFTER = re.compile(rf"(?:\s+\d{{2,4}})?(?:\s+{_DOCUMENT_NOUN.pattern}\b)+",
+_DOCUMENT_NOUN_AFTER = re.compile(rf"(?:\s+\d{{2,4}})?(?:\s+{DOCUMENT_NOUN.pattern}\b)+",
                                   re.IGNORECASE)
 # A frame that says where to look, before the question. An attribution
 # ("according to", "as per", "based on") takes any few words before its word for a
 # document; a plain preposition ("under", "in") takes "the" or "this" before them, so
 # "In case the policy lapses, ..." is a condition, not a frame.
-_FRAME_WORDS = (r"(?P<words>(?:[\w&'’.-]+\s+){0,6}?" + _DOCUMENT_NOUN.pattern +
+_FRAME_WORDS = (r"(?P<words>(?:[\w&'’.-]+\s+){0,6}?" + DOCUMENT_NOUN.pattern +
                 r"|document)(?:\s+(?:document|wordings?|\d{2,4}))*")
 _FRAME_LEAD = re.compile(
     r"^\s*(?:(?:according\s+to|as\s+per|based\s+on|going\s+by|with\s+(?:reference|respect|"
@@ -180,7 +178,7 @@ class DocumentScoper:
         """
         if self.document_count < 2:
             return None
-        parts = [p.strip() for p in _PART_BREAK.split(query) if p.strip()]
+        parts = _parts(query)
         for cut in range(len(parts) - 1, 0, -1):
             reference = "; ".join(parts[:cut])
             named = self.named_doc_id(reference)
@@ -245,7 +243,7 @@ def reframe(query: str) -> str:
     if lead is not None:
         rest = query[lead.end():]
         # a name is a capitalised word besides the word for a document ("this Agreement")
-        named = any(w[:1].isupper() and not _DOCUMENT_NOUN.fullmatch(w)
+        named = any(w[:1].isupper() and not DOCUMENT_NOUN.fullmatch(w)
                     for w in re.findall(r"[\w&'’.-]+", lead.group("words")))
         query = f"{query[:lead.start('comma')].strip()}; {rest}" if named else \
             rest[:1].upper() + rest[1:]
@@ -295,7 +293,7 @@ def without_document_name(query: str, namings: list[DocumentNaming]) -> str:
         return any(_holds(naming.opening, phrase)
                    for phrase in _context_phrases(part) for naming in namings)
 
-    parts = [p.strip() for p in _PART_BREAK.split(query) if p.strip()]
+    parts = _parts(query)
     for cut in range(len(parts) - 1, 0, -1):
         if names("; ".join(parts[:cut])):
             return "; ".join(parts[cut:])
@@ -310,19 +308,16 @@ def _named_in_sentence(query: str, namings: list[DocumentNaming]) -> tuple[int, 
     is called by start (its name or opening holds them: "HDFC ERGO", "Easy Health"), to the
     run's end and that word. Leading words called nothing stay ("Does the ..."); a defined
     term is no document's name ("all Confidential Information be")."""
-    for match in _NAME_RUN.finditer(query):
-        end = match.start() + len(match.group().rstrip(" .,;:?!"))
-        words = [(match.start() + m.start(), match.start() + m.end())
-                 for m in re.finditer(r"\S+", query[match.start():end])]
+    for end, words in _runs(query):
         noun = _DOCUMENT_NOUN_AFTER.match(query, end)
-        if noun is None and not _DOCUMENT_NOUN.fullmatch(query[words[-1][0]:words[-1][1]]):
+        if noun is None and not DOCUMENT_NOUN.fullmatch(query[words[-1][0]:words[-1][1]]):
             continue
-        held = [i for i in range(len(words)) for j in range(i + 2, len(words) + 1)
-                if any(len(query[a:b]) >= 4 for a, b in words[i:j])
-                and any(_calls(n, query[words[i][0]:words[j - 1][1]]) for n in namings)]
-        if not held:
+        first = next((i for i in range(len(words)) for j in range(i + 2, len(words) + 1)
+                      if any(len(query[a:b]) >= 4 for a, b in words[i:j])
+                      and any(_calls(n, query[words[i][0]:words[j - 1][1]])
+                              for n in namings)), None)
+        if first is None:
             continue
-        first = min(held)
         # a word of the name before the words held ("Edelweiss" before "Well Baby ..."),
         # not the sentence's first ("Does the ...")
         while first > 0 and query[:words[first - 1][0]].strip() and any(
@@ -350,7 +345,7 @@ def _context_phrases(part: str) -> list[str]:
     dropped: "Motorola's")."""
     phrases = [part[start:end] for start, end in _name_candidates(part)]
     phrases += _QUOTED.findall(part)
-    words = [_POSSESSIVE.sub("", w.strip(_EDGE_PUNCTUATION)) for w in part.split()[1:]]
+    words = [w.strip(_EDGE_PUNCTUATION) for w in part.split()[1:]]
     phrases += [w for w in words if w[:1].isupper() and len(w) >= 3]
     return [_POSSESSIVE.sub("", p) for p in phrases]
 
@@ -363,17 +358,28 @@ def _without(query: str, start: int, end: int) -> str:
     return question.lstrip(",;: ") or query
 
 
+def _parts(query: str) -> list[str]:
+    """The query's parts, split at ";" and blank lines: "<document reference>; <question>"."""
+    return [p.strip() for p in _PART_BREAK.split(query) if p.strip()]
+
+
+def _runs(query: str) -> Iterator[tuple[int, list[tuple[int, int]]]]:
+    """Each capitalised run of ``query`` (``_NAME_RUN``, trailing punctuation off): its end
+    and its words' spans."""
+    for match in _NAME_RUN.finditer(query):
+        end = match.start() + len(match.group().rstrip(" .,;:?!"))
+        yield end, [(match.start() + m.start(), match.start() + m.end())
+                    for m in re.finditer(r"\S+", query[match.start():end])]
+
+
 def _name_candidates(query: str) -> list[tuple[int, int]]:
     """Spans of capitalised runs and of their tails (the run may start with the sentence's
     first word, "Does the Arogya Sanjeevani Policy"), longest first, two words or more."""
     spans = []
-    for match in _NAME_RUN.finditer(query):
-        end = match.start() + len(match.group().rstrip(" .,;:?!"))
-        starts = [match.start()] + [match.start() + m.end()
-                                    for m in re.finditer(r"\S+\s+", query[match.start():end])]
-        for start in starts:
-            words = query[start:end].split()
-            if len(words) >= 2 and any(len(w) >= 4 for w in words) and words[0][0].isupper():
+    for end, words in _runs(query):
+        for start, _ in words:
+            tail = query[start:end].split()
+            if len(tail) >= 2 and any(len(w) >= 4 for w in tail) and tail[0][0].isupper():
                 spans.append((start, end))
     return sorted(spans, key=lambda s: s[0] - s[1])
 
