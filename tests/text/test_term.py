@@ -197,7 +197,8 @@ def test_a_renewal_ended_by_notice_is_no_notice_period(renewal, length):
 
 @pytest.mark.parametrize(("notice", "text"), [
     ("ninety (90) days", "ninety (90) days"), ("90 days", "90 days"),
-    ("three (3) months", "three (3) months"), ("sixty days", "sixty days")])
+    ("three (3) months", "three (3) months"), ("sixty days", "sixty days"),
+    ("90 (ninety) days", "90 (ninety) days")])
 def test_the_notice_durations_of_a_term_sentence_leave_its_lengths_out(notice, text):
     """Where in a sentence its notice period is written ("... renew for additional one (1)
     year terms ... unless either party gives Notice ... {notice} before the end"): the
