@@ -97,6 +97,9 @@ def judge(answer: Any, item: dict[str, Any], whole_words: bool = False) -> dict[
     row["r1"] = row["rank"] == 1
     row["r5"] = row["rank"] is not None and row["rank"] <= 5
     row["direct_ok"] = found and states_fact(direct, item.get("answer", []), whole_words)
+    # the verbatim sentence alone, without the verdict the direct answer states before it
+    quote = getattr(answer, "direct_quote", direct)
+    row["quote_ok"] = found and states_fact(quote, item.get("answer", []), whole_words)
     return row
 
 

@@ -8,8 +8,9 @@ overall:
 
 - hit@1 / hit@5: a gold snippet (whitespace-normalised) lies inside ``evidence[0]`` / one
   of ``evidence[:5]``;
-- direct answer states the fact: ``found`` is true and ``direct_answer`` contains one of the
-  question's ``answer`` patterns (as whole words);
+- direct answer states the fact: ``found`` is true and ``direct_answer`` (the verdict's
+  fact, then the quoted sentence) contains one of the question's ``answer`` patterns (as
+  whole words); the quoted sentence alone (``direct_quote``) is reported beside it;
 - not-found right: ``found`` is false for the questions the document does not answer; and
   the answerable questions wrongly answered "not found";
 - seconds per question.
@@ -205,6 +206,7 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "direct_answer": base["direct_answer"], "not_found_right": base["not_found"],
         "verdict_or_direct_answer": share([r.get("verdict_or_quote_ok", False)
                                            for r in answerable]),
+        "quote_alone": share([r.get("quote_ok", False) for r in answerable]),
         # of the answered answerable questions with a verdict line, the share whose verdict
         # states the fact ("Yes", "No: excluded", "24 months", "As stated in the Schedule")
         "verdict_lines": sum(r.get("verdict_ok") is not None for r in answerable),
@@ -246,6 +248,7 @@ def print_table(result: dict[str, Any]) -> None:
     print(f"\nlowest per-document direct answer: {result['lowest_document_direct_answer']}")
     print("the verdict line or the direct answer states the fact: "
           f"{result['overall']['verdict_or_direct_answer']}")
+    print(f"the quoted sentence alone states the fact: {result['overall']['quote_alone']}")
     print(f"the verdict line states the fact: {result['overall']['verdict_states_fact']} "
           f"(of {result['overall']['verdict_lines']} answered questions with one)")
 

@@ -24,7 +24,8 @@ from clausegraph.answer.direct import (EXCEPTION_HEADING, NOT_FOUND, REFUSES_COV
                                        token_set,
                                        word_overlap_rules)
 from clausegraph.answer.dates import document_dates
-from clausegraph.answer.verdict import attach_verdicts, misses_stated_figure, states_no_amount
+from clausegraph.answer.verdict import (attach_verdicts, misses_stated_figure, stated_answer,
+                                        states_no_amount)
 from clausegraph.models import (
     Answer,
     ChainLink,
@@ -285,6 +286,7 @@ def build_answer(
     explain(answer, index)
     # a term counted from the effective date ends by that date (only an end question reads it)
     attach_verdicts(answer, asked or question, lambda doc_id: document_dates(index, doc_id))
+    answer.direct_answer = stated_answer(answer)
     if answer.found:
         # the clause that decides the answer is the one to read first
         cited = set(answer.direct_answer_citations)
@@ -436,8 +438,9 @@ def _attach_direct(
                  if d.found and d.confidence >= lead.confidence - EQUAL_ANSWER_MARGIN]
         answer.found = True
         answer.direct_answer_documents = [d.doc_id for d in equal]
-        answer.direct_answer = lead.text if len(equal) == 1 else "\n".join(
+        answer.direct_quote = lead.text if len(equal) == 1 else "\n".join(
             f"{d.document} ({d.file}): {d.text}" for d in equal)
+        answer.direct_answer = answer.direct_quote  # stated with its verdict once read
         answer.direct_answer_citations = [c for d in equal for c in d.citations()]
     if lead is not None:
         answer.confidence = lead.confidence

@@ -516,7 +516,7 @@ def answer_hint(base: Answer) -> tuple[str, str] | None:
     The direct answer when the offline answer has one; else the extractive quote that
     holds at least two thirds (and two or more) of the question's content words.
     """
-    direct = getattr(base, "direct_answer", None)  # the offline answer's deciding sentence
+    direct = getattr(base, "direct_quote", None)  # the offline answer's deciding sentence
     if direct:
         cited = list(getattr(base, "direct_answer_citations", None) or [])
         first = cited[0] if cited else (base.quotes[0] if base.quotes else None)

@@ -173,6 +173,28 @@ def attach_verdicts(answer: Answer, asked: str, dates_of: DatesOf | None = None)
         answer.verdict = leads[0].verdict if leads else verdict(asked, None)
 
 
+def stated_answer(answer: Answer) -> str | None:
+    """``answer.direct_answer`` as a reader takes it: each answering document's verdict, when
+    it states a fact, before the sentence it rests on ("24 months — “24 Months waiting period
+    ... 9. Cataract ...”"). A fact the verdict computes (an end date from a start and a term,
+    a law read as its jurisdiction) is in no quote: a reader of the direct answer alone
+    missed it (CUAD dev values, session 32: the quote states CUAD's answer for 282 of 372,
+    quote and verdict for 315). "Cannot tell" adds nothing to the quote and is left out."""
+    if answer.direct_quote is None:
+        return None
+    leads = answer.answering_documents()
+    if len(leads) <= 1:
+        lead = leads[0] if leads else answer.direct
+        return _stated(lead.verdict if lead else answer.verdict, answer.direct_quote)
+    return "\n".join(f"{d.document} ({d.file}): {_stated(d.verdict, d.text)}" for d in leads)
+
+
+def _stated(read: Verdict | None, quote: str) -> str:
+    if read is None or read.label == "cannot_tell" or not read.text.strip():
+        return quote
+    return f"{read.text.strip()} — “{quote}”"
+
+
 # the verdict's basis when the quote holds no value of the kind the question asks
 NO_ASKED_VALUE = "no value of the kind asked in the quote"
 

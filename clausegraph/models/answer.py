@@ -224,7 +224,12 @@ class Answer(BaseModel):
         "(causal summary, HyDE clause, saved files)",
     )
     direct_answer: str | None = Field(
-        None, description="the deciding sentence(s) of the best clause; None when not found")
+        None, description="the answer in a sentence or two: the verdict's fact when it states "
+        "one ('24 months', 'Yes: excluded', 'Ends on 5 January 2016: ...'), then the deciding "
+        "sentence(s) it rests on (``direct_quote``); None when not found")
+    direct_quote: str | None = Field(
+        None, description="the deciding sentence(s) of the best clause, verbatim; None when "
+        "not found")
     direct_answer_citations: list[str] = Field(
         default_factory=list, description="clause ids the direct answer quotes")
     direct_answer_documents: list[str] = Field(

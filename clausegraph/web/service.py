@@ -475,7 +475,7 @@ def direct_answer(answer: Answer) -> DirectAnswer:
         return DirectAnswer(text="", clause_id=None, span=None, citation=None, verdict=why)
     equal = answer.answering_documents()
     return DirectAnswer(
-        text=answer.direct_answer or line.text, clause_id=line.clause_id, span=line.span,
+        text=answer.direct_quote or line.text, clause_id=line.clause_id, span=line.span,
         citation=f"{line.document}, {line.citation()}", shown=_shown(answer.direct.lines),
         verdict=answer.verdict.text if answer.verdict else None,
         by_document=[_document_direct(d) for d in equal] if len(equal) > 1 else [])

@@ -65,6 +65,9 @@ def test_direct_answer_quotes_the_deciding_sentence(sample_graph):
     assert " ".join(document.text[line.span[0]:line.span[1]].split()) == line.text
     # and it is printed first, before the clause list, after the short verdict it gives
     assert answer.verdict is not None and answer.verdict.text == "California"
+    # the direct answer states the verdict's fact before the sentence, quoted verbatim
+    assert answer.direct_quote == answer.direct.text and line.text in answer.direct_quote
+    assert answer.direct_answer == f"California — “{answer.direct_quote}”"
     assert answer.answer.startswith("**Verdict:** California\n\n**Answer:**")
     assert answer.answer.index("California") < answer.answer.index("Answering clause")
     # the clause shown under the answer is the one it quotes
@@ -102,7 +105,7 @@ def test_not_found_when_the_document_does_not_say(sample_graph):
     answer = sample_graph.ask("What is the waiting period for cataract surgery?",
                               documents=[doc])
     assert not answer.found
-    assert answer.direct_answer is None
+    assert answer.direct_answer is None and answer.direct_quote is None
     assert answer.direct_answer_citations == []
     assert answer.direct.nearest, "nearest clauses are listed"
     assert NOT_FOUND in answer.answer

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from clausegraph.answer.verdict import asked_value_kinds, verdict
-from clausegraph.models import AnswerLine, DirectAnswer
+from clausegraph.answer.verdict import asked_value_kinds, attach_verdicts, stated_answer, verdict
+from clausegraph.models import Answer, AnswerLine, DirectAnswer
 
 
 def _direct(text: str) -> DirectAnswer:
@@ -693,3 +693,43 @@ def test_a_date_asked_is_one_date_even_when_the_quote_states_several():
     direct = _lines("Signed by the parties on January 10, 2020.",
                     "Prices as revised on December 11, 2018 apply.")
     assert verdict("What is the effective date?", direct).text == "January 10, 2020"
+
+
+def _answered(*documents: DirectAnswer) -> Answer:
+    answer = Answer(question="What is the waiting period for cataract?", answer="",
+                    mode="extractive", evidence=[], chain=[], found=True,
+                    per_document=list(documents), direct=documents[0],
+                    direct_answer_documents=[d.doc_id for d in documents])
+    answer.direct_quote = documents[0].text if len(documents) == 1 else "\n".join(
+        f"{d.document} ({d.file}): {d.text}" for d in documents)
+    attach_verdicts(answer, answer.question)
+    return answer
+
+
+@pytest.mark.parametrize("period", ["24 months", "twenty four (24) months", "2 years"])
+def test_the_direct_answer_states_the_verdict_before_the_quote(period):
+    quote = LISTED.replace("24 months", period)
+    direct = _direct(quote).model_copy(update={"doc_id": "a", "document": "A", "file": "a.pdf"})
+    answer = _answered(direct)
+    assert answer.verdict is not None and answer.verdict.label == "value"
+    stated = stated_answer(answer)
+    assert stated == f"{answer.verdict.text} — “{quote}”"
+    assert answer.direct_quote == quote  # the quote itself stays verbatim
+
+
+def test_a_cannot_tell_verdict_leaves_the_quote_alone():
+    quote = "The Company shall pay the claim within a reasonable time."
+    answer = _answered(_direct(quote).model_copy(update={"doc_id": "a"}))
+    answer = answer.model_copy(update={"question": "Is the air ambulance covered?"})
+    attach_verdicts(answer, "Is the air ambulance covered?")
+    assert answer.verdict is not None and answer.verdict.label == "cannot_tell"
+    assert stated_answer(answer) == quote
+
+
+def test_documents_answering_equally_state_each_ones_verdict():
+    first = _direct(LISTED).model_copy(update={"doc_id": "a", "document": "A", "file": "a.pdf"})
+    second = _direct(LISTED.replace("24 months", "36 months")).model_copy(
+        update={"doc_id": "b", "document": "B", "file": "b.pdf"})
+    lines = stated_answer(_answered(first, second)).split("\n")
+    assert lines[0].startswith("A (a.pdf): 24 months — “") and "24 months of" in lines[0]
+    assert lines[1].startswith("B (b.pdf): 36 months — “") and "36 months of" in lines[1]
