@@ -1000,6 +1000,11 @@ def direct_answer(
     if stated:
         candidates = [c for c in candidates
                       if meets_figures(stated, c.clause.text[c.span[0]:c.span[1]])] or candidates
+    # a definition says what a word means, not whether it is covered or excluded
+    # ("Migration means ..." for "Is maternity covered?"): it answers such a question only
+    # when nothing else can
+    if kind == "coverage" or ASKS_EXCLUSION.search(question):
+        candidates = [c for c in candidates if c.clause.kind != "definition"] or candidates
     # the review found the type asked in this clause: the answer quotes one of its sentences
     reviewed = [c for c in candidates if checked is not None and checked.present
                 and c.clause.clause_id == checked.lead_clause_id]

@@ -1,0 +1,91 @@
+"""Whether something is covered or excluded is not what a definition says (docs/
+policies_bench.md, session 33).
+
+HDFC ERGO's group policy was asked "Is maternity covered under the group policy?" and
+quoted "Def. 49. Migration means, the right accorded to ... members of group health
+insurance Policy ...": retrieval put the definition, which holds the question's words,
+above the maternity exclusion that answers. A definition now answers a cover or exclusion
+question only when no other clause can. The same wording is written in several styles
+(definition verbs, numbering, heading case, currency); a question asking what a word means
+still gets its definition.
+"""
+
+from __future__ import annotations
+
+import pytest
+from synthetic_index import read_texts
+
+from clausegraph.answer.direct import DocumentTerms, direct_answer
+from clausegraph.answer.gate import using_gate
+
+POLICY = """{title}
+{definitions_heading}
+{n}1 Maternity Expenses {verb} medical treatment expenses of an insured person traceable to childbirth, including caesarean sections, incurred during hospitalisation, and expenses towards lawful medical termination of pregnancy during the policy period.
+{n}2 Migration {verb} the right accorded to insured persons covered under a group policy, including all members under family cover, to transfer the credit gained for pre-existing conditions and time bound exclusions to an individual policy with the same insurer.
+{cover_heading}
+{m}1 We will pay the medical expenses incurred on in-patient hospitalisation of an insured person for an illness or injury contracted during the policy period, up to the sum insured of {amount}.
+{exclusions_heading}
+{x}1 Maternity (Code - Excl18)
+a. Medical treatment expenses traceable to childbirth, including complicated deliveries and caesarean sections incurred during hospitalisation, except ectopic pregnancy.
+b. Expenses towards miscarriage, unless due to an accident, and lawful medical termination of pregnancy during the policy period.
+{x}2 Cosmetic or plastic surgery, unless for reconstruction following an accident.
+"""
+STYLES = [
+    dict(title="GROUP HEALTH INSURANCE POLICY", definitions_heading="1. DEFINITIONS", n="1.",
+         verb="means", cover_heading="2. WHAT IS COVERED", m="2.",
+         exclusions_heading="3. EXCLUSIONS", x="3.", amount="Rs. 5,00,000"),
+    dict(title="Group Mediclaim Policy", definitions_heading="Part I: Definitions",
+         n="1.", verb="shall mean", cover_heading="Part II: Benefits", m="2.",
+         exclusions_heading="Part III: Exclusions", x="3.", amount="$50,000"),
+    dict(title="Employee Health Plan", definitions_heading="Article 1 Definitions",
+         n="1.", verb="means", cover_heading="Article 2 Cover", m="2.",
+         exclusions_heading="Article 3 General Exclusions", x="3.", amount="EUR 40 000"),
+]
+COVER_QUESTIONS = ["Is maternity covered under the group policy?",
+                   "Are maternity expenses excluded?"]
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory):
+    return read_texts(tmp_path_factory.mktemp("cover_definitions"),
+                      {f"policy-{i}.txt": POLICY.format(**s) for i, s in enumerate(STYLES)})
+
+
+def _clauses(reader, variant: int):
+    doc_id = next(d for d, e in reader.entries().items()
+                  if e.source_path.endswith(f"policy-{variant}.txt"))
+    clauses = reader.clauses.document_clauses(doc_id)
+    definition = next(c for c in clauses if "Migration" in c.text)
+    exclusion = next(c for c in clauses if "except ectopic pregnancy" in c.text)
+    meaning = next(c for c in clauses if "Maternity Expenses" in c.text)
+    return definition, exclusion, meaning
+
+
+@pytest.mark.parametrize("question", COVER_QUESTIONS)
+@pytest.mark.parametrize("variant", range(len(STYLES)))
+def test_a_cover_question_is_answered_from_the_exclusion_ranked_below_a_definition(
+        reader, variant, question):
+    definition, exclusion, meaning = _clauses(reader, variant)
+    assert definition.kind == "definition" and meaning.kind == "definition"
+    with using_gate(None):
+        answer = direct_answer(reader, DocumentTerms(reader), question,
+                               [definition, meaning, exclusion])
+    assert answer.found and "Excl18" in answer.text, answer.text
+    assert "Migration" not in answer.text and "Maternity Expenses" not in answer.text
+
+
+@pytest.mark.parametrize("variant", range(len(STYLES)))
+def test_a_definition_alone_still_answers(reader, variant):
+    definition, _, _ = _clauses(reader, variant)
+    with using_gate(None):
+        answer = direct_answer(reader, DocumentTerms(reader), COVER_QUESTIONS[0], [definition])
+    assert answer.found and "Migration" in answer.text
+
+
+@pytest.mark.parametrize("variant", range(len(STYLES)))
+def test_what_the_word_means_is_still_the_definition(reader, variant):
+    definition, exclusion, meaning = _clauses(reader, variant)
+    with using_gate(None):
+        answer = direct_answer(reader, DocumentTerms(reader), "What does Maternity Expenses mean?",
+                               [exclusion, definition, meaning])
+    assert answer.found and "lawful medical termination of pregnancy" in answer.text, answer.text
