@@ -15,7 +15,8 @@ _PLAIN_DEF_RE = re.compile(
     r"(?P<term>[A-Z][\w’'\-/&() ]{0,70}?)\s*(?::-|:|-)?\s+"
     r"(?:means|shall mean|refers to|is defined as|shall have the meaning)\b"
 )
-_DEFINITIONS_WORD_RE = re.compile(r"(?i)\bdefin")
+# "Definitions", "DEFINED TERMS", "Words and Meanings", "Specific meaning", "Glossary"
+_DEFINITIONS_WORD_RE = re.compile(r"(?i)\bdefin|\bmeanings?\b|\bglossary\b")
 
 
 def definition_term(text: str, in_defs: bool) -> str | None:
@@ -34,5 +35,6 @@ def definition_term(text: str, in_defs: bool) -> str | None:
 
 
 def mentions_definitions(heading: str | None) -> bool:
-    """Does a heading announce definitions ("Definitions", "DEFINED TERMS")?"""
+    """Does a heading announce definitions ("Definitions", "DEFINED TERMS", "Words and
+    Meanings", "Glossary")?"""
     return bool(heading and _DEFINITIONS_WORD_RE.search(heading))

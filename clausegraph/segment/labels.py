@@ -66,10 +66,10 @@ def _numbered_re(words: str) -> re.Pattern[str]:
 
 _ARTICLE_RE = _container_re(r"Article|ARTICLE|Part|PART")
 # "SECTION B", "SECTION II – LIABILITY TO THIRD PARTIES" (the Indian motor tariff wording's
-# sections I to IV), "Section - C": a letter or a roman number
+# sections I to IV), "Section - C", "Section F: Other Terms": a letter or a roman number
 _SECTION_LETTER_RE = re.compile(
     r"(?P<word>Section|SECTION)(?:\s*[-–—]\s*|\s+)(?P<num>[IVXLC]{2,7}|[A-Z])"
-    r"(?:[.)]|\s*[-–—]\s*(?=[A-Z])|(?=\s|$))")
+    r"(?:[.)]|\s*[-–—]\s*(?=[A-Z])|(?=[\s:]|$))")
 _SECTION_RE = _numbered_re(r"Section|SECTION|Sec\.|SEC\.|Clause|CLAUSE|§")
 _REFERENCE_RUN = 3  # bare references a line apart: fewer may be headings with one-line text
 _INDEX_TERM_CHARS = 60
@@ -199,6 +199,12 @@ def _chapter_romans(lines: DocumentLines) -> frozenset[int]:
     return frozenset(held) if len(held) >= _CODE_SEQUENCE else frozenset()
 
 
+def _section_letter(comp: str | None) -> str | None:
+    """The letter a section is numbered with ("Section D" -> "D"), None for a number."""
+    number = (comp or "").split()[-1:] or [""]
+    return number[0] if len(number[0]) == 1 and number[0].isalpha() else None
+
+
 class LabelReader:
     """Finds the label a line starts with, given what the outline has open."""
 
@@ -310,7 +316,11 @@ class LabelReader:
             if family == "schedule":
                 return self._schedule_label(word, num, match.group(0), rest, index)
             if family in ("article", "chapter"):
-                return self._article_label(s, word, num, rest, match.end(), family)
+                label = self._article_label(s, word, num, rest, match.end(), family)
+                if regex is _SECTION_LETTER_RE and s[match.end():].startswith(":") and \
+                        label is not None and not self._opens_lettering(label):
+                    return None
+                return label
             spelled = spelled_value(num)
             label = self.decimal_from(str(spelled) if spelled else num, match.end(), rest,
                                       word, strong=True)
@@ -318,6 +328,22 @@ class LabelReader:
                 label.comp = f"{word} {num}"  # cited as written: "SECTION ONE"
             return label
         return None
+
+    def _opens_lettering(self, label: Label) -> bool:
+        """Whether a section whose letter or roman number a colon follows ("Section F:
+        Other Terms") opens where no such section is open or is the next one after the
+        section open: one that is neither ("Section I: Basic Covers" inside "Section C.
+        Benefits") heads a part of the section open, whose numbered items run on across
+        such parts."""
+        opened = [node for node in self.outline.stack if node.style == label.style]
+        if not opened or self.outline.continues_article(label):
+            return True
+        # a lone letter's value is read as a roman number where it is one ("C" 100, "D"
+        # 500): the lettering goes on when the letter follows the open section's letter
+        letter = _section_letter(label.comp)
+        return letter is not None and any(
+            (last := _section_letter(node.comp)) is not None and ord(letter) == ord(last) + 1
+            for node in opened)
 
     @staticmethod
     def _article_label(

@@ -171,7 +171,7 @@ MOTOR = ("PRIVATE CAR PACKAGE POLICY\n"
 
 @pytest.mark.parametrize(("word", "sep"), [("SECTION", " - "), ("SECTION", " – "),
                                            ("Section", " "), ("SECTION", ". "),
-                                           ("SECTION", "-")])
+                                           ("SECTION", "-"), ("Section", ": ")])
 def test_sections_numbered_in_roman_numerals_are_containers(word, sep):
     # the Indian motor tariff wording's sections I to IV: "SECTION II – LIABILITY TO THIRD
     # PARTIES" was no section, so its items were items of the last clause of Section I
@@ -195,6 +195,7 @@ COVERS = [("1", "Inpatient Care", "We will indemnify the medical expenses of hos
 @pytest.mark.parametrize(("section", "separator"), [
     ("SECTION B-OPTIONAL COVERS", "."), ("SECTION B - OPTIONAL COVERS", "."),
     ("SECTION B. OPTIONAL COVERS", ""), ("Section B Optional Covers", ""),
+    ("SECTION B: OPTIONAL COVERS", "."), ("Section B: Optional Covers", ""),
 ])
 def test_letter_prefixed_numbers_with_or_without_a_dot_open_their_sections(section, separator):
     # a group health wording numbers its optional covers "B.1 Maternity Expenses:" ... with
@@ -294,3 +295,35 @@ def test_two_roman_chapters_are_too_few_to_read_the_numbering_so():
     text = _chaptered(CHAPTERS[:2])
     rule = next(c for c in _segmented(text) if c.text.startswith("2.2 "))
     assert not (rule.section_path and rule.section_path[0].startswith("II "))
+
+
+@pytest.mark.parametrize("dot", [".", ":"])
+def test_a_colon_section_that_does_not_continue_the_lettering_is_a_part_of_the_open_one(dot):
+    # Aditya Birla's Activ Health: "Section C. BENEFITS ..." holds "Section I: Basic Covers"
+    # ... "Section V: Optional Covers" whose covers (1) ... (37) run on across them; the
+    # lettering goes on with "Section D." ... "Section F: Other Terms and conditions"
+    text = "\n".join([
+        "Health Policy Wording",
+        "Section C. BENEFITS COVERED UNDER THE POLICY",
+        "Section I: Basic Covers",
+        "(1) In-patient Hospitalization",
+        "We will cover the medical expenses of hospitalisation.",
+        "(2) Pre-hospitalization Medical Expenses",
+        "We will cover the medical expenses incurred before admission.",
+        "Section II: Additional Benefits",
+        "(3) Health Check-up",
+        "We will pay for one health check-up in a policy year.",
+        f"Section D{dot} EXCLUSIONS",
+        "1. Any treatment outside India.",
+        "2. Cosmetic surgery.",
+        f"Section E{dot} GENERAL TERMS",
+        "1. The policy may be renewed on payment of premium.",
+        "Section F: Other Terms and conditions",
+        "1. Claims Administration",
+        "The fulfilment of the terms of this policy is a condition of any claim.",
+    ]) + "\n"
+    clauses = _segmented(text, "activ")
+    check_up = next(c for c in clauses if "health check-up in a policy year" in c.text)
+    assert check_up.clause_id.startswith("activ:Section C/"), check_up.clause_id
+    claims = next(c for c in clauses if "condition of any claim" in c.text)
+    assert claims.clause_id.startswith("activ:Section F/"), claims.clause_id
