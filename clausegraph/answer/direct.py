@@ -984,7 +984,8 @@ def direct_answer(
     exception_ids = {c.clause_id for c in exceptions}
     # the sentence choice reads a clause's exclusion for cover questions only; the heading
     # that excludes is quoted for "Is X excluded?" too
-    excluded = exception_ids if kind == "coverage" else set()
+    excluded = exception_ids if kind == "coverage" or ASKS_EXCLUSION.search(question) \
+        else set()
     quoted_excluded = exception_ids if ASKS_EXCLUSION.search(question) else excluded
     candidates = [
         scored

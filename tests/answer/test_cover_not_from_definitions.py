@@ -7,7 +7,8 @@ insurance Policy ...": retrieval put the definition, which holds the question's 
 above the maternity exclusion that answers. A definition now answers a cover or exclusion
 question only when no other clause can. The same wording is written in several styles
 (definition verbs, numbering, heading case, currency); a question asking what a word means
-still gets its definition.
+still gets its definition. And an exclusion question reads a refusal as its answer, as a
+cover question does.
 """
 
 from __future__ import annotations
@@ -89,3 +90,43 @@ def test_what_the_word_means_is_still_the_definition(reader, variant):
         answer = direct_answer(reader, DocumentTerms(reader), "What does Maternity Expenses mean?",
                                [exclusion, definition, meaning])
     assert answer.found and "lawful medical termination of pregnancy" in answer.text, answer.text
+
+
+MOTOR = """PRIVATE CAR PACKAGE POLICY
+{cover_heading}
+{a} The Company will indemnify the insured against loss or damage to the vehicle while it is being driven by the insured or any authorised driver, including loss by theft, fire and riot.
+{exceptions_heading}
+{b} The Company shall not be liable to make any payment in respect of any accidental loss or damage suffered whilst the insured or any person driving with the consent of the insured is under the influence of {substance}.
+"""
+MOTOR_STYLES = [
+    dict(cover_heading="SECTION I LOSS OF OR DAMAGE TO THE VEHICLE INSURED", a="1.",
+         exceptions_heading="GENERAL EXCEPTIONS", b="2.",
+         substance="intoxicating liquor or drugs"),
+    dict(cover_heading="Part A - Own Damage", a="(a)", exceptions_heading="What is not covered",
+         b="(b)", substance="alcohol or drugs"),
+]
+
+
+@pytest.fixture(scope="module")
+def motor(tmp_path_factory):
+    return read_texts(tmp_path_factory.mktemp("exclusion_questions"),
+                      {f"motor-{i}.txt": MOTOR.format(**s) for i, s in enumerate(MOTOR_STYLES)})
+
+
+@pytest.mark.parametrize("question", ["Are losses while driving drunk excluded?",
+                                      "Is damage while driving under the influence excluded?"])
+@pytest.mark.parametrize("variant", range(len(MOTOR_STYLES)))
+def test_an_exclusion_question_quotes_the_refusal_over_the_cover_ranked_above_it(
+        motor, variant, question):
+    # "Are losses while driving drunk excluded?" of SBI's motor wording was not answered: the
+    # refusal was read as a refusal for cover questions only, and the cover above it, which
+    # holds as many of the question's words, was the better sentence
+    doc_id = next(d for d, e in motor.entries().items()
+                  if e.source_path.endswith(f"motor-{variant}.txt"))
+    clauses = motor.clauses.document_clauses(doc_id)
+    cover = next(c for c in clauses if "will indemnify" in c.text)
+    refusal = next(c for c in clauses if "shall not be liable" in c.text)
+    with using_gate(None):
+        answer = direct_answer(motor, DocumentTerms(motor), question, [cover, refusal],
+                               exceptions=[refusal])
+    assert answer.found and "shall not be liable" in answer.text, answer.text
