@@ -108,6 +108,23 @@ def test_a_question_naming_its_chosen_contract_is_answered_as_the_bare_question(
     assert named.verdict is not None and named.verdict.text == bare.verdict.text == "California"
 
 
+@pytest.mark.parametrize("request_words", ["Information about the ",
+                                           "I want information about the "])
+def test_a_request_after_the_naming_of_a_chosen_contract_leaves_the_question(
+        sample_graph: ClauseGraph, request_words: str) -> None:
+    """LegalBench-RAG's MAUD wordings open the question after the naming with a request
+    ("Consider the Acquisition Agreement between ...; Information about the Closing
+    Condition: ..."): the request was searched with it, its "information" matching every
+    clause about information."""
+    key = next(d.key for d in sample_graph.index.clauses.documents().values()
+               if "Bellring" in d.source_path)
+    subject = "governing law of this contract"
+    naming = "Consider the Manufacturing Agreement between BellRing Brands and Premier Nutrition; "
+    bare = sample_graph.retrieve(subject, documents=[key])
+    asked = sample_graph.retrieve(naming + request_words + subject, documents=[key])
+    assert [r.clause_id for r in asked] == [r.clause_id for r in bare]
+
+
 @pytest.mark.parametrize("frame", ["According to the agreement, ", "As per this contract, "])
 def test_a_question_after_a_frame_is_answered_as_the_bare_question(sample_graph: ClauseGraph,
                                                                    frame: str) -> None:

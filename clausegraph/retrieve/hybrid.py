@@ -150,13 +150,17 @@ class Retriever:
         query = reframe(query)
         self.last_scope = self._scope(query, config) if doc_ids is None else None
         if self.last_scope is not None:
+            # a request may open the question after its naming ("Consider the Merger
+            # Agreement between A and B; Information about the Closing Condition: ...")
+            self.last_scope.question = reframe(self.last_scope.question)
             return self.last_scope.doc_ids, self.last_scope.question
         if config.scope_documents:
             # documents chosen by the caller (or an index of one) may still be named in the
             # question: "Consider the ... between A and B; what is ...?" asked with --doc
             chosen = doc_ids if doc_ids is not None else self.index.clauses.document_ids()
             if doc_ids is not None or len(chosen) == 1:
-                question = without_document_name(query, [self._naming(d) for d in chosen])
+                question = reframe(without_document_name(query,
+                                                         [self._naming(d) for d in chosen]))
                 if question != query:
                     self.last_scope = DocumentScope(chosen, question, query)
                     return doc_ids, question

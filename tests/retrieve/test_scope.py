@@ -221,6 +221,18 @@ def test_a_frame_that_says_where_to_look_leaves_the_question(query, question) ->
     ("Could you tell me if maternity is covered?", "Is it the case that maternity is covered?"),
     ("Please answer from the policy: what is the room rent limit?",
      "What is the room rent limit?"),
+    # a request for information about a subject (LegalBench-RAG's MAUD wordings)
+    ("Information about the Closing Condition: Compliance with Covenants",
+     "Closing Condition: Compliance with Covenants"),
+    ("I want information about the Limitations on Antitrust Efforts",
+     "Limitations on Antitrust Efforts"),
+    ("What about the Fiduciary exception to the No-Shop Clause?",
+     "Fiduciary exception to the No-Shop Clause?"),
+    ("Tell me about the waiting period for cataract.", "Waiting period for cataract."),
+    ("Details regarding the room rent limit", "Room rent limit"),
+    # information as the subject asked about stays
+    ("What information does the app collect?", "What information does the app collect?"),
+    ("Is information about minors shared?", "Is information about minors shared?"),
     # a question to the reader is no request around another
     ("Can you cancel the policy within the free look period?",
      "Can you cancel the policy within the free look period?"),
