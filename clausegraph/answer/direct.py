@@ -981,12 +981,10 @@ def direct_answer(
     asks = _KIND_WORDS.get(kind or "", frozenset())
     doc_coverage = sum(w for t, w in weights.items()
                        if t in asks or terms.present(doc_id, t)) / total
-    exception_ids = {c.clause_id for c in exceptions}
-    # the sentence choice reads a clause's exclusion for cover questions only; the heading
-    # that excludes is quoted for "Is X excluded?" too
-    excluded = exception_ids if kind == "coverage" or ASKS_EXCLUSION.search(question) \
-        else set()
-    quoted_excluded = exception_ids if ASKS_EXCLUSION.search(question) else excluded
+    # a question whether something is covered or excluded: the sentence choice reads a
+    # clause's exclusion as its answer, and the heading that excludes is quoted with it
+    asks_cover = kind == "coverage" or ASKS_EXCLUSION.search(question) is not None
+    excluded = {c.clause_id for c in exceptions} if asks_cover else set()
     candidates = [
         scored
         for rank, clause in enumerate(ranked[:CANDIDATE_CLAUSES])
@@ -1004,7 +1002,7 @@ def direct_answer(
     # a definition says what a word means, not whether it is covered or excluded
     # ("Migration means ..." for "Is maternity covered?"): it answers such a question only
     # when nothing else can
-    if kind == "coverage" or ASKS_EXCLUSION.search(question):
+    if asks_cover:
         candidates = [c for c in candidates if c.clause.kind != "definition"] or candidates
     # the review found the type asked in this clause: the answer quotes one of its sentences
     reviewed = [c for c in candidates if checked is not None and checked.present
@@ -1105,7 +1103,7 @@ def direct_answer(
     else:
         title = _value_title(terms, best, kind)
         titles = [title] if title is not None else \
-            _exclusion_titles(terms, best, best.clause.clause_id in quoted_excluded)
+            _exclusion_titles(terms, best, best.clause.clause_id in excluded)
         if not titles and best.clause.number and bare_item(best.clause.text):
             # "1. For all rubber / nylon / plastic parts ... - 50%" reads with "Subject to a
             # deduction for depreciation at the rates mentioned below ...:" before it

@@ -438,9 +438,9 @@ def _attach_direct(
                  if d.found and d.confidence >= lead.confidence - EQUAL_ANSWER_MARGIN]
         answer.found = True
         answer.direct_answer_documents = [d.doc_id for d in equal]
+        # the direct answer itself states the verdicts too, once they are read (build_answer)
         answer.direct_quote = lead.text if len(equal) == 1 else "\n".join(
-            f"{d.document} ({d.file}): {d.text}" for d in equal)
-        answer.direct_answer = answer.direct_quote  # stated with its verdict once read
+            d.named(d.text) for d in equal)
         answer.direct_answer_citations = [c for d in equal for c in d.citations()]
     if lead is not None:
         answer.confidence = lead.confidence

@@ -186,7 +186,7 @@ def stated_answer(answer: Answer) -> str | None:
     if len(leads) <= 1:
         lead = leads[0] if leads else answer.direct
         return _stated(lead.verdict if lead else answer.verdict, answer.direct_quote)
-    return "\n".join(f"{d.document} ({d.file}): {_stated(d.verdict, d.text)}" for d in leads)
+    return "\n".join(d.named(_stated(d.verdict, d.text)) for d in leads)
 
 
 def _stated(read: Verdict | None, quote: str) -> str:

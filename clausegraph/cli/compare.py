@@ -69,5 +69,6 @@ def compare(
         table.add_row(*(Text(plain(values[c])) for c in (  # Text: "[***]" is not markup
             "document", "answer", "source", "exceptions", "confidence")))
     console.print(table)
-    console.print("Offline extractive answers: the quoted sentence of the cited clause, no "
-                  "language model. Read the clause before relying on it.", highlight=False)
+    console.print("Offline extractive answers: the verdict, then the quoted sentence of the "
+                  "cited clause, no language model. Read the clause before relying on it.",
+                  highlight=False)

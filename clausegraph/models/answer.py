@@ -201,6 +201,11 @@ class DirectAnswer(BaseModel):
     def citations(self) -> list[str]:
         return [line.clause_id for line in self.lines]
 
+    def named(self, text: str) -> str:
+        """``text`` as the line of this document in an answer several documents share
+        ("Title (file.pdf): ...")."""
+        return f"{self.document} ({self.file}): {text}"
+
     def answering_line(self) -> AnswerLine | None:
         """The first quoted line that answers, not a title it is read under (what a
         citation of the answer opens)."""

@@ -54,7 +54,7 @@ def render_comparison(comparison: Any, fmt: str) -> str:
         "</title><style>body{font-family:sans-serif}table{border-collapse:collapse}"
         "td,th{border:1px solid #999;padding:4px 8px;vertical-align:top;text-align:left}"
         f"</style></head><body><h1>{html.escape(comparison.question)}</h1>"
-        f"<p>Offline extractive answers: quoted text of the cited clause, no language model. "
-        f"Read the clause before relying on it.</p><table><tr>{head}</tr>{body}</table>"
+        "<p>Offline extractive answers: the verdict, then quoted text of the cited clause, "
+        f"no language model. Read the clause before relying on it.</p><table><tr>{head}</tr>{body}</table>"
         "</body></html>\n"
     )

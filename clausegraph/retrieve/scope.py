@@ -60,9 +60,8 @@ _FRAME_LEAD = re.compile(
 # A request around the question ("Can you tell me what ...?", "Please let me know ...",
 # "I want to know whether ..."): "Can you ..." would read as a yes-or-no question
 _REQUEST = re.compile(
-    r"^\s*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell|let)\s+me(?:\s+know)?"
-    r"(?:\s+about(?:\s+the)?)?|"
-    r"(?:please\s+|kindly\s+)?(?:tell|let)\s+me(?:\s+know)?(?:\s+about(?:\s+the)?)?|"
+    r"^\s*(?:(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+|kindly\s+)?"
+    r"(?:tell|let)\s+me(?:\s+know)?(?:\s+about(?:\s+the)?)?|"
     r"i\s+(?:want|would\s+like|'d\s+like|need|wish)\s+to\s+know|do\s+you\s+know|"
     # "Information about the Closing Condition: ...", "I want information about ...",
     # "What about the Fiduciary exception ...": the subject follows
