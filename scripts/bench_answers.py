@@ -63,11 +63,13 @@ def states_fact(direct: str | None, facts: list[str], whole_words: bool = False)
     """Does the direct answer contain one of the fact patterns?
 
     ``whole_words`` keeps a pattern from matching inside a longer token ("yes" in "eyes",
-    "2%" in "12%")."""
+    "2%" in "12%"); a plural of the pattern's last word still states it ("Rs. 15 lakhs"
+    for "15 lakh")."""
     said = normalise(direct)
     for fact in map(normalise, facts):
         if whole_words:
-            if re.search(rf"(?<!\w){re.escape(fact)}(?!\w)", said):
+            plural = "(?:s|es)?" if fact[-1:].isalpha() else ""
+            if re.search(rf"(?<!\w){re.escape(fact)}{plural}(?!\w)", said):
                 return True
         elif fact in said:
             return True

@@ -40,6 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from clausegraph.answer import sentences
+from clausegraph.answer.defined import PRONOUNS, definition_terms, past_term_line
 from clausegraph.answer.gate import KINDS, active_gate, answer_features
 from clausegraph.answer.kinds import learned_kind
 from clausegraph.classify.categories import CUAD_CATEGORIES
@@ -952,6 +953,7 @@ def direct_answer(
     absent_refuses: bool = False,
     *,
     sentence_similarity: SentenceSimilarity | None = None,
+    definitions: Sequence[Clause] = (),
 ) -> DirectAnswer:
     """The direct answer from one document's ranked clauses (best first).
 
@@ -971,6 +973,9 @@ def direct_answer(
     tokens = content_tokens(question)
     if not ranked:
         return DirectAnswer(found=False, text=None, kind=kind)
+    defining = _defining(question, definitions) if kind == "definition" else None
+    if defining is not None:
+        ranked = [defining, *(c for c in ranked if c.clause_id != defining.clause_id)]
     doc_id = ranked[0].doc_id
     document = index.clauses.document(doc_id).title
     file = Path(index.clauses.document(doc_id).source_path).name
@@ -999,6 +1004,9 @@ def direct_answer(
     if stated:
         candidates = [c for c in candidates
                       if meets_figures(stated, c.clause.text[c.span[0]:c.span[1]])] or candidates
+    # "What is X?" is answered by the definition of X where the document has one
+    if defining is not None:
+        candidates = [c for c in candidates if c.clause is defining] or candidates
     # a definition says what a word means, not whether it is covered or excluded
     # ("Migration means ..." for "Is maternity covered?"): it answers such a question only
     # when nothing else can
@@ -1045,6 +1053,7 @@ def direct_answer(
     # is the first exception
     rule, inline_proviso = _split_proviso(best.clause.text,
                                           _with_statement(best.clause.text, best.span))
+    rule = (past_term_line(best.clause.text, *rule), rule[1])
     # "When does the term end?" is answered by the whole sentence that sets the term (to the
     # line's limit): a cut to the words asked kept a renewal's "one (1) year" and a notice's
     # "ninety (90) days" and dropped the term's own "three (3) years"
@@ -1163,6 +1172,19 @@ def _gate_features(
         else checked.least_confidence - checked.threshold,
         review_quoted=checked is not None and checked.lead_clause_id == best.clause.clause_id,
     )
+
+
+def _defining(question: str, definitions: Sequence[Clause]) -> Clause | None:
+    """The definition, of ``definitions`` (the document's retrieved ones and those that
+    govern its retrieved clauses), of the longest term the question names ("What is a
+    qualified medical child support order?": the clause that defines "Qualified Medical
+    Child Support Order", not the one that defines "Child"); None when it names none. A
+    defined pronoun ("We", "You") or a term of one or two letters is no term asked about."""
+    named = [(len(term), clause) for clause in definitions
+             for term in definition_terms(clause)
+             if len(term) >= 3 and term.casefold() not in PRONOUNS
+             and re.search(rf"(?<!\w){re.escape(term)}(?!\w)", question, re.IGNORECASE)]
+    return max(named, key=lambda item: item[0])[1] if named else None
 
 
 def _choose(candidates: list[_Scored], question: str, doc_id: str, kind: str | None,
@@ -1561,10 +1583,16 @@ def _defines_asked(text: str, span: Span, asked: frozenset[str]) -> bool:
     """Whether the definition in ``text[span]`` defines the asked term: the words before
     its first "means", near the start, hold a question word as written ("Affiliate"
     means ..., not "Claim" means ... (other than an Affiliate); "Hospital" is not
-    "Hospitalization", though both stem alike)."""
+    "Hospitalization", though both stem alike). A term set on a line of its own above its
+    definition ("“Copayment” or “Copay”\n“Copayment” or “Copay” shall mean ...") is read
+    from the start of the definition's line."""
     start, end = span
     verb = _VALUE_PATTERNS["definition"].search(text, start, end)
-    if verb is None or verb.start() - start > _DEFINED_TERM_CHARS:
+    if verb is None:
+        return False
+    opens = text.rfind("\n", start, verb.start()) + 1 \
+        if text.count("\n", start, verb.start()) == 1 else start
+    if verb.start() - max(start, opens) > _DEFINED_TERM_CHARS:
         return False
     return not asked.isdisjoint(asked_words(text[start:verb.start()]))
 

@@ -24,6 +24,8 @@ from clausegraph.answer.direct import (EXCEPTION_HEADING, NOT_FOUND, REFUSES_COV
                                        token_set,
                                        word_overlap_rules)
 from clausegraph.answer.dates import document_dates
+from clausegraph.answer.defined import (DEFINED_BY, DEFINITION_HEADING, LEAD_TERM, PRONOUNS,
+                                        definition_terms, past_term_line)
 from clausegraph.answer.verdict import (attach_verdicts, misses_stated_figure, stated_answer,
                                         states_no_amount)
 from clausegraph.models import (
@@ -56,7 +58,6 @@ GROUP_TITLES = {"definition": "Definitions", "base_rule": "Base rules", "excepti
 # a lead-in whose items are the conditions of cover, not what it refuses ("We will not pay
 # ... unless:")
 _CONDITIONAL = re.compile(r"\b(?:unless|except|provided|only\s+if|subject\s+to)\b", re.I)
-_DEFINITION_HEADING = re.compile(r"\b(definitions?|defined terms|interpretation)\b", re.I)
 # A sentence ends at . ; or : followed by space and a capital/number/bracket; the look-behind
 # skips common abbreviations so "U.S. Dollars" or "Inc. shall" do not end a sentence.
 _SENTENCE_END = re.compile(r"[.;](?=\s+[A-Z(\"0-9])")
@@ -119,7 +120,7 @@ def clause_role(clause: Clause, out_edges: list[Edge], parent: Clause | None = N
     the same clause plays the same role in every answer, and the same wording under the
     same heading plays it in every document."""
     section = _section_text(clause)
-    if clause.kind == "definition" or _DEFINITION_HEADING.search(section) or any(
+    if clause.kind == "definition" or DEFINITION_HEADING.search(section) or any(
             edge.type is RelationType.DEFINES and _opens_with(clause.text, edge.term)
             for edge in out_edges):
         return "definition"
@@ -145,7 +146,7 @@ def _opens_with(text: str, term: str | None) -> bool:
     """Whether ``text`` opens by defining ``term`` ("Affiliate" means ..., "2.9 Term: ..."):
     a clause that defines a term in passing (THIS AGREEMENT (the "Agreement") ...) or only
     opens with it ("Newly born child shall be covered ...") is not a definition."""
-    match = _LEAD_TERM.match(text)
+    match = LEAD_TERM.match(text)
     return bool(term) and match is not None and \
         match.group("term").strip().lower() == term.strip().lower()
 
@@ -238,6 +239,20 @@ def best_quote(clause: Clause, query_tokens: set[str]) -> Quote:
     return Quote(clause_id=clause.clause_id, text=text, span=clause.document_span(start, end))
 
 
+def definition_quote(clause: Clause) -> Quote | None:
+    """A definition's quote: its first sentence that defines ("X means ...", "X shall
+    mean ...", "X is defined as ..."), without a term line above it that the sentence
+    repeats. The words a question shares with the clause pick a fragment of a long
+    definition instead ("The court-ordered termination date of coverage. d." of a
+    definition of "Dependent"); None when no sentence defines (the words then choose)."""
+    for start, end in _sentence_spans(clause.text):
+        if DEFINED_BY.search(clause.text, start, end):
+            start = past_term_line(clause.text, start, end)
+            return Quote(clause_id=clause.clause_id, text=clause.text[start:end].strip(),
+                         span=clause.document_span(start, end))
+    return None
+
+
 # -- rendering ---------------------------------------------------------------------------
 
 
@@ -270,7 +285,9 @@ def build_answer(
     chain = [_link(edge, labels) for edge in edges if edge.source in labels and edge.target in labels]
     query_tokens = set(tokenize(question))
     by_id = {r.clause_id: r.clause for r in results}
-    quotes = [best_quote(by_id[e.clause_id], query_tokens) for e in evidence]
+    quotes = [definition_quote(by_id[e.clause_id]) or best_quote(by_id[e.clause_id], query_tokens)
+              if e.group == "definition" else best_quote(by_id[e.clause_id], query_tokens)
+              for e in evidence]
     answer = Answer(
         question=question,
         answer="",
@@ -332,37 +349,15 @@ def explain(answer: Answer, index: IndexReader) -> None:
                                       if link.source in kept and link.target in kept])
 
 
-# Pronouns a policy defines as its parties ("We/Our/Us means the Company", "You means the
-# Insured"): nearly every clause uses them, so a governing clause using one says nothing of
-# why the definition matters to the question.
-_PRONOUNS = frozenset({"i", "me", "my", "we", "us", "our", "ours", "you", "your", "yours", "they",
-                       "them", "their"})
-
 
 def uses_term(term: str, question: str, drafted: str) -> bool:
     """Whether the question uses a defined term, in any case ("is the policy ..."), or the
     governing clauses do, as drafted: "Policy" (the defined term), not "policy" (the word).
     A defined pronoun counts only when the question writes it as the term ("Who is 'We'?")."""
     word = rf"(?<!\w){re.escape(term)}(?!\w)"
-    if term.lower() in _PRONOUNS:
+    if term.lower() in PRONOUNS:
         return re.search(rf"[\"“‘']{word}[\"”’']", question) is not None
     return re.search(word, question, re.I) is not None or re.search(word, drafted) is not None
-
-
-# The words a definition opens with, before "means", ":-" or ":" ("2.8 Break in policy means
-# ...", "3. AYUSH Hospital:- An AYUSH ..."), for definitions the relation rules did not read
-# a term from; the label before them is skipped.
-_LEAD_TERM = re.compile(
-    r"^\s*(?:[(\[]?(?:\d+(?:\.\d+)*|[A-Za-z]{1,4})[.)\]]+\s+|\d+(?:\.\d+)+\s+)*[\"“‘']?(?P<term>[A-Z][^\n:\"”’]{1,60}?)[\"”’']?"
-    r"\s*(?:\bmeans\b|\bshall mean\b|\bis defined as\b|\brefers to\b|:-|:)")
-
-
-def definition_terms(clause: Clause, edge_term: str | None = None) -> list[str]:
-    """The terms a definition clause defines: those the relation rules read, the term of a
-    Defines edge from it, and the words it opens with before "means" or a colon."""
-    match = _LEAD_TERM.match(clause.text)
-    lead = match.group("term").strip() if match else None
-    return list(dict.fromkeys([*clause.defined_terms, *filter(None, [edge_term, lead])]))
 
 
 def _mark_list_neighbours(answer: Answer, index: IndexReader, anchors: list[str]) -> None:
@@ -485,7 +480,9 @@ def _document_answer(
     similarity = {r.clause_id: r.dense for r in results if r.origin != "governing"}
     direct = direct_answer(index, terms, asked, ranked, exceptions, overrides, similarity,
                            question_types, type_prior, learned_choice, checked, absent_refuses,
-                           sentence_similarity=sentence_similarity)
+                           sentence_similarity=sentence_similarity,
+                           definitions=[r.clause for r in results
+                                        if groups[r.clause_id] == "definition"])
     if direct.found and (states_no_amount(asked, direct) or
                          misses_stated_figure(asked, direct)):
         # asked "how much", the quote states no amount; or asked of a figure ("a two-year
