@@ -5,19 +5,9 @@ from __future__ import annotations
 import re
 
 from clausegraph.segment.definitions import QUOTED_DEF_RE, definition_term
-from clausegraph.segment.lines import DocumentLines, is_caps
+from clausegraph.segment.lines import CONNECTORS, DocumentLines, is_caps
 
 # Words a heading never ends with: a line ending in one is running text.
-CONNECTORS = frozenset(
-    [
-        "a", "an", "and", "or", "of", "the", "to", "for", "in", "on", "by", "with", "as",
-        "at", "from", "under", "that", "which", "any", "all", "its", "their", "such", "this",
-        "these", "shall", "will", "may", "be", "is", "are", "not", "nor", "per", "than",
-        "into", "upon",
-        # a sentence goes on after these: "4. Pollution or contamination, unless"
-        "unless", "except", "if", "where", "when", "whether", "but", "including", "excluding",
-    ]
-)
 _SENTENCE_BREAK_RE = re.compile(r"[a-z]{2}\.\s+[A-Z]")
 _EMBEDDED_NUMBER_RE = re.compile(r"\s\d{1,3}\.\d")
 # How a heading ends where the body runs on in the same line.
@@ -123,7 +113,7 @@ def standalone_heading(lines: DocumentLines, s: str, index: int, para: bool) -> 
     if len(s) > 90 or not para or s[-1] in ",;":
         return False
     set_as_heading = lines.set_as_heading(index)
-    if set_as_heading:
+    if set_as_heading or lines.italic_title(index):
         return _styled_heading(lines, s, index)
     if ": " in s.rstrip(":") or (set_as_heading is False and not is_caps(s)):
         return False

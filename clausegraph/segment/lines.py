@@ -12,6 +12,18 @@ from clausegraph.models.document import LineStyle
 # A line ending in one of these can end a paragraph.
 TERMINAL = ".:;!?"
 
+# Words a phrase never ends with: a line ending in one runs on ("... set forth in this").
+CONNECTORS = frozenset(
+    [
+        "a", "an", "and", "or", "of", "the", "to", "for", "in", "on", "by", "with", "as",
+        "at", "from", "under", "that", "which", "any", "all", "its", "their", "such", "this",
+        "these", "shall", "will", "may", "be", "is", "are", "not", "nor", "per", "than",
+        "into", "upon",
+        # a sentence goes on after these: "4. Pollution or contamination, unless"
+        "unless", "except", "if", "where", "when", "whether", "but", "including", "excluding",
+    ]
+)
+
 
 @dataclass(slots=True)
 class Line:
@@ -63,6 +75,13 @@ def visible_lines(text: str, excluded: list[Span]) -> list[Line]:
 
 # Points above the body text's size from which a line is set as a heading.
 _LARGER_POINTS = 0.9
+# The most words a title set in italics alone has (Edelweiss's "Healthy baby expenses /
+# well baby care expenses": 7; the italic notes and examples of the other 21 policies run
+# on over more lines or read as sentences)
+_ITALIC_TITLE_WORDS = 10
+# ... and the line below it is running text (the items of a list set in italics, one
+# short line each, are not titles: the SBC's coverage examples)
+_HEADED_LINE_CHARS = 40
 
 
 def is_caps(text: str) -> bool:
@@ -88,6 +107,12 @@ def _body_style(styles: list[LineStyle]) -> tuple[float, bool]:
     for style in styles:
         weight[(style.size, style.bold)] += style.end - style.start
     return weight.most_common(1)[0][0]
+
+
+def _italic_share(styles: list[LineStyle]) -> float:
+    """The share of the document's characters set in italics."""
+    total = sum(style.end - style.start for style in styles) or 1
+    return sum(style.end - style.start for style in styles if style.italic) / total
 
 
 def rstrip_end(text: str, start: int, end: int) -> int:
@@ -138,6 +163,7 @@ class DocumentLines:
         self.styles = _styles_of_lines(self.lines, document.line_styles) \
             if self.has_styles else []
         self.body = _body_style(document.line_styles) if self.has_styles else (0.0, False)
+        self.body_italic = self.has_styles and _italic_share(document.line_styles) > 0.5
         self._starts = [line.start for line in self.lines]
 
     def set_as_heading(self, index: int) -> bool | None:
@@ -155,6 +181,34 @@ class DocumentLines:
         return style.size >= size + _LARGER_POINTS or (
             style.bold and not bold and style.size >= size - _LARGER_POINTS
         )
+
+    def italic_title(self, index: int) -> bool:
+        """Is line ``index`` a short phrase set in italics alone, between lines set
+        upright, in a document whose body is upright ("Air Ambulance Cover", "Healthy baby
+        expenses / well baby care expenses" above their covers)? A title told by its face
+        where its size, weight and letter case say nothing. Italic notes and examples run
+        on over italic lines, or read as sentences: they are not titles."""
+        style = self.styles[index] if self.has_styles else None
+        if style is None or not style.italic or style.bold or self.body_italic:
+            return False
+        # not a line of an italic paragraph: the line below is upright, and the one above
+        # upright too or an italic sentence that ended (an example before the next title)
+        for near in (index - 1, index + 1):
+            other = self.styles[near] if 0 <= near < len(self.styles) else None
+            if other is not None and other.italic and (
+                    near > index or not self.line_text(near).rstrip().endswith(tuple(TERMINAL))):
+                return False
+        text = self.line_text(index).strip()
+        words = text.split()
+        if not words or len(words) > _ITALIC_TITLE_WORDS or not text[0].isupper() \
+                or text[-1] in ",;." or text.count(",") > 1 or words[-1].lower() in CONNECTORS:
+            return False
+        # the text it heads runs on below it, upright, as a sentence does
+        after = index + 1
+        if after >= len(self.lines):
+            return False
+        below = self.line_text(after).strip()
+        return len(below) >= _HEADED_LINE_CHARS and not below[0].islower()
 
     def prominence(self, index: int) -> tuple[float, bool] | None:
         """Line ``index``'s type as (size to the half point, bold); None when unknown."""
@@ -189,6 +243,8 @@ class DocumentLines:
             return False  # a page-break or wrap continuation
         if index == 0:
             return True
+        if self.italic_title(index) or self.italic_title(index - 1):
+            return True  # a title set in italics, and the text it heads
         here, before = self.set_apart(index), self.set_apart(index - 1)
         if here is not None and before is not None and here != before and (
                 self.styled or (here and (is_caps(self.line_text(index))

@@ -385,7 +385,8 @@ class Parser:
         no larger than itself and nests under a larger one, whatever the letter case.
         """
         stack = self.outline.stack
-        set_apart = self.lines.set_apart(index)
+        # a title set in italics alone is set apart from the items in upright body text too
+        set_apart = self.lines.set_apart(index) or self.lines.italic_title(index)
         by_type = False
         while len(stack) > 1:
             top = stack[-1]
