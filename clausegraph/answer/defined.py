@@ -40,7 +40,7 @@ _TERM_LINE = re.compile(
     r"(?P<line>(?=[^\n]*[A-Za-z]{2})[^\n:]{2,80}?)[ \t:.\-–]*\n\s*[^\n]{20}")
 _TERM_LINE_VERB = re.compile(
     r"\b(?:shall|will|may|must|means?|is|are|refers?|includes?|defined)\b", re.IGNORECASE)
-_TERM_LINE_LABEL = re.compile(r"(?:[(\[]?(?:\d+(?:\.\d+)*|[A-Za-z]{1,4})[.)\]]+\s*|\d+\s*)+")
+_LABEL_ALONE = re.compile(r"(?:[(\[]?(?:\d+(?:\.\d+)*|[A-Za-z]{1,4})[.)\]]+\s*|\d+\s*)+")
 _QUOTED_TERM = re.compile(r"[\"“‘']([^\n\"“”‘’']{2,60}?)[\"”’']")
 # the verb a quoted term is defined by; the quoted names before it are one term's
 # alternatives ("“Qualified Medical Child Support Order” or “QMCSO” shall mean ...")
@@ -66,7 +66,7 @@ def _opening_terms(text: str) -> list[str]:
     """The term line and the quoted alternatives of :func:`definition_terms`."""
     terms = []
     line = _TERM_LINE.match(text)
-    if line and not _TERM_LINE_LABEL.fullmatch(line.group("line")) and \
+    if line and not _LABEL_ALONE.fullmatch(line.group("line")) and \
             not _TERM_LINE_VERB.search(line.group("line")) and \
             not DEFINITION_HEADING.search(line.group("line")):
         quoted = _QUOTED_TERM.findall(line.group("line"))
@@ -79,8 +79,9 @@ def _opening_terms(text: str) -> list[str]:
     return [t.strip() for t in terms if t.strip()]
 
 
-# the label a term line may open with ("G.6 ", "12. ", "(c) ")
-_TERM_LABEL = re.compile(r"\s*(?:(?:\d+(?:\.\d+)*[.)]?|[A-Za-z]{1,4}(?:\.\d+)+[.)]?"
+# the label a term line may open with ("G.6 ", "12. ", "(c) "), skipped when the line
+# below is compared with it
+_LEADING_LABEL = re.compile(r"\s*(?:(?:\d+(?:\.\d+)*[.)]?|[A-Za-z]{1,4}(?:\.\d+)+[.)]?"
                          r"|[(\[]?[A-Za-z]{1,4}[.)\]])\s+)?")
 
 
@@ -92,7 +93,7 @@ def past_term_line(text: str, start: int, end: int) -> int:
     line_end = text.find("\n", start, end)
     if line_end < 0:
         return start
-    term = text[_TERM_LABEL.match(text, start, line_end).end():line_end].strip()
+    term = text[_LEADING_LABEL.match(text, start, line_end).end():line_end].strip()
     repeat = line_end + 1
     while repeat < end and text[repeat].isspace():
         repeat += 1

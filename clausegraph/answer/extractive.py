@@ -349,7 +349,6 @@ def explain(answer: Answer, index: IndexReader) -> None:
                                       if link.source in kept and link.target in kept])
 
 
-
 def uses_term(term: str, question: str, drafted: str) -> bool:
     """Whether the question uses a defined term, in any case ("is the policy ..."), or the
     governing clauses do, as drafted: "Policy" (the defined term), not "policy" (the word).

@@ -7,7 +7,6 @@ import re
 from clausegraph.segment.definitions import QUOTED_DEF_RE, definition_term
 from clausegraph.segment.lines import CONNECTORS, DocumentLines, is_caps
 
-# Words a heading never ends with: a line ending in one is running text.
 _SENTENCE_BREAK_RE = re.compile(r"[a-z]{2}\.\s+[A-Z]")
 _EMBEDDED_NUMBER_RE = re.compile(r"\s\d{1,3}\.\d")
 # How a heading ends where the body runs on in the same line.
