@@ -35,8 +35,8 @@ from clausegraph.text.term import (EFFECTIVE_DATE, NAMES_EFFECTIVE, RENEWS, Term
                                    date_by_name, event_end, format_length, notice_period,
                                    renewal_length, term_end, term_length)
 from clausegraph.text.tokenize import tokenize
-from clausegraph.text.values import (DAYS_PER_UNIT, Value, extract_values, left_blank,
-                                     meets_figures, stated_figures)
+from clausegraph.text.values import (DAYS_PER_UNIT, FIRST_WINDOW, Value, extract_values,
+                                     left_blank, meets_figures, stated_figures)
 
 # The dates of a document a term may count from (answer/dates.py), by document id.
 DatesOf = Callable[[str], Mapping[str, str | None]]
@@ -92,7 +92,14 @@ _PROVISION_FIGURES = ("duration", "percent", "money")
 _STATED_ANSWER = re.compile(
     r"\?\s*(?:\|\s*)?(?:answers?\s*:\s*)?(?P<answer>yes|no)(?=\s*(?:[.,;:!|]|$))", re.I)
 # "in the first year", "during the first two policy years": a window from the start
-_FIRST = re.compile(r"\bfirst\s+(?:(\w+)\s+)?(?:policy\s+)?(day|week|month|year)s?\b", re.I)
+# two lengths of time this close (in days) are the same: 12 months and one year, 52 weeks
+# and 364 days
+_SAME_DAY = 1.5
+# cover that waits for a period to run ("excluded until the expiry of ...")
+_EXPIRY = re.compile(r"\buntil\s+(?:the\s+)?(?:expiry|completion|end)\s+of\b", re.IGNORECASE)
+# what joins alternative periods: "90 days/ one year", "24 months or 36 months"
+_ALTERNATIVE = re.compile(r"\s*(?:/|,|\bor\b|\band/or\b)\s*", re.IGNORECASE)
+_FIRST = FIRST_WINDOW
 _EXAMPLE = re.compile(r"\bfor\s+(?:example|instance)\b|\be\.\s?g\.|\bexample\b|\billustrat\w*",
                       re.I)
 _BEFORE = re.compile(r"\s*(?:prior\s+to|before|in\s+advance\s+of)\b", re.I)
@@ -797,15 +804,38 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> 
                        clause_id=clause_id, basis="no word of the question's subject in the quote")
     wait = _waiting_period(text)
     window = _window_days(question)
+    if wait is not None and _among_alternatives(text, wait):
+        # "excluded until the expiry of 90 days/ one year/ two years (as specified against
+        # each disease)": which one applies is stated elsewhere, not by the first
+        return Verdict(label="cannot_tell",
+                       text="Cannot tell: the quote states several waiting periods",
+                       clause_id=clause_id, basis="alternative waiting periods in the quote")
     if wait is not None:
         shown = display(wait, adjective=True)
-        if window is not None and _days(wait) > window:
+        # asked of the first year, a 12-month waiting period covers none of it; asked of a
+        # time ("after one year"), a wait that has run by then does not stand in the way
+        within = _FIRST.search(question) is not None
+        if window is not None and (_days(wait) > window or
+                                   (within and _days(wait) >= window - _SAME_DAY)):
             return Verdict(label="no", text=f"No: {shown} waiting period", value=wait.text,
                            clause_id=clause_id,
                            basis="the waiting period is longer than the time asked about")
         return Verdict(label="yes" if window is not None else "conditional",
                        text=f"Yes, after a {shown} waiting period", value=wait.text,
                        clause_id=clause_id, basis="covered once the waiting period has run")
+    deferred = DEFERRED.search(text) if wait is None and _EXPIRY.search(text) else None
+    if deferred is not None:
+        # "excluded until the expiry of number of months (as specified in the Policy
+        # Schedule)": a waiting period whose length the wording leaves to the schedule
+        where = " ".join(deferred.group("target").split())
+        if window is not None:
+            return Verdict(label="cannot_tell",
+                           text=f"Cannot tell: the waiting period is stated in the {where}",
+                           clause_id=clause_id, basis="a waiting period stated elsewhere")
+        return Verdict(label="conditional",
+                       text=f"Yes, after a waiting period stated in the {where}",
+                       clause_id=clause_id, basis="covered once a waiting period stated "
+                       "elsewhere has run")
     if refuses_cover(text):
         return Verdict(label="no", text="No: excluded", clause_id=clause_id,
                        basis="the clause refuses cover")
@@ -856,6 +886,15 @@ def _waiting_period(text: str) -> Value | None:
                 _WAIT.search(text[max(0, value.start - 80):value.end + 40]):
             return value
     return None
+
+
+def _among_alternatives(text: str, period: Value) -> bool:
+    """Whether ``period`` is one of several periods given as alternatives ("90 days/ one
+    year/ two years", "24 months or 36 months"): another duration right after it, joined
+    by a slash, a comma or "or"."""
+    after = next((v for v in extract_values(text) if v.start >= period.end), None)
+    return after is not None and after.kind == "duration" and \
+        _ALTERNATIVE.fullmatch(text, period.end, after.start) is not None
 
 
 def _window_days(question: str) -> float | None:

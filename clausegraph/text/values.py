@@ -569,9 +569,19 @@ def figure(value: Value) -> tuple[str, float] | None:
     return family, value.amount
 
 
+# "in the first two years", "during the first 90 days": the time a question asks about,
+# not a figure its answer has to state
+FIRST_WINDOW = re.compile(r"\bfirst\s+(?:(\w+)\s+)?(?:policy\s+)?(day|week|month|year)s?\b",
+                          re.IGNORECASE)
+
+
 def stated_figures(text: str) -> list[Value]:
-    """The durations, ages, amounts, percentages and measures ``text`` states."""
-    return [v for v in extract_values(text) if figure(v) is not None]
+    """The durations, ages, amounts, percentages and measures ``text`` states, but not the
+    time it asks about ("Is hernia covered in the first two years?" states none: an answer
+    need not say "two years", its 24-month waiting period answers)."""
+    windows = [m.span() for m in FIRST_WINDOW.finditer(text)]
+    return [v for v in extract_values(text) if figure(v) is not None
+            and not any(start <= v.start and v.end <= end for start, end in windows)]
 
 
 def meets_figures(stated: list[Value], text: str) -> bool:

@@ -733,3 +733,40 @@ def test_documents_answering_equally_state_each_ones_verdict():
     lines = stated_answer(_answered(first, second)).split("\n")
     assert lines[0].startswith("A (a.pdf): 24 months — “") and "24 months of" in lines[0]
     assert lines[1].startswith("B (b.pdf): 36 months — “") and "36 months of" in lines[1]
+
+
+@pytest.mark.parametrize("period", ["12 months", "twelve (12) months", "12 (twelve) months",
+                                    "one year", "1 (one) year", "365 days"])
+@pytest.mark.parametrize("asked", ["Is cataract surgery covered in the first year?",
+                                   "Is cataract surgery covered during the first policy year?",
+                                   "Is cataract covered in the first 12 months?"])
+def test_a_waiting_period_as_long_as_the_time_asked_is_a_no(period, asked):
+    """A waiting period that lasts the whole time asked about leaves none of it covered."""
+    result = verdict(asked, _direct(WAITING.format(period=period)))
+    assert result.label == "no" and result.text.startswith("No: "), result.text
+
+
+@pytest.mark.parametrize("period", ["12 months", "one year"])
+def test_a_waiting_period_run_by_the_time_asked_is_a_yes(period):
+    result = verdict("Is cataract surgery covered after two years?",
+                     _direct(WAITING.format(period=period)))
+    assert result.label == "yes", result.text
+
+
+@pytest.mark.parametrize("periods", ["90 days/ one year/ two years/ three years",
+                                     "thirty (30) days, one (1) year or two (2) years",
+                                     "24 months or 36 months", "3 months / 6 months / 1 year"])
+def test_alternative_waiting_periods_give_no_verdict(periods):
+    """Which of several periods applies to the thing asked is stated elsewhere (the list
+    the condition is in): the first of them is not its answer."""
+    result = verdict("Is cataract surgery covered in the first year?",
+                     _direct(WAITING.format(period=periods)))
+    assert result.label == "cannot_tell", result.text
+
+
+@pytest.mark.parametrize("period", ["24 months or until the next renewal",
+                                    "24 months, whichever is later"])
+def test_one_waiting_period_with_a_condition_is_read(period):
+    result = verdict("Is cataract surgery covered in the first year?",
+                     _direct(WAITING.format(period=period)))
+    assert result.text == "No: 24-month waiting period", result.text
