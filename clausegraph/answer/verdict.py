@@ -92,6 +92,7 @@ _PROVISION_FIGURES = ("duration", "percent", "money")
 _STATED_ANSWER = re.compile(
     r"\?\s*(?:\|\s*)?(?:answers?\s*:\s*)?(?P<answer>yes|no)(?=\s*(?:[.,;:!|]|$))", re.I)
 # "in the first year", "during the first two policy years": a window from the start
+_FIRST = FIRST_WINDOW
 # two lengths of time this close (in days) are the same: 12 months and one year, 52 weeks
 # and 364 days
 _SAME_DAY = 1.5
@@ -99,7 +100,6 @@ _SAME_DAY = 1.5
 _EXPIRY = re.compile(r"\buntil\s+(?:the\s+)?(?:expiry|completion|end)\s+of\b", re.IGNORECASE)
 # what joins alternative periods: "90 days/ one year", "24 months or 36 months"
 _ALTERNATIVE = re.compile(r"\s*(?:/|,|\bor\b|\band/or\b)\s*", re.IGNORECASE)
-_FIRST = FIRST_WINDOW
 _EXAMPLE = re.compile(r"\bfor\s+(?:example|instance)\b|\be\.\s?g\.|\bexample\b|\billustrat\w*",
                       re.I)
 _BEFORE = re.compile(r"\s*(?:prior\s+to|before|in\s+advance\s+of)\b", re.I)
