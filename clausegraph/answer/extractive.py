@@ -245,7 +245,9 @@ def definition_quote(clause: Clause) -> Quote | None:
     repeats. The words a question shares with the clause pick a fragment of a long
     definition instead ("The court-ordered termination date of coverage. d." of a
     definition of "Dependent"); None when no sentence defines (the words then choose)."""
-    for start, end in _sentence_spans(clause.text):
+    # the answer's sentences: a list item on its own line starts one, so a definition that
+    # introduces a list ("... one or more of the following person(s):") ends at its colon
+    for start, end in split_sentences(clause.text):
         if DEFINED_BY.search(clause.text, start, end):
             start = past_term_line(clause.text, start, end)
             return Quote(clause_id=clause.clause_id, text=clause.text[start:end].strip(),

@@ -196,3 +196,19 @@ def test_a_definition_is_quoted_by_its_defining_sentence(graph, variant):
     document = graph.index.clauses.document(child.doc_id)
     start, end = qmcso.span
     assert document.text[start:end].strip() == qmcso.text
+
+
+@pytest.mark.parametrize("label", ["1.", "(a)", "i.", "•"])
+def test_a_definition_introducing_a_list_is_quoted_to_its_colon(label):
+    """"“Dependent” shall mean one or more of the following persons: 1." was the quote: the
+    list's first label read as the end of the sentence."""
+    from clausegraph.answer.extractive import definition_quote
+    from clausegraph.models import Clause
+
+    text = ("“Dependent”\n“Dependent” shall mean one or more of the following persons:\n"
+            f"{label} the Employee's lawful spouse; and\n"
+            f"{label} the Employee's children under the age of 26 years.")
+    clause = Clause(clause_id="plan:7.5", doc_id="plan", text=text, span=(0, len(text)),
+                    segments=[(0, len(text))], pages=[1], order=0, kind="definition")
+    quote = " ".join(definition_quote(clause).text.split())
+    assert quote == "“Dependent” shall mean one or more of the following persons:", quote
