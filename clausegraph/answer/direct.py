@@ -195,6 +195,14 @@ CONTINUES_COVER = re.compile(
 # the insurer's promise as motor endorsements write it: "the insurer undertakes to pay
 # compensation ..." (IMT16), "the Company undertakes to indemnify ..."
 UNDERTAKES = re.compile(r"\bundertakes?\s+to\s+(?:pay|indemnify|reimburse|make good)\b", re.I)
+# a lead-in that grants cover for the list after it says so with a verb of the insurer's
+# promise ("The Company will indemnify ... against loss or damage:", "We cover:", "... are
+# covered:"), not with the noun ("opt for this cover for any one of the periods below:")
+_GRANTS = re.compile(
+    r"\b(?:will|shall)\s+(?:pay|cover|reimburse|indemnify|bear)\b|"
+    r"\b(?:we|company|insurer|policy|plan|insurance)\s+(?:covers|pays|reimburses|indemnifies)\b|"
+    r"\b(?:is|are|shall be|will be)\s+(?:covered|payable|reimbursed|included)\b|"
+    + UNDERTAKES.pattern, re.IGNORECASE)
 _VALUE_PATTERNS = {
     "law": re.compile(r"(?i:(?<!organized under the )(?<!organised under the )"
                       r"(?<!existing under the )(?<!incorporated under the )"
@@ -990,13 +998,20 @@ def direct_answer(
     # clause's exclusion as its answer, and the heading that excludes is quoted with it
     asks_cover = kind == "coverage" or ASKS_EXCLUSION.search(question) is not None
     excluded = {c.clause_id for c in exceptions} if asks_cover else set()
+    # an item of a list its lead-in grants ("The Company will indemnify the insured against
+    # loss or damage to the vehicle: ... ii. by burglary housebreaking or theft") is covered
+    # by its list, as an item of a refused list is excluded by it
+    granted = {clause.clause_id: lead for clause in ranked[:CANDIDATE_CLAUSES]
+               if asks_cover and clause.clause_id not in excluded
+               and (lead := _granting_lead_in(terms, clause)) is not None}
     candidates = [
         scored
         for rank, clause in enumerate(ranked[:CANDIDATE_CLAUSES])
         for scored in _score_sentences(clause, rank, weights, total, kind,
                                        clause.clause_id in excluded,
                                        terms.list_heading(clause), asked_words(question),
-                                       _value_list_title(terms, clause, kind))
+                                       _value_list_title(terms, clause, kind),
+                                       granted=clause.clause_id in granted)
     ]
     # a question that states a figure ("Which illnesses have a two-year waiting period?")
     # is answered by a sentence that states or brackets it, where one does
@@ -1113,6 +1128,9 @@ def direct_answer(
         title = _value_title(terms, best, kind)
         titles = [title] if title is not None else \
             _exclusion_titles(terms, best, best.clause.clause_id in excluded)
+        if best.clause.clause_id in granted:
+            # the promise that covers the list says more than its bare title
+            titles = [granted[best.clause.clause_id]]
         if not titles and best.clause.number and bare_item(best.clause.text):
             # "1. For all rubber / nylon / plastic parts ... - 50%" reads with "Subject to a
             # deduction for depreciation at the rates mentioned below ...:" before it
@@ -1405,10 +1423,11 @@ def _word_share(
 def _score_sentences(
     clause: Clause, rank: int, weights: dict[str, float], total: float, kind: str | None,
     exclusion: bool = False, list_heading: str = "", asked: frozenset[str] = frozenset(),
-    list_title: str = "",
+    list_title: str = "", granted: bool = False,
 ) -> list[_Scored]:
     """Every sentence of ``clause`` scored; a sentence may take the one before it along
-    ("iii. Two years waiting period" + "a. Cataract") at a small discount."""
+    ("iii. Two years waiting period" + "a. Cataract") at a small discount. ``granted``: the
+    clause is an item of a list its lead-in grants cover for (``_granting_lead_in``)."""
     context = token_set(" ".join([*clause.section_path[-2:], clause.heading or "",
                                   list_heading]))
     # only a heading-like line names its items' subject, not a long parent paragraph
@@ -1449,7 +1468,7 @@ def _score_sentences(
             # the title gives the value, the item must give the topic: one asked word
             item_titled = title_value and not tokens.isdisjoint(weights)
             holds_value = asks_value and _holds_value(kind, clause.text, *window)
-            has_value = exclusion or item_titled or holds_value
+            has_value = exclusion or granted or item_titled or holds_value
             # a sentence that points to where its value is stated ("as specified in the
             # Policy Schedule") gives the value as the wording does: it is not one that
             # lacks it, though it wins nothing over one that states it
@@ -1478,7 +1497,8 @@ def _score_sentences(
             stated = len(tokens | heading) if item_titled else len(tokens)
             # an item of an exclusion list that names what is asked ("iv. Ayurvedic
             # treatment.") states its refusal by its list, however few its own words
-            refused_item = exclusion and not tokens.isdisjoint(weights)
+            # (and an item of a list its lead-in grants, its cover by its list)
+            refused_item = (exclusion or granted) and not tokens.isdisjoint(weights)
             # a row of a list or schedule that names what is asked and states its figure
             # ("2. For fibre glass components 30%") is a rule, however few its words (a
             # figure: a heading names a cover or a law as readily as a rule does)
@@ -1686,6 +1706,23 @@ def _exclusion_titles(terms: DocumentTerms, best: _Scored, excluded: bool
     # a title already quoted by the answer's own sentence is not repeated
     return [(clause, span) for clause, span in titles
             if not (clause is best.clause and span[1] > best.span[0])]
+
+
+def _granting_lead_in(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span] | None:
+    """The sentence of the clause holding ``item``'s list that grants cover for the list
+    ("The Company will indemnify the insured against loss or damage to the vehicle insured
+    ... :" over "ii. by burglary housebreaking or theft ;"), when the item names things
+    without a verb of its own; None when the holder refuses or does not grant."""
+    if not bare_item(item.text):
+        return None
+    holder = terms.list_holder(item)
+    spans = split_sentences(holder.text) if holder is not None else []
+    if not spans or refusing_close(holder) is not None:
+        return None
+    last = spans[-1]
+    sentence = holder.text[last[0]:last[1]]
+    grants = _GRANTS.search(sentence) is not None
+    return (holder, last) if grants and not refuses_cover(sentence) else None
 
 
 def _refusing_lead_in(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span] | None:
