@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from clausegraph import ClauseGraph
 from clausegraph.answer.defined import definition_terms
+from clausegraph.errors import ClauseGraphError
 
 
 def audit(index: Path) -> tuple[int, list[tuple[str, str, str]]]:
@@ -41,9 +42,15 @@ def main() -> None:
     parser.add_argument("--index-dir", type=Path, required=True,
                         help="bench_policies' --index-dir (one index per folder)")
     args = parser.parse_args()
+    if not args.index_dir.is_dir():
+        parser.error(f"{args.index_dir}: no such folder")
     total = without = 0
     for index in sorted(p for p in args.index_dir.iterdir() if p.is_dir()):
-        count, missing = audit(index)
+        try:
+            count, missing = audit(index)
+        except ClauseGraphError as error:  # a folder that is no index: named, the rest read
+            print(f"skipped {index}: {error}", file=sys.stderr)
+            continue
         total, without = total + count, without + len(missing)
         for file, label, opening in missing:
             print(f"{index.name}/{file} {label}: {opening}")

@@ -195,13 +195,16 @@ CONTINUES_COVER = re.compile(
 # the insurer's promise as motor endorsements write it: "the insurer undertakes to pay
 # compensation ..." (IMT16), "the Company undertakes to indemnify ..."
 UNDERTAKES = re.compile(r"\bundertakes?\s+to\s+(?:pay|indemnify|reimburse|make good)\b", re.I)
-# a lead-in that grants cover for the list after it says so with a verb of the insurer's
-# promise ("The Company will indemnify ... against loss or damage:", "We cover:", "... are
-# covered:"), not with the noun ("opt for this cover for any one of the periods below:")
-_GRANTS = re.compile(
-    r"\b(?:will|shall)\s+(?:pay|cover|reimburse|indemnify|bear)\b|"
-    r"\b(?:we|company|insurer|policy|plan|insurance)\s+(?:covers|pays|reimburses|indemnifies)\b|"
-    r"\b(?:is|are|shall be|will be)\s+(?:covered|payable|reimbursed|included)\b|"
+# who grants cover: the insurer ("We", "the Company") or the contract itself ("The Policy
+# will pay", "This insurance covers", "this benefit shall reimburse"); cover that goes on
+# ("coverage will be maintained"); an insurer that "undertakes to pay". Read by the verdict
+# of a quote, and of a list's lead-in, whose items it covers (``_granting_lead_in``: a verb
+# of the promise, not the noun, as in "opt for this cover for any one of the periods below")
+AFFIRMS_COVER = re.compile(
+    r"\b(?:we|the company|the insurer|the plan|(?:the|this) (?:policy|insurance|cover|benefit|"
+    r"section|plan))\s+(?:(?:will|shall)\s+(?:pay|cover|reimburse|indemnify|bear)\b|(?:covers|pays|"
+    r"reimburses|indemnifies)\b)|\b(?:is|are|shall be|will be)\s+"
+    r"(?:covered|payable|reimbursed|included)\b|" + CONTINUES_COVER.pattern + "|"
     + UNDERTAKES.pattern, re.IGNORECASE)
 _VALUE_PATTERNS = {
     "law": re.compile(r"(?i:(?<!organized under the )(?<!organised under the )"
@@ -1496,15 +1499,15 @@ def _score_sentences(
             # an item read with its list's title states the title's value for the item
             stated = len(tokens | heading) if item_titled else len(tokens)
             # an item of an exclusion list that names what is asked ("iv. Ayurvedic
-            # treatment.") states its refusal by its list, however few its own words
-            # (and an item of a list its lead-in grants, its cover by its list)
-            refused_item = (exclusion or granted) and not tokens.isdisjoint(weights)
+            # treatment.") states its refusal by its list, however few its own words, as an
+            # item of a list its lead-in grants states its cover
+            listed_item = (exclusion or granted) and not tokens.isdisjoint(weights)
             # a row of a list or schedule that names what is asked and states its figure
             # ("2. For fibre glass components 30%") is a rule, however few its words (a
             # figure: a heading names a cover or a law as readily as a rule does)
             valued_item = holds_value and kind in _VALUE_KINDS and \
                 not tokens.isdisjoint(weights)
-            substance = 1.0 if (stated >= _SUBSTANCE_WORDS or refused_item or valued_item) and \
+            substance = 1.0 if (stated >= _SUBSTANCE_WORDS or listed_item or valued_item) and \
                 not _caps_title(clause.text, window) else 0.4
             # a run-on "sentence" (a flattened table, a whole list) holds every word somewhere
             spread = 1.0 + max(0, len(tokens) - _PLAIN_SENTENCE_WORDS) / 80
@@ -1721,7 +1724,7 @@ def _granting_lead_in(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span]
         return None
     last = spans[-1]
     sentence = holder.text[last[0]:last[1]]
-    grants = _GRANTS.search(sentence) is not None
+    grants = AFFIRMS_COVER.search(sentence) is not None
     return (holder, last) if grants and not refuses_cover(sentence) else None
 
 

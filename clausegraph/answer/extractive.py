@@ -255,6 +255,13 @@ def definition_quote(clause: Clause) -> Quote | None:
     return None
 
 
+def evidence_quote(clause: Clause, group: str, query_tokens: set[str]) -> Quote:
+    """The quote an evidence clause is shown by: a definition's defining sentence, else the
+    sentence sharing most of the question's words."""
+    return (definition_quote(clause) if group == "definition" else None) or \
+        best_quote(clause, query_tokens)
+
+
 # -- rendering ---------------------------------------------------------------------------
 
 
@@ -287,9 +294,7 @@ def build_answer(
     chain = [_link(edge, labels) for edge in edges if edge.source in labels and edge.target in labels]
     query_tokens = set(tokenize(question))
     by_id = {r.clause_id: r.clause for r in results}
-    quotes = [definition_quote(by_id[e.clause_id]) or best_quote(by_id[e.clause_id], query_tokens)
-              if e.group == "definition" else best_quote(by_id[e.clause_id], query_tokens)
-              for e in evidence]
+    quotes = [evidence_quote(by_id[e.clause_id], e.group, query_tokens) for e in evidence]
     answer = Answer(
         question=question,
         answer="",
@@ -455,7 +460,8 @@ def _add_cited(
         groups = assign_groups(results, chain_edges(index, results), index)
         for result in found:
             answer.evidence.append(_evidence(index, result, groups[result.clause_id]))
-            answer.quotes.append(best_quote(result.clause, set(tokenize(answer.question))))
+            answer.quotes.append(evidence_quote(result.clause, groups[result.clause_id],
+                                                set(tokenize(answer.question))))
             missing.discard(result.clause_id)
 
 

@@ -21,9 +21,9 @@ from collections.abc import Callable, Mapping
 from datetime import date
 from itertools import accumulate, pairwise
 
-from clausegraph.answer.direct import (ASKS_DATE, ASKS_END, ASKS_EXCLUSION, ASKS_NOTICE,
-                                       CONTINUES_COVER, DEFERRED, FAMILY_PREFIX, NIL,
-                                       PROPORTIONAL, REFUSING_HEADING, UNDERTAKES,
+from clausegraph.answer.direct import (AFFIRMS_COVER, ASKS_DATE, ASKS_END, ASKS_EXCLUSION,
+                                       ASKS_NOTICE, CONTINUES_COVER, DEFERRED, FAMILY_PREFIX, NIL,
+                                       PROPORTIONAL, REFUSING_HEADING,
                                        VALUE_QUESTION_KINDS,
                                        asks_contents, content_tokens, question_kind,
                                        refuses_cover, split_sentences, value_answers)
@@ -91,8 +91,6 @@ _PROVISION_FIGURES = ("duration", "percent", "money")
 # specialist? | Answers: Yes.", as a US Summary of Benefits and Coverage does)
 _STATED_ANSWER = re.compile(
     r"\?\s*(?:\|\s*)?(?:answers?\s*:\s*)?(?P<answer>yes|no)(?=\s*(?:[.,;:!|]|$))", re.I)
-# "in the first year", "during the first two policy years": a window from the start
-_FIRST = FIRST_WINDOW
 # two lengths of time this close (in days) are the same: 12 months and one year, 52 weeks
 # and 364 days
 _SAME_DAY = 1.5
@@ -115,15 +113,6 @@ _ALLOWS = re.compile(r"\b(may|can|is entitled to|shall be entitled to|has the ri
                      r"shall have the right to|is permitted to)\b", re.I)
 _CONDITION = re.compile(r"\b(without|unless|except|provided that|provided, however|subject to|"
                         r"only if|only with|upon|after)\b", re.I)
-# who grants cover: the insurer ("We", "the Company") or the contract itself ("The Policy
-# will pay", "This insurance covers", "this benefit shall reimburse"); cover that goes on
-# ("coverage will be maintained"); an insurer that "undertakes to pay"
-_AFFIRMS_COVER = re.compile(
-    r"\b(?:we|the company|the insurer|the plan|(?:the|this) (?:policy|insurance|cover|benefit|"
-    r"section|plan))\s+(?:(?:will|shall)\s+(?:pay|cover|reimburse|indemnify|bear)\b|(?:covers|pays|"
-    r"reimburses|indemnifies)\b)|\b(?:is|are|shall be|will be)\s+"
-    r"(?:covered|payable|reimbursed|included)\b|" + CONTINUES_COVER.pattern + "|"
-    + UNDERTAKES.pattern, re.I)
 # a question about cover outside a place, and a grant limited to within one
 _ASKS_ABROAD = re.compile(r"\b(?:outside|abroad|overseas)\b", re.I)
 _ONLY_WITHIN = re.compile(
@@ -455,7 +444,7 @@ def _names_subject(question: str, text: str) -> bool:
 
 def _subject_words(question: str) -> list[str]:
     """The words of the question left when the words that only ask are taken out."""
-    asking = [_AUXILIARY, _ASKS_COVER, _WAIT, _FIRST, _PERMISSION, _EXISTS,
+    asking = [_AUXILIARY, _ASKS_COVER, _WAIT, FIRST_WINDOW, _PERMISSION, _EXISTS,
               *(pattern for pattern, _ in _ASKS_VALUE)]
     subject = question
     for pattern in asking:
@@ -814,7 +803,7 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> 
         shown = display(wait, adjective=True)
         # asked of the first year, a 12-month waiting period covers none of it; asked of a
         # time ("after one year"), a wait that has run by then does not stand in the way
-        within = _FIRST.search(question) is not None
+        within = FIRST_WINDOW.search(question) is not None
         if window is not None and (_days(wait) > window or
                                    (within and _days(wait) >= window - _SAME_DAY)):
             return Verdict(label="no", text=f"No: {shown} waiting period", value=wait.text,
@@ -850,7 +839,7 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> 
         return Verdict(label="no", text=f"No: only in {place}", value=place,
                        clause_id=clause_id, basis="the clause grants cover only within a place "
                        "the question asks about going outside of")
-    if _AFFIRMS_COVER.search(text):
+    if AFFIRMS_COVER.search(text):
         limit = next((v for v in extract_values(text) if v.kind in ("money", "percent")), None)
         return Verdict(label="yes", text=f"Yes, up to {display(limit)}" if limit else "Yes",
                        value=limit.text if limit else None, clause_id=clause_id,
@@ -900,7 +889,7 @@ def _among_alternatives(text: str, period: Value) -> bool:
 def _window_days(question: str) -> float | None:
     """The time from the start of cover a question asks about, in days ("in the first two
     years" -> 730.5), or None."""
-    match = _FIRST.search(question)
+    match = FIRST_WINDOW.search(question)
     if match:
         count = 1.0
         if match.group(1):
