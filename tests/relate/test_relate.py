@@ -250,6 +250,29 @@ def test_quoted_means_defines_term_used_in_plural() -> None:
     assert_well_formed(document, graph)
 
 
+@pytest.mark.parametrize("names", [
+    '“Copayment” or “Copay” shall mean',
+    '"Copayment" or "Copay" means',
+    '“Copayment”, “Copay” means',
+    '"Copayment" and "Copay" (together, a "Charge") shall mean',
+])
+def test_every_quoted_name_of_a_definition_defines_its_term(names: str) -> None:
+    """A definition that gives a term two names governs the clauses that use either: the
+    first name as well as the last one before the verb."""
+    document, clauses = build([
+        ("2.1", f"2.1 {names} the fixed amount an Insured Person pays for a covered service."),
+        ("4.1", "4.1 A Copayment applies to every office visit."),
+        ("4.2", "4.2 The Copay for a specialist is stated in the Schedule."),
+        ("4.3", "4.3 Emergency care is covered in full."),
+    ])
+    graph = relate(document, clauses, RULES)
+    assert {"Copayment", "Copay"} <= set(clauses[0].defined_terms)
+    assert edge(graph, DEFINES, "2.1", "4.1").term == "Copayment"
+    assert edge(graph, DEFINES, "2.1", "4.2").term == "Copay"
+    assert edge(graph, DEFINES, "2.1", "4.3") is None
+    assert_well_formed(document, graph)
+
+
 def test_parenthetical_party_and_parties() -> None:
     # CUAD: BellringBrandsInc ... Manufacturing Agreement.
     document, clauses = build([
