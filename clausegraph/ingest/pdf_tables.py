@@ -50,6 +50,10 @@ LIST_LABEL_SHARE = 0.6
 LIST_TEXT_CHARS = 50
 _LIST_LABEL_RE = re.compile(r"\(?(?:[a-zA-Z]{1,2}|[ivxlIVXL]{1,5}|\d{1,3}(?:\.\d{1,3})*)[.)]")
 _EDGE_TOLERANCE = 1.0  # points
+# Two readings of one grid: its box and its rows' tops within this many points
+_SAME_BOX = 2.0
+# a filled shape this thin (points) is a drawn rule, not a band of shading
+_RULE_WIDTH = 2.0
 # Row labels in one tall cell stand at least this many text heights apart (a wrapped
 # text's lines are about 1.2 apart; the US plan document's labels about 4)
 _APART_HEIGHTS = 2.0
@@ -78,6 +82,9 @@ def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
     candidates = _find_tables(page)
     if not candidates:
         return []
+    filled = [pymupdf.Rect(path["rect"]) for path in drawings if path.get("type") == "f"]
+    if any(_band(rect) for rect in filled):
+        candidates = _whole_cells(page, candidates, [r for r in filled if _band(r)])
     words = page.get_text("words", textpage=textpage)
     if needs_remapping([font[3] for font in page.get_fonts()]):
         # a rupee font's backtick, a Symbol bullet: as the page draws them
@@ -107,6 +114,44 @@ def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
                 found.append(table)
                 taken |= table.blocks
     return found
+
+
+def _band(rect: pymupdf.Rect) -> bool:
+    """A filled shape with no stroke that is no rule: shading, or a band behind text.
+    ``find_tables`` reads its edges as borders; its strict strategy ignores it."""
+    return rect.width > _RULE_WIDTH and rect.height > _RULE_WIDTH
+
+
+def _whole_cells(page: pymupdf.Page, candidates: list, bands: list) -> list:
+    """Each grid, or the same grid read by its drawn rules alone where that one keeps the
+    text lines of a cell together. A band filled behind every text line reads as a row
+    border: Arogya Sanjeevani's table of benefits came back as 41 rows, "Sum insured" beside
+    the first of its three lines and nothing beside the other two, each of which then read
+    as a row of its own. The strict grid is taken only where every row it drops continues
+    the row above (no first cell of its own), so a table whose real rows are drawn as
+    filled bands keeps them."""
+    if not any(_continued_rows(candidate) and any(band.intersects(candidate.bbox)
+                                                  for band in bands)
+               for candidate in candidates):
+        return candidates
+    strict = _find_tables(page, strict=True)
+    return [next((other for other in strict if _reads_whole(candidate, other)), candidate)
+            for candidate in candidates]
+
+
+def _continued_rows(candidate) -> list:
+    """The rows that have no first cell of their own: a cell above spans them."""
+    return [row for row in candidate.rows[1:] if row.cells and row.cells[0] is None]
+
+
+def _reads_whole(candidate, strict) -> bool:
+    """Whether ``strict`` is ``candidate``'s grid with only continued rows joined up."""
+    if len(strict.rows) >= len(candidate.rows) or len(strict.rows) < MIN_ROWS or any(
+            abs(a - b) > _SAME_BOX for a, b in zip(candidate.bbox, strict.bbox)):
+        return False
+    tops = [row.bbox[1] for row in strict.rows]
+    return all(row.cells and row.cells[0] is None for row in candidate.rows
+               if all(abs(row.bbox[1] - top) > _SAME_BOX for top in tops))
 
 
 def _find_tables(page: pymupdf.Page, strict: bool = False) -> list:

@@ -406,3 +406,61 @@ def test_rows_of_their_own_are_not_joined():
             ["cataract", "24 months"], ["Hernia", None]]
     assert join_wrapped_labels(grid) == grid
     assert join_wrapped_labels([["exceeding 1 year", None]]) == [["exceeding 1 year", None]]
+
+
+# (label, value lines): a table of benefits set as label | value, as a health policy's
+# "Table of Benefits" is, each value line on a band of its own
+KEY_VALUES = [
+    ("Product Type", ["Individual/ Floater"]),
+    ("Sum insured", ["50,000 to 10 lakh, in multiples of 50,000",
+                     "On Individual basis - SI applies to each member",
+                     "On Floater basis - SI applies to the whole family"]),
+    ("Policy Period", ["1 year"]),
+    ("Co Pay", ["5% on all claims up to age 75", "15% on all claims above age 75"]),
+]
+
+
+def banded_key_values_pdf(path: Path, rules: str, band: tuple[float, float, float]) -> Path:
+    """A two-column table ruled between its rows by thin filled rectangles (``rules``
+    'filled') or drawn lines ('stroked'), with a filled band of colour ``band`` behind every
+    line of a value: the bands' edges fall between the lines of one cell."""
+    pdf = pymupdf.open()
+    page = pdf.new_page()
+    x, top, line = (40.0, 170.0, 560.0), 80.0, 12.0
+
+    def rule(x0: float, y0: float, x1: float, y1: float) -> None:
+        if rules == "filled":
+            page.draw_rect(pymupdf.Rect(x0, y0, max(x1, x0 + 0.7), max(y1, y0 + 0.7)),
+                           color=None, fill=(0, 0, 0))
+        else:
+            page.draw_line((x0, y0), (x1, y1), color=(0, 0, 0), width=0.6)
+
+    rule(x[0], top, x[2], top)
+    for label, values in KEY_VALUES:
+        for k in range(len(values)):
+            page.draw_rect(pymupdf.Rect(x[1] + 1, top + 1 + k * line, x[2] - 1,
+                                        top + 1 + (k + 1) * line), color=None, fill=band)
+        page.insert_text((x[0] + 3, top + 10), label, fontsize=FONT_SIZE)
+        for k, value in enumerate(values):
+            page.insert_text((x[1] + 3, top + 10 + k * line), value, fontsize=FONT_SIZE)
+        top += len(values) * line + 2
+        rule(x[0], top, x[2], top)
+    for edge in x:
+        rule(edge, 80.0, edge, top)
+    pdf.save(path)
+    return path
+
+
+@pytest.mark.parametrize("rules", ["filled", "stroked"])
+@pytest.mark.parametrize("band", [(1.0, 1.0, 1.0), (0.9, 0.93, 0.97)])
+def test_bands_behind_the_lines_of_a_cell_do_not_cut_it_into_rows(tmp_path: Path, rules,
+                                                                   band) -> None:
+    # Arogya Sanjeevani's table of benefits came back a row per text line, a value's later
+    # lines as rows without their label
+    path = banded_key_values_pdf(tmp_path / f"{rules}.pdf", rules, band)
+    document = load_document(path)
+    (table,) = document.tables
+    rows = document.text[table.start:table.end].split("\n")
+    assert len(rows) == len(KEY_VALUES), rows
+    for (label, values), row in zip(KEY_VALUES, rows, strict=True):
+        assert row.startswith(f"{label} | ") and row.endswith(" ".join(values)), row
