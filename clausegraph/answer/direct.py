@@ -541,9 +541,11 @@ def _body_after_heading(best: _Scored) -> Span | None:
 
 
 def _ends_table(text: str, previous: Span, span: Span) -> bool:
-    """Whether ``previous`` is a table's row and ``span`` the prose after the table: a row
-    is no heading of what follows it."""
-    return _holds_row(text, previous) and not _holds_row(text, span)
+    """Whether ``previous`` is a table's row: a row is no heading of what follows it, the
+    prose after the table or the next row (which carries its own label and column
+    headers: "Exceeding 1 year but not exceeding 2 years | % of depreciation: 20%" read
+    with the row above it states two bands)."""
+    return _holds_row(text, previous)
 
 
 def _holds_row(text: str, span: Span) -> bool:

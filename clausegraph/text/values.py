@@ -538,9 +538,14 @@ def _free(starts: list[int], ends: list[int], place: int, start: int, end: int) 
         (place == len(starts) or end <= starts[place])
 
 
+# a bound more than this many times larger or smaller than a figure is of another scale
+# (a day against a month is 30, against a year 365: a band of months and years is read
+# against an age in months, a deadline in days is not read against an age in years)
+_SAME_SCALE = 40.0
 # a figure stated in a question and one in a quote are the same within this share (a
-# month of 30 days against one of 30.4375)
-_SAME_FIGURE = 0.05
+# month of 30 days against one of 30.4375: 1.4%); 5% until session 35 made a 78-year-old
+# one of "75 years"
+_SAME_FIGURE = 0.02
 # days in each unit of time (a month the year's twelfth)
 DAYS_PER_UNIT = {"hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 365.25 / 12, "year": 365.25}
 # duration and age are one family: "a 40-year-old" is met by "aged 18 to 65 years"; a
@@ -586,16 +591,102 @@ def stated_figures(text: str) -> list[Value]:
 
 def meets_figures(stated: list[Value], text: str) -> bool:
     """Whether ``text`` meets every figure of ``stated``: by an equal one of its family
-    (24 months for two years, within ``_SAME_FIGURE``) or by two that bracket it ("aged 18
-    to 65 years" for a 45-year-old)."""
-    found = [f for f in map(figure, extract_values(text)) if f is not None]
+    (24 months for two years, within ``_SAME_FIGURE``), by two that bracket it ("aged 18
+    to 65 years" for a 45-year-old), or by the bounds it sets ("aged greater than 75 years"
+    for a 78-year-old, not for a 40-year-old; nor "up to 75 years" for a 78-year-old, as
+    when figures within 5% were the same, until session 35). Two figures
+    of one family stated ("between 2 and 3 years old") are a range, met by a text whose
+    own range overlaps it ("Exceeding 2 years but not exceeding 3 years"), not by one that
+    only touches it ("Exceeding 1 year but not exceeding 2 years")."""
+    found = [(f, v.unit, _bound(text, v)) for v in extract_values(text)
+             if (f := figure(v)) is not None]
+    by_family: dict[str, list[float]] = {}
     for value in stated:
         family, size = figure(value)  # type: ignore[misc]
-        sizes = [other for kind, other in found if kind == family]
-        if not any(abs(other - size) <= _SAME_FIGURE * max(size, other) for other in sizes) \
-                and not (len(sizes) >= 2 and min(sizes) <= size <= max(sizes)):
+        by_family.setdefault(family, []).append(size)
+    for family, sizes in by_family.items():
+        plain = [other for (kind, other), _, bound in found if kind == family and bound is None]
+        bounds = [(other, bound) for (kind, other), _, bound in found
+                  if kind == family and bound is not None]
+        met = _meets_range(min(sizes), max(sizes), plain, bounds) if len(sizes) >= 2 else \
+            _meets_figure(sizes[0], plain, bounds)
+        if not met:
             return False
     return True
+
+
+def _meets_figure(size: float, plain: list[float],
+                  bounds: list[tuple[float, tuple[str, bool]]]) -> bool:
+    # a bound's own figure is the figure asked about too ("towing beyond 50 km" answers
+    # "Is towing covered up to 50 km?"), whichever side of it the answer lies
+    figures = plain + [other for other, _ in bounds]
+    return any(abs(other - size) <= _SAME_FIGURE * max(size, other) for other in figures) \
+        or (len(plain) >= 2 and min(plain) <= size <= max(plain)) \
+        or _within_bounds(size, bounds)
+
+
+def _within_bounds(size: float, bounds: list[tuple[float, tuple[str, bool]]]) -> bool:
+    """Whether ``size`` lies inside every bound of its scale. A bound of another scale
+    speaks of something else: "at least 30 days before renewal" says nothing of a
+    40-year-old, though every age is more than 30 days."""
+    near = [(other, bound) for other, bound in bounds
+            if max(other, size) <= _SAME_SCALE * min(other, size)]
+    return bool(near) and all(_within(size, other, bound) for other, bound in near)
+
+
+def _meets_range(low: float, high: float, plain: list[float],
+                 bounds: list[tuple[float, tuple[str, bool]]]) -> bool:
+    if len(plain) == 1 and not bounds:
+        return low <= plain[0] <= high
+    lows = [other for other, (side, _) in bounds if side == "above"]
+    highs = [other for other, (side, _) in bounds if side == "below"]
+    if len(plain) >= 2:
+        lows.append(min(plain))
+        highs.append(max(plain))
+    if not lows and not highs:
+        return False
+    overlap = min(high, min(highs, default=high)) - max(low, max(lows, default=low))
+    return overlap > _SAME_FIGURE * high
+
+
+# the words before a figure that make it a bound: "aged greater than 75 years", "up to 65",
+# "not exceeding 3 years" (read before "exceeding" alone); a group that matched: the figure
+# itself is inside the bound
+_ABOVE = re.compile(r"(?:(?<!not\s)(?<!no\s)(?:greater|more|older|higher)\s+than"
+                    r"(\s+(?:or\s+)?equal\s+to)?|above|"
+                    r"over|(?<!not\s)exceeding|beyond|in\s+excess\s+of|"
+                    r"((?:not|no)\s+(?:less|fewer|younger|lower)\s+than|at\s+least|"
+                    r"minimum\s+of))\s*$", re.IGNORECASE)
+_BELOW = re.compile(r"(?:(?<!not\s)(?<!no\s)(?:less|fewer|younger|lower)\s+than"
+                    r"(\s+(?:or\s+)?equal\s+to)?|below|under|"
+                    r"(up\s*to|not\s+exceeding|(?:not|no)\s+(?:more|greater|older)\s+than|"
+                    r"at\s+most|maximum\s+of))\s*$", re.IGNORECASE)
+
+
+# ... or just after it: "18 years and above", "65 years or below"
+_AND_BEYOND = re.compile(r"\s*(?:and|or|&)\s+(?:(above|over|more|older)|(below|under|less|younger))\b",
+                         re.IGNORECASE)
+
+
+def _bound(text: str, value: Value) -> tuple[str, bool] | None:
+    """The bound the words around ``value`` make of it: ("above" or "below", whether the
+    figure itself is inside it), or None for a plain figure."""
+    before = text[max(0, value.start - 32):value.start]
+    if (match := _ABOVE.search(before)) is not None:
+        return "above", any(match.groups())
+    if (match := _BELOW.search(before)) is not None:
+        return "below", any(match.groups())
+    # the extractor may take the words in ("75 years and above" is one age)
+    if (match := _AND_BEYOND.search(text[value.start:value.end + 16])) is not None:
+        return ("above" if match.group(1) else "below"), True
+    return None
+
+
+def _within(size: float, other: float, bound: tuple[str, bool]) -> bool:
+    side, inclusive = bound
+    if inclusive and abs(other - size) <= _SAME_FIGURE * max(size, other):
+        return True
+    return size > other if side == "above" else size < other
 
 
 def extract_values(text: str) -> list[Value]:

@@ -125,6 +125,25 @@ def test_the_row_of_a_table_inside_prose_is_quoted(inline_graph, variant):
     assert rates[4] not in text and "beyond 5 years" not in text, text
 
 
+# An age the question states is met by the band that holds it: "Exceeding 1 year but not
+# exceeding 2 years" for an 18-month-old car (read with the row above it, the band's quote
+# had stated two bands, and an 18-month-old was "Exceeding 6 months" as well).
+AGES = [("What depreciation applies to a car that is 18 months old?", 2),
+        ("What depreciation applies to a 3 month old car?", 0),
+        ("What depreciation applies to a car that is 4.5 years old?", 5)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(INLINE)))
+@pytest.mark.parametrize(("question", "band"), AGES)
+def test_the_band_that_holds_the_age_asked_is_quoted(inline_graph, variant, question, band):
+    _, rates = INLINE[variant]
+    with using_gate(None):
+        text = direct_text(ask_variant(inline_graph, variant, question))
+    assert BANDS[band] in text and rates[band] in text, text
+    assert not any(BANDS[other] in text for other in range(len(BANDS)) if other != band), text
+
+
 # A no-claim-bonus scale lists one row per number of claim-free years; the rows share every
 # word but the number, so "after five claim-free years" quotes the row of 5 (or "five")
 # years, whichever way the table and the question write the number.

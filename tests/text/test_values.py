@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from clausegraph.text.values import Value, extract_values, figure, parse_date, parse_duration
+from clausegraph.text.values import (
+    Value,
+    extract_values,
+    figure,
+    meets_figures,
+    parse_date,
+    parse_duration,
+    stated_figures,
+)
 
 
 def only(text: str) -> Value:
@@ -152,3 +160,64 @@ def test_nothing_in_text_without_values():
     assert extract_values("The Agreement is governed by the laws of England.") == []
     assert parse_date("no date here") is None
     assert parse_duration("no period here") is None
+
+
+# a co-payment by age, in the styles policies write its bounds
+OVER_75 = ["aged greater than 75 years", "aged above 75 years", "over 75 years of age",
+           "aged more than seventy-five (75) years", "aged 75 years and above"]
+UP_TO_75 = ["aged less than equal to 75 years", "aged up to 75 years",
+            "aged less than or equal to seventy-five years", "not older than 75 years",
+            "aged 75 years or below"]
+
+
+@pytest.mark.parametrize("bound", OVER_75)
+@pytest.mark.parametrize("question, meets", [
+    ("What is the co-payment for a 78 year old?", True),
+    ("What co-payment applies to an insured aged 40?", False),
+])
+def test_an_age_meets_a_lower_bound_above_it(bound, question, meets):
+    text = f"Co-payment of 15% on all claims for Insured Person {bound} on policy inception"
+    assert meets_figures(stated_figures(question), text) is meets
+
+
+@pytest.mark.parametrize("bound", UP_TO_75)
+@pytest.mark.parametrize("question, meets", [
+    ("What is the co-payment for a 78 year old?", False),
+    ("What co-payment applies to an insured aged 40?", True),
+    ("What is the co-pay for someone who is 75 years old?", True),
+])
+def test_an_age_meets_an_upper_bound_at_or_above_it(bound, question, meets):
+    text = f"Co-payment of 5% on all claims for Insured Person {bound} on policy inception"
+    assert meets_figures(stated_figures(question), text) is meets
+
+
+@pytest.mark.parametrize("row, meets", [
+    ("Exceeding 1 year but not exceeding 2 years | % of Depreciation: 20%", False),
+    ("Exceeding 2 years but not exceeding 3 years | % of Depreciation: 30%", True),
+    ("Exceeding 3 years but not exceeding 4 years | % of Depreciation: 40%", False),
+    ("Not exceeding 6 months | % of Depreciation: 5%", False),
+])
+def test_a_band_of_a_schedule_meets_the_age_inside_it(row, meets):
+    assert meets_figures(stated_figures("What depreciation applies to a 2.5 year old car?"),
+                         row) is meets
+
+
+def test_a_stated_range_meets_the_band_it_overlaps_not_the_one_it_touches():
+    stated = stated_figures("Which rate applies between 24 months and 36 months of cover?")
+    assert len(stated) == 2
+    assert meets_figures(stated, "exceeding 24 months but not exceeding 36 months: 30%")
+    assert not meets_figures(stated, "exceeding 12 months but not exceeding 24 months: 20%")
+    assert meets_figures(stated, "a waiting period of 30 months")
+    assert not meets_figures(stated, "a waiting period of 48 months")
+
+
+def test_a_bound_meets_only_a_figure_in_its_own_unit():
+    stated = stated_figures("What co-payment applies to a 40-year-old insured?")
+    assert not meets_figures(stated, "apply for migration at least 30 days before renewal")
+    assert meets_figures(stated, "Co-payment of 5% for persons aged up to 75 years")
+
+
+def test_a_figure_a_few_percent_off_is_another_figure():
+    # 78 years is not 75 years; 30 days is a month
+    assert not meets_figures(stated_figures("for a 78 year old"), "persons aged 75 years")
+    assert meets_figures(stated_figures("within 30 days"), "within one month")
