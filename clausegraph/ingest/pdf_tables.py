@@ -183,6 +183,9 @@ def _read_table(candidate, words: Sequence[tuple], blocks: Mapping[int, Sequence
         return None, False
     own_words = sorted((w for w in words if w[5] in inside), key=lambda w: (w[5], w[6], w[7]))
     grid_boxes = [list(row.cells) for row in candidate.rows]
+    # each row's own height: its cells' but the first (a tall label cell spans others)
+    bands = [min((cell[3] for cell in row[1:] if cell), default=row[0][3] if row and row[0]
+                 else 0.0) for row in grid_boxes]
     columns = max((len(row) for row in grid_boxes), default=0)
     column_starts = _column_starts(grid_boxes, columns)
     placed: dict[tuple[int, int], list[tuple]] = {}
@@ -196,6 +199,7 @@ def _read_table(candidate, words: Sequence[tuple], blocks: Mapping[int, Sequence
     placed = _spread_row_labels(placed, grid_boxes)
     cell_words = {cell: [w[4] for w in words] for cell, words in placed.items()}
     grid: list[list[str | None]] = []
+    spanning: list[bool] = []  # per row: its label is its own cell's (or one spanning it)
     for r, row in enumerate(grid_boxes):
         cells: list[str | None] = []
         for c in range(columns):
@@ -206,6 +210,16 @@ def _read_table(candidate, words: Sequence[tuple], blocks: Mapping[int, Sequence
                 cells.append(None if _covered_from_left(row, c, column_starts) else "")
             else:
                 cells.append(" ".join(cell_words.get((r, c), [])))
+        # A label at the top of its tall cell spans the rows below it; one set in the
+        # middle of the cell (placed in a lower row) is a heading of the group, not a
+        # label of each row; nor is the top row's label (a header's first cell spans its
+        # second row)
+        spans_down = bool(row) and row[0] is None and len(grid) >= 2 and spanning[-1]
+        if spans_down and cells and cells[0] == "":
+            cells[0] = _spanning_label(grid[-1][0], cells[1:])
+        spanning.append(bool(row) and (
+            (row[0] is not None and _label_on_top(placed.get((r, 0), ()), bands[r]))
+            or (spans_down and bool(cells[0]))))
         grid.append(cells)
     grid = join_wrapped_labels(grid)
     if not _is_data_table(grid):
@@ -214,6 +228,23 @@ def _read_table(candidate, words: Sequence[tuple], blocks: Mapping[int, Sequence
     prefix = " ".join(stray) + "\n" if stray else ""
     return FoundTable(bbox=bbox, rendered=rendered, text=prefix + rendered.text + "\n",
                       offset=len(prefix), blocks=inside), False
+
+
+def _label_on_top(words: Sequence[tuple], bottom: float) -> bool:
+    """Whether a label's first line starts above its own row's ``bottom``: a label set at
+    the top of a tall cell, not one centred in it (which ``_cell_of`` places in the cell's
+    first row all the same)."""
+    return bool(words) and min(word[1] for word in words) < bottom
+
+
+def _spanning_label(above: str | None, rest: Sequence[str | None]) -> str:
+    """The label of a row whose label cell the one above spans ("Hospitalisation
+    Expenses" beside both of its rows): that label, so each row reads with it; none for a
+    row with nothing else in it, or under a serial number or list label, which names one
+    row only."""
+    if not above or not any(rest) or _LIST_LABEL_RE.fullmatch(above) or above.isdigit():
+        return ""
+    return above
 
 
 # "xi. Enteric fever", "b) Hernia": a row of its own in a list laid out as a table

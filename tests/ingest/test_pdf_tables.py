@@ -464,3 +464,50 @@ def test_bands_behind_the_lines_of_a_cell_do_not_cut_it_into_rows(tmp_path: Path
     assert len(rows) == len(KEY_VALUES), rows
     for (label, values), row in zip(KEY_VALUES, rows, strict=True):
         assert row.startswith(f"{label} | ") and row.endswith(" ".join(values)), row
+
+
+def spanning_label_pdf(path: Path, label: list[str]) -> Path:
+    """A table of benefits whose first benefit's label (``label``, one line of text each)
+    is set at the top of a tall cell beside two ruled rows of details."""
+    pdf = pymupdf.open()
+    page = pdf.new_page()
+    top, height, left, middle, right = 80.0, 30.0, 40.0, 200.0, 560.0
+    _cell(page, left, top - 20, middle, top, "Benefit")
+    _cell(page, middle, top - 20, right, top, "Details")
+    page.draw_rect(pymupdf.Rect(left, top, middle, top + 2 * height), color=(0, 0, 0),
+                   width=0.6)
+    for k, line in enumerate(label):
+        page.insert_text((left + 4, top + 10 + 10 * k), line, fontsize=FONT_SIZE)
+    _cell(page, middle, top, right, top + height,
+          "Expenses of hospitalization for a minimum period of 24 consecutive hours")
+    _cell(page, middle, top + height, right, top + 2 * height,
+          "The time limit of 24 hours does not apply to day care treatment")
+    _cell(page, left, top + 2 * height, middle, top + 3 * height, "Pre Hospitalisation")
+    _cell(page, middle, top + 2 * height, right, top + 3 * height, "For 30 days before admission")
+    _cell(page, left, top + 3 * height, middle, top + 4 * height, "Post Hospitalisation")
+    _cell(page, middle, top + 3 * height, right, top + 4 * height, "For 60 days after discharge")
+    pdf.save(path)
+    return path
+
+
+@pytest.mark.parametrize("label", [["Hospitalisation Expenses"], ["Hospitalisation", "Expenses"],
+                                   ["In-patient Care"]])
+def test_a_label_at_the_top_of_a_tall_cell_labels_each_row_beside_it(tmp_path: Path, label):
+    # Arogya Sanjeevani's "Hospitalisation Expenses": its second row read without a label
+    document = load_document(spanning_label_pdf(tmp_path / "span.pdf", label))
+    (table,) = document.tables
+    rows = document.text[table.start:table.end].split("\n")
+    name = " ".join(label)
+    assert f"{name} | Details: Expenses of hospitalization for a minimum period of 24 " \
+           "consecutive hours" in rows, rows
+    assert f"{name} | Details: The time limit of 24 hours does not apply to day care " \
+           "treatment" in rows, rows
+    assert "Pre Hospitalisation | Details: For 30 days before admission" in rows, rows
+
+
+def test_a_serial_number_names_its_own_row_only(tmp_path: Path) -> None:
+    document = load_document(spanning_label_pdf(tmp_path / "serial.pdf", ["1"]))
+    (table,) = document.tables
+    rows = document.text[table.start:table.end].split("\n")
+    assert "Details: The time limit of 24 hours does not apply to day care treatment" in rows, \
+        rows
