@@ -82,9 +82,10 @@ def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
     candidates = _find_tables(page)
     if not candidates:
         return []
-    filled = [pymupdf.Rect(path["rect"]) for path in drawings if path.get("type") == "f"]
-    if any(_band(rect) for rect in filled):
-        candidates = _whole_cells(page, candidates, [r for r in filled if _band(r)])
+    bands = [rect for path in drawings if path.get("type") == "f"
+             and _band(rect := pymupdf.Rect(path["rect"]))]
+    if bands:
+        candidates = _whole_cells(page, candidates, bands)
     words = page.get_text("words", textpage=textpage)
     if needs_remapping([font[3] for font in page.get_fonts()]):
         # a rupee font's backtick, a Symbol bullet: as the page draws them
@@ -183,9 +184,9 @@ def _read_table(candidate, words: Sequence[tuple], blocks: Mapping[int, Sequence
         return None, False
     own_words = sorted((w for w in words if w[5] in inside), key=lambda w: (w[5], w[6], w[7]))
     grid_boxes = [list(row.cells) for row in candidate.rows]
-    # each row's own height: its cells' but the first (a tall label cell spans others)
-    bands = [min((cell[3] for cell in row[1:] if cell), default=row[0][3] if row and row[0]
-                 else 0.0) for row in grid_boxes]
+    # where each row ends: its cells' bottom but the first's (a tall label cell spans others)
+    row_bottoms = [min((cell[3] for cell in row[1:] if cell),
+                       default=row[0][3] if row and row[0] else 0.0) for row in grid_boxes]
     columns = max((len(row) for row in grid_boxes), default=0)
     column_starts = _column_starts(grid_boxes, columns)
     placed: dict[tuple[int, int], list[tuple]] = {}
@@ -218,7 +219,7 @@ def _read_table(candidate, words: Sequence[tuple], blocks: Mapping[int, Sequence
         if spans_down and cells and cells[0] == "":
             cells[0] = _spanning_label(grid[-1][0], cells[1:])
         spanning.append(bool(row) and (
-            (row[0] is not None and _label_on_top(placed.get((r, 0), ()), bands[r]))
+            (row[0] is not None and _label_on_top(placed.get((r, 0), ()), row_bottoms[r]))
             or (spans_down and bool(cells[0]))))
         grid.append(cells)
     grid = join_wrapped_labels(grid)

@@ -594,19 +594,19 @@ def meets_figures(stated: list[Value], text: str) -> bool:
     (24 months for two years, within ``_SAME_FIGURE``), by two that bracket it ("aged 18
     to 65 years" for a 45-year-old), or by the bounds it sets ("aged greater than 75 years"
     for a 78-year-old, not for a 40-year-old; nor "up to 75 years" for a 78-year-old, as
-    when figures within 5% were the same, until session 35). Two figures
-    of one family stated ("between 2 and 3 years old") are a range, met by a text whose
-    own range overlaps it ("Exceeding 2 years but not exceeding 3 years"), not by one that
-    only touches it ("Exceeding 1 year but not exceeding 2 years")."""
-    found = [(f, v.unit, _bound(text, v)) for v in extract_values(text)
+    when figures within 5% were the same, until session 35). Two figures of one family
+    stated ("between 24 months and 36 months") are a range, met by a text whose range overlaps
+    it ("exceeding 24 months but not exceeding 36 months"), not by one that only touches it
+    ("exceeding 12 months but not exceeding 24 months")."""
+    found = [(f, _bound(text, v)) for v in extract_values(text)
              if (f := figure(v)) is not None]
     by_family: dict[str, list[float]] = {}
     for value in stated:
         family, size = figure(value)  # type: ignore[misc]
         by_family.setdefault(family, []).append(size)
     for family, sizes in by_family.items():
-        plain = [other for (kind, other), _, bound in found if kind == family and bound is None]
-        bounds = [(other, bound) for (kind, other), _, bound in found
+        plain = [other for (kind, other), bound in found if kind == family and bound is None]
+        bounds = [(other, bound) for (kind, other), bound in found
                   if kind == family and bound is not None]
         met = _meets_range(min(sizes), max(sizes), plain, bounds) if len(sizes) >= 2 else \
             _meets_figure(sizes[0], plain, bounds)
@@ -636,6 +636,8 @@ def _within_bounds(size: float, bounds: list[tuple[float, tuple[str, bool]]]) ->
 
 def _meets_range(low: float, high: float, plain: list[float],
                  bounds: list[tuple[float, tuple[str, bool]]]) -> bool:
+    """Whether the range the text's figures and bounds set overlaps ``low``-``high`` by
+    more than a touch (a single plain figure: lies inside it)."""
     if len(plain) == 1 and not bounds:
         return low <= plain[0] <= high
     lows = [other for other, (side, _) in bounds if side == "above"]
@@ -664,8 +666,8 @@ _BELOW = re.compile(r"(?:(?<!not\s)(?<!no\s)(?:less|fewer|younger|lower)\s+than"
 
 
 # ... or just after it: "18 years and above", "65 years or below"
-_AND_BEYOND = re.compile(r"\s*(?:and|or|&)\s+(?:(above|over|more|older)|(below|under|less|younger))\b",
-                         re.IGNORECASE)
+_AND_BEYOND = re.compile(r"\s*(?:and|or|&)\s+(?:(above|over|more|older)|"
+                         r"(below|under|less|younger))\b", re.IGNORECASE)
 
 
 def _bound(text: str, value: Value) -> tuple[str, bool] | None:
