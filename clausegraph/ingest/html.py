@@ -100,6 +100,45 @@ class _Table:
         self.rows: list[list[str]] = []
         self.cell: list[str] | None = None
         self.span = 1
+        self.rowspan = 1
+        # column -> (text, rows still to fill): a cell with rowspan fills its column in the
+        # rows below it, with its own text (as a Word table's merged cell reads in each row)
+        self.pending: dict[int, tuple[str, int]] = {}
+
+    def new_row(self) -> None:
+        self.close_row()
+        self.rows.append([])
+
+    def add_cell(self, text: str) -> None:
+        """A cell read, after the cells of rows above that span into this row here."""
+        row = self.rows[-1]
+        self._fill_spanned(row)
+        start = len(row)
+        row.extend([text] + [""] * (self.span - 1))
+        if self.rowspan > 1:
+            for column in range(start, start + self.span):
+                self.pending[column] = (text if column == start else "", self.rowspan - 1)
+
+    def close_row(self) -> None:
+        """The cells spanning into the end of the last row."""
+        if self.rows:
+            self._fill_spanned(self.rows[-1], to_end=True)
+
+    def _fill_spanned(self, row: list[str], to_end: bool = False) -> None:
+        while len(row) in self.pending or (to_end and any(c >= len(row) for c in self.pending)):
+            column = len(row)
+            if column not in self.pending:
+                row.append("")
+                continue
+            text, left = self.pending.pop(column)
+            row.append(text)
+            if left > 1:
+                self.pending[column] = (text, left - 1)
+
+
+def _span(value: str) -> int:
+    """A colspan or rowspan attribute's count (1 when it is not a positive number)."""
+    return min(int(value), 100) if value.isdigit() and int(value) > 0 else 1
 
 
 class _HtmlWalker:
@@ -150,14 +189,14 @@ class _HtmlWalker:
         elif tag == "table":
             self.tables.append(_Table())
         elif tag == "tr" and self.tables:
-            self.tables[-1].rows.append([])
+            self.tables[-1].new_row()
         elif tag in ("td", "th") and self.tables:
             table = self.tables[-1]
             if not table.rows:
                 table.rows.append([])
             table.cell = []
-            span = element.get("colspan", "1")
-            table.span = min(int(span), 100) if span.isdigit() and int(span) > 0 else 1
+            table.span = _span(element.get("colspan", "1"))
+            table.rowspan = _span(element.get("rowspan", "1"))
         elif tag == "br":
             self._text("\n", raw=True)
         elif tag == "pre":
@@ -169,11 +208,12 @@ class _HtmlWalker:
             self._flush()
             table = self.tables[-1]
             text = " ".join("".join(table.cell).split())
-            table.rows[-1].extend([text] + [""] * (table.span - 1))
+            table.add_cell(text)
             table.cell = None
         elif tag == "table" and self.tables:
             self._flush()
             table = self.tables.pop()
+            table.close_row()
             rows = [_join_symbol_cells(row) for row in table.rows]
             if self.tables and self.tables[-1].cell is not None:  # a table inside a cell
                 self.tables[-1].cell.append(" " + " ".join(table_lines(rows)) + " ")

@@ -129,3 +129,30 @@ def test_a_thousand_nested_tags_still_read(tmp_path: Path) -> None:
 )
 def test_html_without_visible_text(tmp_path: Path, content: str, words: list[str]) -> None:
     assert_fails(write(tmp_path, "blank.html", content), *words)
+
+
+# A benefit's label beside two rows of details, and a rate shared by two bands: rowspan
+# cells read in each row they span, as a Word table's merged cells do; the cells after a
+# spanned column keep their own columns (they had shifted left into it).
+ROWSPAN = """<html><body><h1>Table of Benefits</h1><table>
+<tr><th>Benefit</th><th>Details</th><th>Limit</th></tr>
+<tr><td rowspan="2">Hospitalisation Expenses</td><td>Stays of 24 consecutive hours or more</td>
+    <td rowspan="2">Up to the Sum Insured</td></tr>
+<tr><td>Day care procedures of less than 24 hours</td></tr>
+<tr><td>Pre Hospitalisation</td><td>30 days before admission</td><td>{last}</td></tr>
+</table></body></html>"""
+
+
+@pytest.mark.parametrize("last", ["Up to 10% of the Sum Insured", "Rs. 5,000"])
+def test_rowspan_cells_read_in_each_row_they_span(tmp_path: Path, last: str) -> None:
+    document = load_document(write(tmp_path, "benefits.html", ROWSPAN.format(last=last)))
+    (table,) = document.tables
+    rows = document.text[table.start:table.end].split("\n")
+    assert rows == [
+        "Benefit | Details | Limit",
+        ("Hospitalisation Expenses | Details: Stays of 24 consecutive hours or more | "
+         "Limit: Up to the Sum Insured"),
+        ("Hospitalisation Expenses | Details: Day care procedures of less than 24 hours | "
+         "Limit: Up to the Sum Insured"),
+        f"Pre Hospitalisation | Details: 30 days before admission | Limit: {last}",
+    ], rows
