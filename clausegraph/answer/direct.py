@@ -540,7 +540,7 @@ def _body_after_heading(best: _Scored) -> Span | None:
     return after[0] if after else None
 
 
-def _ends_table(text: str, previous: Span, span: Span) -> bool:
+def _after_row(text: str, previous: Span) -> bool:
     """Whether ``previous`` is a table's row: a row is no heading of what follows it, the
     prose after the table or the next row (which carries its own label and column
     headers: "Exceeding 1 year but not exceeding 2 years | % of depreciation: 20%" read
@@ -1463,7 +1463,7 @@ def _score_sentences(
         # a list item reads with the heading before it; a line that introduces what follows
         # ("Cover Maternity Expenses means;") completes nothing before it
         if i > 0 and sentences[i - 1][1] and not _INTRODUCES.search(clause.text, *span) \
-                and not _ends_table(clause.text, sentences[i - 1][0], span):
+                and not _after_row(clause.text, sentences[i - 1][0]):
             previous_span, previous = sentences[i - 1]
             options.append((_PAIR_DISCOUNT, (previous_span[0], span[1]), own | previous))
         best = None
