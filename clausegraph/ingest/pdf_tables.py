@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import pymupdf
@@ -82,10 +82,17 @@ def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
     candidates = _find_tables(page)
     if not candidates:
         return []
+    strict: list[list] = []  # the page read by its drawn rules alone, once, when needed
+
+    def strict_tables() -> list:
+        if not strict:
+            strict.append(_find_tables(page, strict=True))
+        return strict[0]
+
     bands = [rect for path in drawings if path.get("type") == "f"
              and _band(rect := pymupdf.Rect(path["rect"]))]
     if bands:
-        candidates = _whole_cells(page, candidates, bands)
+        candidates = _whole_cells(candidates, bands, strict_tables)
     words = page.get_text("words", textpage=textpage)
     if needs_remapping([font[3] for font in page.get_fonts()]):
         # a rupee font's backtick, a Symbol bullet: as the page draws them
@@ -109,7 +116,7 @@ def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
         # the US plan summary's "Limitations" column became rows of half sentences, a
         # column of prose) is read again by its drawn rules alone. Without fill-only
         # shapes on the page the strict reading is the same grid.
-        for candidate in _find_tables(page, strict=True):
+        for candidate in strict_tables():
             table, _ = _read_table(candidate, words, blocks, taken)
             if table is not None:
                 found.append(table)
@@ -123,7 +130,7 @@ def _band(rect: pymupdf.Rect) -> bool:
     return rect.width > _RULE_WIDTH and rect.height > _RULE_WIDTH
 
 
-def _whole_cells(page: pymupdf.Page, candidates: list, bands: list) -> list:
+def _whole_cells(candidates: list, bands: list, strict_tables: Callable[[], list]) -> list:
     """Each grid, or the same grid read by its drawn rules alone where that one keeps the
     text lines of a cell together. A band filled behind every text line reads as a row
     border: Arogya Sanjeevani's table of benefits came back as 41 rows, "Sum insured" beside
@@ -135,7 +142,7 @@ def _whole_cells(page: pymupdf.Page, candidates: list, bands: list) -> list:
                                                   for band in bands)
                for candidate in candidates):
         return candidates
-    strict = _find_tables(page, strict=True)
+    strict = strict_tables()
     return [next((other for other in strict if _reads_whole(candidate, other)), candidate)
             for candidate in candidates]
 
