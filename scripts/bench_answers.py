@@ -80,7 +80,8 @@ def judge(answer: Any, item: dict[str, Any], whole_words: bool = False) -> dict[
     """One question's outcome from the answer as the Python API returns it.
 
     ``item`` holds ``gold`` (a snippet or a list of alternatives) and ``answer`` (fact
-    patterns), or ``not_found: true``."""
+    patterns), optionally ``verdict`` (the label the verdict must have: yes, no,
+    conditional), or ``not_found: true``."""
     texts = [normalise(e.text) + "\n" + normalise(cell_values(e.text)) for e in answer.evidence]
     direct = getattr(answer, "direct_answer", None)
     found = bool(getattr(answer, "found", direct is not None))
@@ -99,6 +100,12 @@ def judge(answer: Any, item: dict[str, Any], whole_words: bool = False) -> dict[
     row["r1"] = row["rank"] == 1
     row["r5"] = row["rank"] is not None and row["rank"] <= 5
     row["direct_ok"] = found and states_fact(direct, item.get("answer", []), whole_words)
+    # a question labelled with the verdict it takes ("Can a 70-year-old buy this policy?":
+    # no) is right only with that verdict, the figure it turns on stated as well
+    expected = item.get("verdict")
+    if expected is not None:
+        read = getattr(answer, "verdict", None)
+        row["direct_ok"] = row["direct_ok"] and read is not None and read.label == expected
     # the verbatim sentence alone, without the verdict the direct answer states before it
     quote = getattr(answer, "direct_quote", direct)
     row["quote_ok"] = found and states_fact(quote, item.get("answer", []), whole_words)

@@ -61,7 +61,8 @@ from clausegraph.text.abbreviations import ABBREVIATION, ends_with_abbreviation
 from clausegraph.text.nlp import place_spans
 from clausegraph.text.tokenize import answer_tokens
 from clausegraph.text.term import notice_durations
-from clausegraph.text.values import Value, extract_values, meets_figures, stated_figures
+from clausegraph.text.values import (Value, bracket_figure, extract_values, meets_figures,
+                                     stated_figures)
 
 # the cosines of sentences with the question (the answer's caller embeds them)
 SentenceSimilarity = Callable[[Sequence[str]], np.ndarray]
@@ -347,6 +348,10 @@ ASKS_EXCLUSION = re.compile(r"\b(excluded|exclusions?|not (?:covered|payable|pai
 ASKS_END = re.compile(r"\b(expir\w*|end|ends|ending)\b|\bwhen\s+(does|will|do)\b[^?]*"
                       r"\bterminat\w*", re.I)
 ASKS_DATE = re.compile(r"\bwhen\b|\bdate\b", re.I)
+# a question answered yes or no: it opens with an auxiliary verb
+ASKS_YES_NO = re.compile(
+    r"^\s*(is|are|was|were|does|do|did|can|could|may|might|will|would|shall|should|must|has|"
+    r"have|had)\b", re.IGNORECASE)
 # "How much notice must be given to stop the agreement from renewing?": a notice period,
 # which a sentence setting a term often states after its term's and renewal's lengths
 ASKS_NOTICE = re.compile(r"\bnotice\b", re.I)
@@ -932,6 +937,10 @@ def focus_scores(
     tokens = content_tokens(question)
     kind = question_kind(question)
     asked = asked_words(question)
+    # a figure the question states is a value it asks about: a sentence that states it or
+    # sets the range it is read against holds that value ("Can a person aged 85 be
+    # insured?" / "Entry age ... between 03 months to 90 years")
+    stated = stated_figures(question)
     scores = []
     by_document: dict[str, tuple[dict[str, float], float]] = {}
     for clause in clauses:
@@ -942,9 +951,17 @@ def focus_scores(
         sentences = _score_sentences(clause, 0, weights, total, kind,
                                      list_heading=terms.list_heading(clause), asked=asked,
                                      list_title=_value_list_title(terms, clause, kind))
-        scores.append(max((s.words * (1 + FOCUS_VALUE_BONUS * s.has_value) for s in sentences),
-                          default=0.0))
+        scores.append(max((s.words * (1 + FOCUS_VALUE_BONUS * (
+            s.has_value or _judges(stated, s.clause.text[s.span[0]:s.span[1]])))
+            for s in sentences), default=0.0))
     return scores
+
+
+def _judges(stated: list[Value], text: str) -> bool:
+    """Whether ``text`` states the figures of ``stated`` or sets a range or bound they are
+    read against (False when nothing is stated)."""
+    return bool(stated) and (meets_figures(stated, text) or
+                             bracket_figure(stated, text) is not None)
 
 
 def content_tokens(question: str) -> list[str]:
@@ -1020,10 +1037,14 @@ def direct_answer(
     ]
     # a question that states a figure ("Which illnesses have a two-year waiting period?")
     # is answered by a sentence that states or brackets it, where one does
+    # (one asked yes or no, where none does, by a sentence whose range leaves the figure
+    # out: "Can a 70-year-old buy this policy?" is answered by "aged 18 to 65 years")
     stated = stated_figures(question)
     if stated:
-        candidates = [c for c in candidates
-                      if meets_figures(stated, c.clause.text[c.span[0]:c.span[1]])] or candidates
+        said = [c.clause.text[c.span[0]:c.span[1]] for c in candidates]
+        candidates = [c for c, text in zip(candidates, said) if meets_figures(stated, text)] \
+            or [c for c, text in zip(candidates, said) if ASKS_YES_NO.search(question)
+                and bracket_figure(stated, text) is not None] or candidates
     # "What is X?" is answered by the definition of X where the document has one
     if defining is not None:
         candidates = [c for c in candidates if c.clause is defining] or candidates

@@ -22,6 +22,7 @@ from datetime import date
 from itertools import accumulate, pairwise
 
 from clausegraph.answer.direct import (AFFIRMS_COVER, ASKS_DATE, ASKS_END, ASKS_EXCLUSION,
+                                       ASKS_YES_NO,
                                        ASKS_NOTICE, CONTINUES_COVER, DEFERRED, FAMILY_PREFIX, NIL,
                                        PROPORTIONAL, REFUSING_HEADING,
                                        VALUE_QUESTION_KINDS,
@@ -35,15 +36,14 @@ from clausegraph.text.term import (EFFECTIVE_DATE, NAMES_EFFECTIVE, RENEWS, Term
                                    date_by_name, event_end, format_length, notice_period,
                                    renewal_length, term_end, term_length)
 from clausegraph.text.tokenize import tokenize
-from clausegraph.text.values import (DAYS_PER_UNIT, FIRST_WINDOW, Value, extract_values,
-                                     left_blank, meets_figures, stated_figures)
+from clausegraph.text.values import (DAYS_PER_UNIT, FIRST_WINDOW, Value, bracket_figure,
+                                     extract_values, figure, left_blank, meets_figures,
+                                     stated_figures)
 
 # The dates of a document a term may count from (answer/dates.py), by document id.
 DatesOf = Callable[[str], Mapping[str, str | None]]
 
-_AUXILIARY = re.compile(
-    r"^\s*(is|are|was|were|does|do|did|can|could|may|might|will|would|shall|should|must|has|"
-    r"have|had)\b", re.I)
+_AUXILIARY = ASKS_YES_NO
 # the value kinds each way of asking wants, in order of preference
 _ASKS_VALUE: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     (re.compile(r"\b(law|laws|jurisdiction)\b.*\bgovern|\bgovern\w*\b.*\b(law|laws)\b|"
@@ -64,7 +64,8 @@ _ASKS_VALUE: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     (re.compile(r"\bhow many\b", re.I), ("number", "measure")),
 )
 _ASKS_COVER = re.compile(r"\b(covered|cover|covers|payable|pay for|pays for|reimburs\w*|"
-                         r"included|indemnif\w*|claim\w*)\b", re.I)
+                         r"included|indemnif\w*|claim\w*|(?:be|is|are|get|gets)\s+insured)\b",
+                         re.IGNORECASE)
 # "Does coverage continue during FMLA leave?", "Is cover maintained while abroad?"
 _ASKS_CONTINUE = re.compile(r"\b(?:continues?|continued|maintained|remains?)\b", re.I)
 _PERMISSION = re.compile(r"^\s*(can|could|may|might|is \w+ (allowed|permitted|entitled))\b",
@@ -216,7 +217,10 @@ def misses_stated_figure(question: str, direct: DirectAnswer) -> bool:
     stated = stated_figures(question)
     if not stated or not direct.found or not direct.lines:
         return False
-    return not meets_figures(stated, " ".join(line.text for line in direct.lines))
+    text = " ".join(line.text for line in direct.lines)
+    if ASKS_YES_NO.search(question) and _bracket(question, text, "") is not None:
+        return False  # "Can a 70-year-old buy it?" of "aged 18 to 65 years": answered No
+    return not meets_figures(stated, text)
 
 
 def verdict(question: str, direct: DirectAnswer | None,
@@ -719,6 +723,9 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
         answer = stated.group("answer").capitalize()
         return Verdict(label=answer.lower(), text=answer, clause_id=clause_id,
                        basis="the document states the answer to the question it restates")
+    bracket = _bracket(question, text, clause_id)
+    if bracket is not None:
+        return bracket
     if ASKS_EXCLUSION.search(question):
         return _exclusion(question, text, clause_id, excluded)
     if _ASKS_COVER.search(question) and not _asks_provision(question):
@@ -767,6 +774,64 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
         return _reviewed_yes(reviewed, clause_id)
     return Verdict(label="cannot_tell", text=_NEITHER, clause_id=clause_id,
                    basis="the quote neither allows nor forbids what is asked in so many words")
+
+
+# a quote that grants cover or entry to those its range holds ("can be availed by persons
+# between ...", "Children aged between 91 days and 25 years can be covered", "Entry age ...
+# should be between 3 months to 90 years"), beside the insurer's promise (AFFIRMS_COVER)
+_GRANTS_ENTRY = re.compile(r"\b(?:can|may|shall|will)\s+(?:be\s+)?(?:availed|covered|insured|"
+                           r"enrolled|accepted|included|enrol|join|apply)\b|\beligib\w*|"
+                           r"\bentry\s+age\b|\bage\s+(?:at|of)\s+entry\b", re.IGNORECASE)
+# the words a stated age or period is written with, besides its number ("aged 2", "a
+# 70-year-old", "age of 3 months"), and the words for anyone it may describe ("a person
+# aged 85"): no subject of the question
+_FIGURE_WORDS = re.compile(r"\b(?:aged?|ages|old|years?|months?|weeks?|days?|persons?|people|"
+                           r"someone|anyone|individuals?)\b", re.IGNORECASE)
+
+
+def _bracket(question: str, text: str, clause_id: str) -> Verdict | None:
+    """"Can a 70-year-old buy this policy?" of "can be availed by persons between 18 years
+    and 65 years": the figure the question states read against the ranges and bounds the
+    quote sets at its scale (``text.values.bracket_figure``). Of a range the quote grants
+    cover or entry for, inside is yes and outside no; of one it refuses, inside is no and
+    outside cannot tell; of one it sets a condition for ("Any person beyond 45 years of age
+    ... has to submit medical reports"), the verdict says whether the condition applies,
+    not yes or no. None when the quote sets no range of the figure's scale, or is not about
+    what the question asks of the figure."""
+    stated = stated_figures(question)
+    bracket = bracket_figure(stated, text)
+    if bracket is None:
+        return None
+    # the quote must be about what is asked of the figure ("Can a child aged 2 be
+    # covered?" is not answered by "The member has to be 18 years of age or older" of a
+    # surgery's conditions): a word of the question besides the figure's own
+    unstated = question
+    for value in reversed(stated):
+        unstated = unstated[:value.start] + " " + unstated[value.end:]
+    if not _names_subject(_FIGURE_WORDS.sub(" ", unstated), text):
+        return None
+    asked = display(next(v for v in stated if figure(v) is not None))
+    sets = f"the quote sets {bracket.shown}"
+    if refuses_cover(text):
+        if bracket.inside:
+            return Verdict(label="no", text=f"No: excluded; {sets}", clause_id=clause_id,
+                           basis=f"the quoted clause refuses the range {asked} lies in")
+        return Verdict(label="cannot_tell", text=f"Cannot tell: the quote refuses only "
+                       f"{bracket.shown}", clause_id=clause_id,
+                       basis=f"{asked} lies outside the range the quoted clause refuses")
+    if not (_GRANTS_ENTRY.search(text) or AFFIRMS_COVER.search(text)):
+        where = "within" if bracket.inside else "outside"
+        applies = "applies" if bracket.inside else "does not apply"
+        return Verdict(label="conditional", text=f"{asked} is {where} the range the quote "
+                       f"sets ({bracket.shown}): the quoted condition {applies}",
+                       clause_id=clause_id,
+                       basis="the quoted clause sets a condition for a range of the figure")
+    if bracket.inside:
+        return Verdict(label="yes", text=f"Yes: {sets}; {asked} is within it",
+                       clause_id=clause_id, basis="the figure asked lies in the range the "
+                       "quoted clause grants")
+    return Verdict(label="no", text=f"No: {sets}; {asked} is outside it", clause_id=clause_id,
+                   basis="the figure asked lies outside the range the quoted clause grants")
 
 
 def _joined(text: str) -> str:

@@ -46,6 +46,7 @@ import bisect
 import calendar
 import re
 from functools import lru_cache
+from itertools import pairwise
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -254,8 +255,9 @@ _TIME_UNITS = {"day": "day", "week": "week", "month": "month", "year": "year", "
 _DURATION_AFTER = re.compile(
     r"(?:[ \t]*-[ \t]*|\s*)(?:(?:calendar|business|working|banking|consecutive|full|clear|"
     r"complete|continuous)\s+)?(days?|weeks?|months?|years?|yrs?|hours?|hrs?)\b", re.I)
-_AGE_AFTER = re.compile(r"\s+(?:of\s+age|old|of\s+age\s+or\s+(?:above|over|older)|and\s+above|"
-                        r"or\s+above|and\s+over|or\s+over|or\s+older|and\s+older)\b", re.I)
+_AGE_AFTER = re.compile(r"(?:\s+(?:of\s+age|old|of\s+age\s+or\s+(?:above|over|older)|and\s+above|"
+                        r"or\s+above|and\s+over|or\s+over|or\s+older|and\s+older)|"
+                        r"[ \t]*-[ \t]*old)\b", re.I)
 _AGE_BEFORE = re.compile(
     r"\b(?:aged|ages?(?:\s+limit)?(?:\s+of)?)\s*:?\s*(?:(?:between|below|under|above|over|up\s+to|"
     r"at\s+least|(?:not\s+)?(?:less|more|older|younger)\s+than)\s+)?$", re.I)
@@ -682,6 +684,121 @@ def _bound(text: str, value: Value) -> tuple[str, bool] | None:
     if (match := _AND_BEYOND.search(text[value.start:value.end + 16])) is not None:
         return ("above" if match.group(1) else "below"), True
     return None
+
+
+class Bracket(BaseModel):
+    """Where a stated figure lies against the ranges and bounds a text sets at its scale:
+    ``inside`` them or not, and ``shown``, what the text sets ("18 years to 65 years",
+    "over 75 years")."""
+
+    model_config = ConfigDict(frozen=True)
+
+    inside: bool
+    shown: str
+
+
+# what joins the two ends of a range: "18 to 65 years", "3 months - 90 years", "between 18
+# years and 65 years" (the "and" only after "between")
+_RANGE_JOIN = re.compile(r"\s*(?:to|till|until|-|–|—)\s*", re.IGNORECASE)
+_RANGE_AND = re.compile(r"\s*and\s*", re.IGNORECASE)
+_BETWEEN = re.compile(r"\bbetween\b", re.IGNORECASE)
+_RANGE_REACH = 32  # characters "between" may stand before the range's first figure
+
+
+def bracket_figure(stated: list[Value], text: str) -> Bracket | None:
+    """Where the one figure ``stated`` holds lies against the ranges ("between 18 years
+    and 65 years", "03 months to 90 years") and bounds ("aged greater than 75 years", "not
+    exceeding 2 years") ``text`` sets at its scale (``_SAME_SCALE``); None when ``stated``
+    holds more or less than one figure, or ``text`` sets no range or bound at its scale (two
+    figures not written as a range are no range: a grace period of "15 days" for one
+    instalment and "30 days" for another does not admit 20). A 70-year-old against "between
+    18 years and 65 years" is outside; an 80-year-old against "up to 75 years" and "greater
+    than 75 years" (rows of alternatives) inside the second."""
+    figures = [f for v in stated if (f := figure(v)) is not None]
+    if len(figures) != 1:
+        return None
+    family, size = figures[0]
+    found = _with_range_starts(text, [(v, None if f is None else f[1])
+                                      for v in extract_values(text)
+                                      if (f := figure(v)) is None or f[0] == family])
+    # a range speaks of the figure when the figure is near one of its ends or inside it
+    # ("91 days to 25 years" of a 2-month-old; not "18 to 65 years" of one)
+    all_ranges = _ranges(text, found)
+    ranges = [pair for pair in all_ranges
+              if pair[0][1] / _SAME_SCALE <= size <= pair[1][1] * _SAME_SCALE]
+    in_range = {id(v) for pair in all_ranges for v, _ in pair}
+    bounds = [(v, other, bound) for v, other in found if id(v) not in in_range
+              and max(other, size) <= _SAME_SCALE * min(other, size)
+              and (bound := _bound(text, v)) is not None]
+    if not ranges and not bounds:
+        return None
+    met_ranges = [pair for pair in ranges if pair[0][1] <= size <= pair[1][1]]
+    met_bounds = _met_bounds(size, bounds)
+    inside = (not ranges or bool(met_ranges)) and (not bounds or bool(met_bounds))
+    shown_ranges = met_ranges if inside else ranges
+    shown_bounds = met_bounds if inside else bounds
+    shown = [f"{_plain(low.text)} to {_plain(high.text)}" for (low, _), (high, _) in shown_ranges]
+    shown += [_bound_text(v, bound) for v, _, bound in shown_bounds]
+    return Bracket(inside=inside, shown="; ".join(dict.fromkeys(shown)))
+
+
+def _with_range_starts(text: str, values: list[tuple[Value, float | None]]
+                       ) -> list[tuple[Value, float]]:
+    """The figures of ``values`` (None: a value of no figure or another family), and a bare
+    number that starts a range in the unit of its other end ("from 18 to 65 years",
+    "between 18 and 65 years": 18 years)."""
+    kept = []
+    for i, (value, size) in enumerate(values):
+        if size is not None:
+            kept.append((value, size))
+            continue
+        after = values[i + 1] if i + 1 < len(values) else None
+        if value.kind == "number" and value.amount is not None and after is not None \
+                and after[1] is not None and after[0].amount and \
+                _joins_range(text, value, after[0]):
+            kept.append((value, value.amount * after[1] / after[0].amount))
+    return kept
+
+
+def _joins_range(text: str, first: Value, second: Value) -> bool:
+    between = text[first.end:second.start]
+    return _RANGE_JOIN.fullmatch(between) is not None or (
+        _RANGE_AND.fullmatch(between) is not None and
+        _BETWEEN.search(text, max(0, first.start - _RANGE_REACH), first.start) is not None)
+
+
+def _ranges(text: str, near: list[tuple[Value, float]]
+            ) -> list[tuple[tuple[Value, float], tuple[Value, float]]]:
+    """Consecutive figures of ``near`` written as a range, low end first."""
+    ranges = []
+    for first, second in pairwise(near):
+        if _joins_range(text, first[0], second[0]) and first[1] <= second[1]:
+            ranges.append((first, second))
+    return ranges
+
+
+def _met_bounds(size: float, bounds: list[tuple[Value, float, tuple[str, bool]]]
+                ) -> list[tuple[Value, float, tuple[str, bool]]]:
+    """The bounds ``size`` meets. Bounds that together make one interval ("not less than 18
+    years" and "not more than 65 years") must all be met; bounds that do not (a row "up to
+    75 years" and a row "greater than 75 years") are alternatives, each met on its own."""
+    met = [b for b in bounds if _within(size, b[1], b[2])]
+    lows = [other for _, other, (side, _) in bounds if side == "above"]
+    highs = [other for _, other, (side, _) in bounds if side == "below"]
+    one_interval = not lows or not highs or max(lows) < min(highs)
+    return met if not one_interval or len(met) == len(bounds) else []
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _bound_text(value: Value, bound: tuple[str, bool]) -> str:
+    side, inclusive = bound
+    written = _plain(value.text)
+    if side == "above":
+        return f"{written} or over" if inclusive else f"over {written}"
+    return f"up to {written}" if inclusive else f"under {written}"
 
 
 def _within(size: float, other: float, bound: tuple[str, bool]) -> bool:

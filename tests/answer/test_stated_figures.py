@@ -18,7 +18,7 @@ import pytest
 from written_graph import ask_variant, direct_text, variant_graph
 
 from clausegraph.answer.gate import using_gate
-from clausegraph.answer.verdict import misses_stated_figure
+from clausegraph.answer.verdict import misses_stated_figure, verdict
 from clausegraph.models import AnswerLine, DirectAnswer
 
 PERIODS = [("30 days", "24 months", "18 years", "65 years"),
@@ -82,7 +82,11 @@ def _quoting(text: str) -> DirectAnswer:
 @pytest.mark.parametrize("question, quote, misses", [
     ("Is there a 36-month waiting period?", "excluded until the expiry of three years", False),
     ("Is there a 36-month waiting period?", "excluded until the expiry of 48 months", True),
-    ("Is a 70-year-old covered?", "persons aged 18 to 65 years", True),
+    # asked yes or no, a range that leaves the figure out answers: "No"
+    ("Is a 70-year-old covered?", "persons aged 18 to 65 years", False),
+    ("What premium is charged for a 70-year-old?", "persons aged 18 to 65 years", True),
+    # ... when it is about what is asked: a surgery's condition is not the policy's
+    ("Can a child aged 2 be covered?", "The member has to be 18 years of age or older", True),
     ("Is a 70-year-old covered?", "persons aged 18 to 80 years", False),
     ("Is there a 10% co-payment?", "a co-payment of 10% applies to each claim", False),
     ("Is there a 10% co-payment?", "a co-payment of 20% applies to each claim", True),
@@ -96,3 +100,63 @@ def _quoting(text: str) -> DirectAnswer:
 ])
 def test_misses_stated_figure(question, quote, misses):
     assert misses_stated_figure(question, _quoting(quote)) is misses
+
+
+# An age asked yes or no is read against the range the wording sets: outside it is "No",
+# inside "Yes", each with the range (the three period styles and two headings above).
+@pytest.mark.parametrize("question, label, shown", [
+    ("Can a 70-year-old be covered under the policy?", "no", "outside"),
+    ("Can a person aged 45 be covered under the policy?", "yes", "within"),
+    ("Can a 17 year old be covered under the policy?", "no", "outside"),
+])
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_an_age_asked_yes_or_no_is_answered_by_the_range(wordings, variant, question, label,
+                                                         shown):
+    with using_gate(None):
+        answer = ask_variant(wordings, variant, question)
+    assert answer.found, [line.text for line in answer.direct.nearest]
+    assert "can be covered" in direct_text(answer), direct_text(answer)
+    assert answer.verdict.label == label and shown in answer.verdict.text, answer.verdict.text
+    youngest, oldest = VARIANTS[variant][0][2:]
+    assert f"{youngest} to {oldest}" in answer.verdict.text, answer.verdict.text
+
+
+@pytest.mark.parametrize("question, quote, label", [
+    ("Can an 85-year-old be covered?", "Persons aged above 80 years are not covered.", "no"),
+    # a refusal of older persons says nothing of a younger one
+    ("Can a 60-year-old be covered?", "Persons aged above 80 years are not covered.",
+     "cannot_tell"),
+    ("Can a person aged 85 be insured?",
+     "Entry age for the member should be between 03 months to 90 years (completed age).",
+     "yes"),
+    ("Can a 95-year-old be insured?",
+     "Entry age for the member should be between 3 months and 90 years.", "no"),
+])
+def test_an_age_asked_yes_or_no_against_one_quote(question, quote, label):
+    read = verdict(question, _quoting(quote))
+    assert read is not None and read.label == label, read
+
+
+@pytest.mark.parametrize("quote", [
+    ("Every proposer above 45 years of age must undergo a medical examination before the "
+     "policy is issued."),
+    "A medical examination is required for proposers aged forty-five (45) years or over.",
+])
+@pytest.mark.parametrize("question, applies", [
+    ("Does a 50-year-old proposer need a medical examination?", True),
+    ("Does a proposer aged 30 need a medical examination?", False),
+])
+def test_a_range_a_condition_is_set_for_says_whether_it_applies(quote, question, applies):
+    # neither yes nor no: whether the condition applies ("Can a 50-year-old buy the policy
+    # without a check-up?" is not "Yes" because 50 is over 45)
+    read = verdict(question, _quoting(quote))
+    assert read is not None and read.label == "conditional", read
+    assert ("does not apply" not in read.text) is applies, read.text
+    assert "45" in read.text, read.text
+
+
+def test_a_range_of_another_subject_does_not_answer():
+    # the condition of a surgery's cover is not who the policy covers
+    read = verdict("Can a child aged 2 be covered?",
+                   _quoting("The member has to be 18 years of age or older"))
+    assert read is None or "outside" not in read.text, read

@@ -31,3 +31,23 @@ def bench_answers():
 ])
 def test_states_fact_whole_words(bench_answers, answer, facts, stated):
     assert bench_answers.states_fact(answer, facts, whole_words=True) is stated
+
+
+def _answer(verdict_label: str | None, direct: str):
+    from types import SimpleNamespace
+
+    from clausegraph.models import Verdict
+
+    verdict = None if verdict_label is None else Verdict(label=verdict_label, text=direct)
+    evidence = [SimpleNamespace(text="persons between 18 years and 65 years", label="1")]
+    return SimpleNamespace(evidence=evidence, direct_answer=direct, direct_quote=direct,
+                           found=True, verdict=verdict)
+
+
+@pytest.mark.parametrize(("label", "right"), [("no", True), ("yes", False), (None, False)])
+def test_a_question_labelled_with_its_verdict_needs_that_verdict(bench_answers, label, right):
+    item = {"question": "Can a 70-year-old buy this policy?", "answer": ["65 years"],
+            "gold": ["between 18 years and 65 years"], "verdict": "no"}
+    row = bench_answers.judge(_answer(label, "the quote sets 18 years to 65 years"), item,
+                              whole_words=True)
+    assert row["direct_ok"] is right and row["r1"]

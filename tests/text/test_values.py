@@ -6,6 +6,7 @@ import pytest
 
 from clausegraph.text.values import (
     Value,
+    bracket_figure,
     extract_values,
     figure,
     meets_figures,
@@ -128,7 +129,8 @@ def test_durations(text, amount, unit):
 @pytest.mark.parametrize("sentence, amount", [
     ("persons up to 65 years of age", 65), ("children aged 18 or younger", 18),
     ("members 18 years and above", 18), ("children aged below 17 years", 17),
-    ("no workers under the age of 15", 15),
+    ("no workers under the age of 15", 15), ("Can a 70-year-old buy it?", 70),
+    ("a 70 - year - old proposer", 70),
 ])
 def test_ages(sentence, amount):
     ages = [v for v in extract_values(sentence) if v.kind == "age"]
@@ -221,3 +223,54 @@ def test_a_figure_a_few_percent_off_is_another_figure():
     # 78 years is not 75 years; 30 days is a month
     assert not meets_figures(stated_figures("for a 78 year old"), "persons aged 75 years")
     assert meets_figures(stated_figures("within 30 days"), "within one month")
+
+
+# the ranges a wording sets, in the styles policies write them
+ADULTS = ["between 18 years and 65 years",
+          "between the age of eighteen (18) years and sixty-five (65) years",
+          "from 18 to 65 years", "18 years to 65 years", "18 - 65 years"]
+
+
+@pytest.mark.parametrize("written", ADULTS)
+@pytest.mark.parametrize("question, inside", [
+    ("Can a 70-year-old buy this policy?", False), ("Is a person aged 40 eligible?", True),
+    ("Can someone who is 65 years old join?", True), ("Can a 17 year old apply?", False),
+])
+def test_an_age_is_read_against_the_range_a_wording_sets(written, question, inside):
+    bracket = bracket_figure(stated_figures(question),
+                             f"The policy can be availed by persons aged {written}.")
+    assert bracket is not None and bracket.inside is inside
+    assert "65" in bracket.shown or "sixty-five" in bracket.shown
+
+
+def test_a_range_is_read_against_an_age_of_its_scale_only():
+    text = "Adults aged between 18 years and 65 years; children between 91 days and 25 years."
+    baby = bracket_figure(stated_figures("Can a 2-month-old be covered?"), text)
+    assert baby is not None and not baby.inside and baby.shown == "91 days to 25 years"
+    child = bracket_figure(stated_figures("Can a child aged 2 be covered?"), text)
+    assert child is not None and child.inside and child.shown == "91 days to 25 years"
+    old = bracket_figure(stated_figures("Can a 70-year-old be covered?"), text)
+    assert old is not None and not old.inside
+    assert old.shown == "18 years to 65 years; 91 days to 25 years"
+
+
+def test_bounds_together_make_one_range_and_rows_of_alternatives_do_not():
+    one = "Members must be not less than 18 years and not more than 65 years of age."
+    assert not bracket_figure(stated_figures("Can a 70-year-old join?"), one).inside
+    assert bracket_figure(stated_figures("Can a 30-year-old join?"), one).inside
+    rows = ("Co-payment of 5% for persons aged up to 75 years. "
+            "Co-payment of 15% for persons aged greater than 75 years.")
+    over = bracket_figure(stated_figures("Does an 80-year-old pay a co-payment?"), rows)
+    assert over.inside and over.shown == "over 75 years"
+
+
+def test_figures_not_written_as_a_range_are_none():
+    # a grace period of 15 days for one instalment and 30 for another admits no 20 days
+    assert bracket_figure(stated_figures("Is a 20-day grace period allowed?"),
+                          "A grace period of 15 days for monthly instalments and 30 days "
+                          "for all others") is None
+    assert bracket_figure(stated_figures("Can a 70-year-old buy this policy?"),
+                          "The policy is renewed for 1 year at a time.") is None
+    # two figures asked are a range of their own, not one figure to place
+    assert bracket_figure(stated_figures("Is cover given between 18 years and 65 years?"),
+                          "persons aged 18 to 65 years") is None
