@@ -782,6 +782,13 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
 _GRANTS_ENTRY = re.compile(r"\b(?:can|may|shall|will)\s+(?:be\s+)?(?:availed|covered|insured|"
                            r"enrolled|accepted|included|enrol|join|apply)\b|\beligib\w*|"
                            r"\bentry\s+age\b|\bage\s+(?:at|of)\s+entry\b", re.IGNORECASE)
+# where a question names its document ("under the group domestic travel policy"): its kind
+# ("travel") is not what is asked of the figure
+_NAMES_DOCUMENT = re.compile(rf"\b(?:under|in|of|for|by|to)\s+(?:the|this|my|our|your|a|an)\s+"
+                             rf"(?:[\w'’-]+\s+){{0,6}}?{_DOCUMENT}\b", re.IGNORECASE)
+# ... or refuses it ("Persons aged above 80 years are not eligible", "shall not be covered")
+_REFUSES_ENTRY = re.compile(r"\b(?:not|in)\s*eligible\b|\bnot\s+(?:be\s+)?(?:covered|insured|"
+                            r"accepted|enrolled)\b", re.IGNORECASE)
 # the words a stated age or period is written with, besides its number ("aged 2", "a
 # 70-year-old", "age of 3 months"), and the words for anyone it may describe ("a person
 # aged 85"): no subject of the question
@@ -797,7 +804,8 @@ def _bracket(question: str, text: str, clause_id: str) -> Verdict | None:
     outside cannot tell; of one it sets a condition for ("Any person beyond 45 years of age
     ... has to submit medical reports"), the verdict says whether the condition applies,
     not yes or no. None when the quote sets no range of the figure's scale, or is not about
-    what the question asks of the figure."""
+    what the question asks of the figure (a question that names nothing but the figure asks
+    who the policy takes: only a quote of entry answers it)."""
     stated = stated_figures(question)
     bracket = bracket_figure(stated, text)
     if bracket is None:
@@ -808,18 +816,25 @@ def _bracket(question: str, text: str, clause_id: str) -> Verdict | None:
     unstated = question
     for value in reversed(stated):
         unstated = unstated[:value.start] + " " + unstated[value.end:]
-    if not _names_subject(_FIGURE_WORDS.sub(" ", unstated), text):
+    unstated = _NAMES_DOCUMENT.sub(" ", _FIGURE_WORDS.sub(" ", unstated))
+    if not _names_subject(unstated, text):
+        return None
+    entry = _GRANTS_ENTRY.search(text) is not None
+    if not entry and not _subject_words(unstated):
+        # asked of nothing but the figure ("Can a person aged 85 be insured?"), the question
+        # is who the policy takes: a range of one benefit ("minor children aged below 17
+        # years" for a travel-expenses cover) does not answer it
         return None
     asked = display(next(v for v in stated if figure(v) is not None))
     sets = f"the quote sets {bracket.shown}"
-    if refuses_cover(text):
+    if refuses_cover(text) or _REFUSES_ENTRY.search(text):
         if bracket.inside:
             return Verdict(label="no", text=f"No: excluded; {sets}", clause_id=clause_id,
                            basis=f"the quoted clause refuses the range {asked} lies in")
         return Verdict(label="cannot_tell", text=f"Cannot tell: the quote refuses only "
                        f"{bracket.shown}", clause_id=clause_id,
                        basis=f"{asked} lies outside the range the quoted clause refuses")
-    if not (_GRANTS_ENTRY.search(text) or AFFIRMS_COVER.search(text)):
+    if not (entry or AFFIRMS_COVER.search(text)):
         where = "within" if bracket.inside else "outside"
         applies = "applies" if bracket.inside else "does not apply"
         return Verdict(label="conditional", text=f"{asked} is {where} the range the quote "

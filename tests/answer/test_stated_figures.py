@@ -83,7 +83,9 @@ def _quoting(text: str) -> DirectAnswer:
     ("Is there a 36-month waiting period?", "excluded until the expiry of three years", False),
     ("Is there a 36-month waiting period?", "excluded until the expiry of 48 months", True),
     # asked yes or no, a range that leaves the figure out answers: "No"
-    ("Is a 70-year-old covered?", "persons aged 18 to 65 years", False),
+    ("Is a 70-year-old covered?", "persons aged 18 to 65 years can be covered", False),
+    # ... when it says whom the range admits: bare, it is a range of anything
+    ("Is a 70-year-old covered?", "persons aged 18 to 65 years", True),
     ("What premium is charged for a 70-year-old?", "persons aged 18 to 65 years", True),
     # ... when it is about what is asked: a surgery's condition is not the policy's
     ("Can a child aged 2 be covered?", "The member has to be 18 years of age or older", True),
@@ -122,9 +124,11 @@ def test_an_age_asked_yes_or_no_is_answered_by_the_range(wordings, variant, ques
 
 
 @pytest.mark.parametrize("question, quote, label", [
-    ("Can an 85-year-old be covered?", "Persons aged above 80 years are not covered.", "no"),
+    ("Can an 85-year-old be covered?", "Persons aged above 80 years are not eligible.", "no"),
+    ("Can an 85-year-old be covered?", "Persons above 80 years of age shall not be covered.",
+     "no"),
     # a refusal of older persons says nothing of a younger one
-    ("Can a 60-year-old be covered?", "Persons aged above 80 years are not covered.",
+    ("Can a 60-year-old be covered?", "Persons aged above 80 years are not eligible.",
      "cannot_tell"),
     ("Can a person aged 85 be insured?",
      "Entry age for the member should be between 03 months to 90 years (completed age).",
@@ -155,8 +159,18 @@ def test_a_range_a_condition_is_set_for_says_whether_it_applies(quote, question,
     assert "45" in read.text, read.text
 
 
-def test_a_range_of_another_subject_does_not_answer():
+@pytest.mark.parametrize("question, quote", [
     # the condition of a surgery's cover is not who the policy covers
-    read = verdict("Can a child aged 2 be covered?",
-                   _quoting("The member has to be 18 years of age or older"))
+    ("Can a child aged 2 be covered?", "The member has to be 18 years of age or older"),
+    # nor is a benefit for minor children who the policy takes
+    ("Can a person aged 85 be insured?",
+     ("The policy shall reimburse the travelling expenses of the Insured Person's minor "
+      "children aged below 17 years for return to home town.")),
+    # the document's kind, where the question names it, is no subject
+    ("Can a person aged 85 be insured under the group domestic travel policy?",
+     ("The policy shall reimburse the travelling expenses of the Insured Person's minor "
+      "children aged below 17 years for return to home town.")),
+])
+def test_a_range_of_another_subject_does_not_answer(question, quote):
+    read = verdict(question, _quoting(quote))
     assert read is None or "outside" not in read.text, read
