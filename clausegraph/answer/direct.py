@@ -424,6 +424,28 @@ _ASKS_CONTENTS = re.compile(
     r"(?:not\s+)?(?:included|excluded|counted)\b", re.I)
 
 
+# "What documents are needed to make a claim?", "Which illnesses have a two-year waiting
+# period?", "What are the grounds for cancellation?", "List the exclusions": the members of
+# a set are asked, a plural noun before a verb that agrees with it or after "what are the"
+_ASKS_LIST = re.compile(
+    r"^\s*(?:(?:what|which)\s+(?:are|were)\s+(?:all\s+)?the\s+(?:\w+\s+){0,2}?\w+(?<!s)(?<!u)s\b|"
+    r"(?:what|which)\s+(?:\w+\s+){0,2}?\w+(?<!s)(?<!u)(?<!i)s\s+(?:are|were|have|do|must|"
+    r"should|can|need|may|will|would)\b|(?:list|name|enumerate)\s+(?:all\s+)?the\b)",
+    re.IGNORECASE)
+# words that announce a list: a lead-in's colon, "the following", "listed below", "List of"
+_ANNOUNCES_LIST = re.compile(r":\s*$|\bthe\s+following\b|\b(?:listed|mentioned|given|stated|"
+                             r"set\s+out)\s+(?:below|hereunder)\b|\bas\s+under\b|\blist\s+of\b",
+                             re.IGNORECASE)
+# a readability bound on the items a list answer quotes, as _COMPLETING_ITEMS
+_LISTED_ITEMS = 8
+
+
+def asks_list(question: str) -> bool:
+    """Whether the question asks for the members of a set ("What documents are needed to
+    make a claim?"): its answer is a list, quoted with its lead-in, not one item of it."""
+    return _ASKS_LIST.search(question) is not None
+
+
 def asks_contents(question: str) -> bool:
     """Whether the question asks what a figure or a cover includes or leaves out (it asks
     for no value)."""
@@ -848,6 +870,26 @@ class DocumentTerms:
             items.append(other)
         return items
 
+    def list_siblings(self, clause: Clause) -> list[Clause]:
+        """The numbered clauses next to ``clause`` in reading order under the same section
+        path, ``clause`` among them: the items of the list it is one of (however its
+        parent is numbered or titled), at most ``_LIST_ITEMS`` either side of it."""
+        if not clause.number:
+            return []
+        ordered, place = self._reading_order(clause.doc_id)
+        at = place[clause.clause_id]
+
+        def sibling(other: Clause) -> bool:
+            return bool(other.number) and other.section_path == clause.section_path
+
+        start = at
+        while start > max(0, at - _LIST_ITEMS) and sibling(ordered[start - 1]):
+            start -= 1
+        end = at + 1
+        while end < min(len(ordered), at + 1 + _LIST_ITEMS) and sibling(ordered[end]):
+            end += 1
+        return ordered[start:end]
+
     def _reading_order(self, doc_id: str) -> tuple[list[Clause], dict[str, int]]:
         if doc_id not in self._ordered:
             ordered = sorted(self.index.clauses.document_clauses(doc_id), key=lambda c: c.order)
@@ -1164,6 +1206,11 @@ def direct_answer(
             titles = [announced] if announced is not None else []
         lines[:0] = [_line(index, *where).model_copy(update={"heads": True})
                      for where in titles]
+    if asks_list(question):
+        # the list the quoted item belongs to, with what announces it, answers: one of its
+        # items ("vii. Any other document as required by Us") is not the set asked for
+        listed = _list_lines(index, terms, best)
+        lines = listed or lines
     answered = {line.clause_id for line in lines}
     shown_end = max(line.span[1] for line in lines if line.clause_id == best.clause.clause_id)
     proviso = _proviso_span(best.clause, best.clause.document_span(*best.span)[0], shown_end)
@@ -1840,6 +1887,38 @@ def _parallel_items(terms: DocumentTerms, candidates: list[_Scored], best: _Scor
         if kept is None or c.score > kept.score:
             own[c.clause.clause_id] = c
     return sorted(own.values(), key=lambda c: c.clause.order)[:_PARALLEL_ITEMS]
+
+
+def _list_lines(index: IndexReader, terms: DocumentTerms, best: _Scored) -> list[AnswerLine]:
+    """The list ``best``'s clause is an item of (or heads), as answer lines: what announces
+    it first (read under: the clause that heads it, or its title), then its items in order,
+    at most ``_LISTED_ITEMS``, the quoted item among them; empty when the clause is in no
+    list of two items or more."""
+    clause = best.clause
+    items = terms.list_items(clause)
+    if len(items) >= 2:
+        head: tuple[Clause, Span] | None = (clause, _trim(clause.text, (0, len(clause.text))))
+    else:
+        # a list's items are short lines under words that announce them ("the following
+        # documents:", "List of specific diseases"); numbered paragraphs of a section (its
+        # definitions, its covers) are no list an answer quotes whole
+        items = terms.list_siblings(clause)
+        if len(items) < 2 or len(clause.text) > _LIST_HEADING_CHARS or \
+                sum(len(item.text) for item in items) > _LIST_HEADING_CHARS * len(items):
+            return []
+        holder = terms.parent(clause) or terms.headed_parent(clause)
+        head = (holder, _trim(holder.text, (0, len(holder.text)))) \
+            if holder is not None and len(holder.text) <= _LIST_HEADING_CHARS \
+            else terms.list_title_line(clause)
+        announcing = " ".join([*clause.section_path, "" if head is None else
+                               head[0].text[head[1][0]:head[1][1]]])
+        if not _ANNOUNCES_LIST.search(announcing):
+            return []
+    shown = items[:_LISTED_ITEMS]
+    if clause in items and clause not in shown:
+        shown = [*shown[:-1], clause]
+    lines = [] if head is None else [_line(index, *head).model_copy(update={"heads": True})]
+    return lines + [_line(index, item, _trim(item.text, (0, len(item.text)))) for item in shown]
 
 
 def _completing_items(terms: DocumentTerms, best: _Scored) -> list[Clause]:
