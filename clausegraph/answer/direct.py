@@ -170,7 +170,17 @@ PROPORTIONAL = re.compile(r"\bpro[- ]?rata\b|\bproportionate\s+(?:premium|share|
 # an amount stated without a number: a share of another, or "Nil", a rate or an amount of
 # zero ("Glass parts | Nil", "Deductible: NIL")
 NIL = re.compile(r"\bnil\b", re.I)
-_UNNUMBERED = {"duration": _UNBOUNDED,
+# "for the shortest time required", "as long as necessary", "no longer than is necessary":
+# a period stated by what it serves, without a number (how long a privacy policy keeps data,
+# how long a duty of confidence lasts)
+WHILE_NEEDED = re.compile(
+    r"\b(?:as\s+long\s+as\s+(?:is\s+|it\s+is\s+)?(?:reasonably\s+|strictly\s+)?(?:necessary|"
+    r"required|needed)|no\s+longer\s+than\s+(?:is\s+)?(?:reasonably\s+|strictly\s+)?(?:necessary|"
+    r"required|needed)|for\s+(?:the|such)\s+(?:shortest\s+|minimum\s+)?(?:time|period)\s+(?:as\s+"
+    r"(?:is\s+)?|that\s+is\s+)?(?:reasonably\s+|strictly\s+)?(?:necessary|required|needed))\b",
+    re.IGNORECASE)
+_UNNUMBERED = {"duration": re.compile(f"{_UNBOUNDED.pattern}|{WHILE_NEEDED.pattern}",
+                                      re.IGNORECASE),
                "amount": re.compile(f"{PROPORTIONAL.pattern}|{NIL.pattern}", re.I)}
 # "as specified in the Policy Schedule", "set out in Exhibit A", "as per the Table of
 # Benefits": a value the wording gives by pointing to where it is stated

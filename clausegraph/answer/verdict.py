@@ -22,10 +22,9 @@ from datetime import date
 from itertools import accumulate, pairwise
 
 from clausegraph.answer.direct import (AFFIRMS_COVER, ASKS_DATE, ASKS_END, ASKS_EXCLUSION,
-                                       ASKS_YES_NO,
-                                       ASKS_NOTICE, CONTINUES_COVER, DEFERRED, FAMILY_PREFIX, NIL,
-                                       PROPORTIONAL, REFUSING_HEADING,
-                                       VALUE_QUESTION_KINDS,
+                                       ASKS_NOTICE, ASKS_YES_NO, CONTINUES_COVER, DEFERRED,
+                                       FAMILY_PREFIX, NIL, PROPORTIONAL, REFUSING_HEADING,
+                                       VALUE_QUESTION_KINDS, WHILE_NEEDED,
                                        asks_contents, content_tokens, question_kind,
                                        refuses_cover, split_sentences, value_answers)
 from clausegraph.models import CELL_SEPARATOR, Answer, DirectAnswer, Verdict
@@ -586,6 +585,15 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
         return Verdict(label="value", text=shown[0].upper() + shown[1:], value=shown,
                        clause_id=clause_id, basis="the share of an amount the quoted clause "
                        "states, in place of a figure")
+    needed = WHILE_NEEDED.search(text) if kinds[0] == "duration" else None
+    if needed is not None:
+        # "We will only keep your personal information for the shortest time required for
+        # the purposes ...": a period stated by what it serves
+        stop = _PHRASE_END.search(text, needed.end())
+        shown = " ".join(text[needed.start():stop.start() if stop else len(text)].split()[:16])
+        return Verdict(label="value", text=shown[0].upper() + shown[1:], value=shown,
+                       clause_id=clause_id, basis="the period the quoted clause states by "
+                       "what it serves, in place of a figure")
     if kinds[0] == "money" and NIL.search(text):
         # "For all parts made of glass - Nil": an amount of nothing
         return Verdict(label="value", text="Nil", value="Nil", clause_id=clause_id,
