@@ -149,7 +149,8 @@ class ClauseGraph:
         self._llm_ready = False
         self._llm_relations = False
         self._retriever: Retriever | None = None
-        # the review's (confidence, clause id) per (document, category), for the index read
+        # per index snapshot read: the review's (confidence, clause id) by (document,
+        # category), and each document's pervasive types by (document, None)
         self._presence: tuple[IndexReader | None, dict] = (None, {})
 
     @classmethod
@@ -671,7 +672,8 @@ class ClauseGraph:
             if doc_id not in checks:
                 checks[doc_id] = presence.check(
                     question_types, similarity,
-                    lambda categories: self._review_confidences(doc_id, categories))
+                    lambda categories: self._review_confidences(doc_id, categories),
+                    self._pervasive_types(doc_id))
             return checks[doc_id]
         return check
 
@@ -711,6 +713,20 @@ class ClauseGraph:
         place = REVIEW_SHOWN_BY - 1
         return [*rest[:place], shown, *rest[place:top_k - 1],
                 *(r for r in results if r.origin == "governing")]
+
+    def _pervasive_types(self, doc_id: str) -> frozenset[str]:
+        """The clause types that name the document rather than a clause of it
+        (review/presence.pervasive_types), read once per document and index snapshot."""
+        from clausegraph.review.presence import pervasive_types
+
+        index = self.index
+        if self._presence[0] is not index:
+            self._presence = (index, {})
+        known = self._presence[1]
+        if (doc_id, None) not in known:
+            known[(doc_id, None)] = pervasive_types(
+                [c.clause_types for c in index.clauses.document_clauses(doc_id)])
+        return known[(doc_id, None)]
 
     def _review_confidences(self, doc_id: str, categories: list[str],
                             ) -> dict[str, tuple[float, str | None]]:

@@ -15,8 +15,8 @@ from clausegraph.api import ClauseGraph
 from clausegraph.config import SAMPLE_QUESTION
 from clausegraph.classify.categories import CUAD_CATEGORIES
 from clausegraph.eval.cuad import load_cuad_questions
-from clausegraph.models import TypeCheck
-from clausegraph.review.presence import TypePresence, shipped_presence
+from clausegraph.models import ClauseType, TypeCheck
+from clausegraph.review.presence import TypePresence, pervasive_types, shipped_presence
 from clausegraph.web.service import direct_answer as web_direct_answer
 from tests.conftest import dataset_pdf
 
@@ -89,6 +89,35 @@ def test_check_decides_when_the_types_asked_agree() -> None:
                        read) is None
     with pytest.raises(RuntimeError, match="fit has not been called"):
         TypePresence().check(_types({"Exclusivity": 1.0}), 0.7, read)
+
+
+def _clause_types(*labels: str | None) -> list[list[ClauseType]]:
+    return [[] if label is None else [ClauseType(label=label, probability=0.6)]
+            for label in labels]
+
+
+def test_a_type_that_tops_a_tenth_of_a_documents_clauses_is_pervasive() -> None:
+    # an insurance policy: a fifth of its clauses typed Insurance first
+    policy = _clause_types(*(["Insurance"] * 2 + ["Renewal Term"] + [None] * 7))
+    assert pervasive_types(policy) == frozenset({"Insurance"})
+    # a contract with an insurance clause or two (CUAD dev: at most 8.0% of a contract's)
+    contract = _clause_types(*(["Insurance"] + ["Parties", "Governing Law"] + [None] * 10))
+    assert pervasive_types(contract) == frozenset()
+    # a type of a contract's own provisions is never read so ("Non-Compete" tops 41% of
+    # one short CUAD dev contract's clauses)
+    assert pervasive_types(_clause_types("Non-Compete", "Non-Compete", None)) == frozenset()
+    assert pervasive_types([]) == frozenset()
+
+
+def test_a_pervasive_type_is_not_checked() -> None:
+    model = TypePresence(ratio=0.5)
+    model.threshold_ = 0.1
+
+    def read(names):
+        return {name: (0.78, "preamble") for name in names}
+    asked = _types({"Insurance": 1.0})
+    assert model.check(asked, 0.7, read) is not None
+    assert model.check(asked, 0.7, read, frozenset({"Insurance"})) is None
 
 
 def test_save_and_load_round_trip(tmp_path) -> None:
