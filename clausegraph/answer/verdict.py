@@ -736,7 +736,8 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
         return bracket
     if ASKS_EXCLUSION.search(question):
         return _exclusion(question, text, clause_id, excluded)
-    if _ASKS_COVER.search(question) and not _asks_provision(question):
+    if _ASKS_COVER.search(question) and not _asks_provision(question) \
+            and not _asks_leave_after_claim(question):
         return _cover(question, text, clause_id, excluded)
     if _PERMISSION.search(question):
         if _FORBIDS.search(text):
@@ -869,6 +870,23 @@ def _asks_provision(question: str) -> bool:
     claim?"): not a cover question, whose quote must grant or refuse cover."""
     return _EXISTS.search(question) is not None and all(
         match.group().lower().startswith("claim") for match in _ASKS_COVER.finditer(question))
+
+
+# a claim named as the time of something else ("after a claim", "following any claim"): "Can
+# the contract be terminated after a claim?" asks leave to terminate, not cover ("Can a
+# claim be made for OPD?" asks cover)
+_CLAIM_EVENT = re.compile(r"\b(?:after|before|following|upon|since)\s+(?:(?:a|an|the|any|each|"
+                          r"every|my|your|his|her|their|our)\s+)?claims?\b", re.IGNORECASE)
+
+
+def _asks_leave_after_claim(question: str) -> bool:
+    """Whether ``question`` asks leave ("Can ...", "May ...") and names claims only as
+    events: not a cover question ("Can I claim for dental treatment?" is one)."""
+    asked = list(_ASKS_COVER.finditer(question))
+    return _PERMISSION.search(question) is not None and bool(asked) and all(
+        match.group().lower().startswith("claim") and _CLAIM_EVENT.search(
+            question, max(0, match.start() - 24), match.end()) is not None
+        for match in asked)
 
 
 def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> Verdict:

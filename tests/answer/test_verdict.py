@@ -770,3 +770,20 @@ def test_one_waiting_period_with_a_condition_is_read(period):
     result = verdict("Is cataract surgery covered in the first year?",
                      _direct(WAITING.format(period=period)))
     assert result.text == "No: 24-month waiting period", result.text
+
+
+@pytest.mark.parametrize(("question", "quote", "label"), [
+    # a claim named as the time of what is asked: leave to terminate, read as such
+    ("Can the contract be terminated after a claim?",
+     ("After a claim for which we provide benefits, the contract may be terminated by either "
+      "party in writing."), "yes"),
+    ("May the insurer cancel the policy following any claim?",
+     "The insurer shall not cancel the policy on the ground that a claim was made.", "no"),
+    # a claim made for something is still a question of cover
+    ("Can a claim be made for dental treatment?",
+     "We will pay for dental treatment needed because of an accident.", "yes"),
+])
+def test_a_claim_named_as_the_time_of_what_is_asked_is_no_cover_question(question, quote,
+                                                                          label):
+    read = verdict(question, _direct(quote))
+    assert read is not None and read.label == label, read
