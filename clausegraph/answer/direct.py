@@ -1094,9 +1094,17 @@ def direct_answer(
     stated = stated_figures(question)
     if stated:
         said = [c.clause.text[c.span[0]:c.span[1]] for c in candidates]
-        candidates = [c for c, text in zip(candidates, said) if meets_figures(stated, text)] \
-            or [c for c, text in zip(candidates, said) if ASKS_YES_NO.search(question)
-                and bracket_figure(stated, text) is not None] or candidates
+        yes_no = ASKS_YES_NO.search(question) is not None
+        brackets = [bracket_figure(stated, text) if yes_no else None for text in said]
+        met = [c for c, text in zip(candidates, said, strict=True) if meets_figures(stated, text)]
+        # asked yes or no of an age, a range that holds it says more than a sentence that
+        # states the same age ("Can a 60-year-old enrol?": "not older than 65 years", not a
+        # senior citizens' cell "above 60 years")
+        held = [c for c, bracket in zip(candidates, brackets, strict=True)
+                if bracket is not None and bracket.inside and c in met] \
+            if any(v.kind == "age" for v in stated) else []
+        candidates = held or met or [c for c, bracket in zip(candidates, brackets, strict=True)
+                                     if bracket is not None] or candidates
     # "What is X?" is answered by the definition of X where the document has one
     if defining is not None:
         candidates = [c for c in candidates if c.clause is defining] or candidates

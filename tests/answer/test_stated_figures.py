@@ -174,3 +174,38 @@ def test_a_range_a_condition_is_set_for_says_whether_it_applies(quote, question,
 def test_a_range_of_another_subject_does_not_answer(question, quote):
     read = verdict(question, _quoting(quote))
     assert read is None or "outside" not in read.text, read
+
+
+SERVICE = [("above 60 years of age", "60-year-old"),
+           ("older than seventy (70) years", "70-year-old")]
+
+
+def service_wording(senior: str) -> str:
+    return f"""HEALTH SHIELD POLICY WORDING
+
+1. ELIGIBILITY
+1.1 Persons aged between 18 years and 75 years can enrol in this Policy as Insured Persons.
+1.2 Children may be covered from 91 days of age with a parent.
+2. SERVICE TO POLICYHOLDERS
+2.1 A dedicated helpline enrols and serves policyholders who are {senior} in this Policy.
+3. CLAIMS
+3.1 The Insured Person shall notify the claim within 7 days of hospitalisation.
+"""
+
+
+@pytest.fixture(scope="module")
+def service_wordings(tmp_path_factory):
+    return variant_graph(tmp_path_factory.mktemp("service"),
+                         [service_wording(senior) for senior, _ in SERVICE])
+
+
+@pytest.mark.parametrize("variant", range(len(SERVICE)))
+def test_the_range_that_holds_an_age_is_quoted_over_the_same_age_stated(service_wordings,
+                                                                        variant):
+    # a helpline for those "above 60 years" states 60 (a bound 60 is outside); the entry
+    # range holds it
+    asked = SERVICE[variant][1]
+    with using_gate(None):
+        answer = ask_variant(service_wordings, variant, f"Can a {asked} enrol in this policy?")
+    assert "between 18 years and 75 years" in direct_text(answer), direct_text(answer)
+    assert answer.verdict.label == "yes", answer.verdict
