@@ -444,8 +444,8 @@ _ASKS_LIST = re.compile(
     re.IGNORECASE)
 # words that announce a list: a lead-in's colon, "the following", "listed below", "List of"
 _ANNOUNCES_LIST = re.compile(r":\s*$|\bthe\s+following\b|\b(?:listed|mentioned|given|stated|"
-                             r"set\s+out)\s+(?:below|hereunder)\b|\bas\s+under\b|\blist\s+of\b",
-                             re.IGNORECASE)
+                             r"set\s+out)\s+(?:below|hereunder)\b|\bbelow[\s-]+(?:mentioned|listed|"
+                             r"given)\b|\bas\s+under\b|\blist\s+of\b", re.IGNORECASE)
 # a readability bound on the items a list answer quotes, as _COMPLETING_ITEMS
 _LISTED_ITEMS = 8
 
@@ -899,6 +899,22 @@ class DocumentTerms:
         while end < min(len(ordered), at + 1 + _LIST_ITEMS) and sibling(ordered[end]):
             end += 1
         return ordered[start:end]
+
+    def section_items(self, clause: Clause) -> list[Clause]:
+        """The clauses right after ``clause`` in reading order whose section path ends in
+        its own number ("7 Modern Treatment" under "7. Modern Treatment ..."): the bullets
+        or paragraphs its section goes on with, at most ``_LIST_ITEMS``."""
+        if not clause.number:
+            return []
+        ordered, place = self._reading_order(clause.doc_id)
+        at = place[clause.clause_id] + 1
+        items = []
+        for other in ordered[at:at + _LIST_ITEMS]:
+            last = other.section_path[-1] if other.section_path else ""
+            if not (last == clause.number or last.startswith(clause.number + " ")):
+                break
+            items.append(other)
+        return items
 
     def _reading_order(self, doc_id: str) -> tuple[list[Clause], dict[str, int]]:
         if doc_id not in self._ordered:
@@ -1914,8 +1930,25 @@ def _list_lines(index: IndexReader, terms: DocumentTerms, best: _Scored) -> list
     list of two items or more."""
     clause = best.clause
     items = terms.list_items(clause)
-    if len(items) >= 2:
-        head: tuple[Clause, Span] | None = (clause, _trim(clause.text, (0, len(clause.text))))
+    announced = _ANNOUNCES_LIST.search(clause.text, best.span[0], best.span[1]) is not None
+    if len(items) < 2 and announced:
+        # the quoted sentence announces the list its section goes on with ("... of below
+        # mentioned Modern Treatment Methods" / "• Oral Chemotherapy" / ...: its bullets, in
+        # one clause or several), or the rest of its own clause holds it
+        items = terms.section_items(clause)
+        # (at most as far as a colon's items are read, whole lines)
+        end = len(clause.text)
+        if end - best.span[1] > 2 * MAX_SENTENCE_CHARS:
+            cut = clause.text.rfind("\n", best.span[1], best.span[1] + 2 * MAX_SENTENCE_CHARS)
+            end = cut if cut > best.span[1] else best.span[1] + 2 * MAX_SENTENCE_CHARS
+        rest = _trim(clause.text, (best.span[1], end))
+        if not items and rest[1] > rest[0]:
+            return [_line(index, clause, best.span).model_copy(update={"heads": True}),
+                    _line(index, clause, rest, limit=False)]
+        announced = bool(items)
+    if len(items) >= 2 or announced:
+        head: tuple[Clause, Span] | None = (clause, best.span if announced else
+                                            _trim(clause.text, (0, len(clause.text))))
     else:
         # a list's items are short lines under words that announce them ("the following
         # documents:", "List of specific diseases"); numbered paragraphs of a section (its

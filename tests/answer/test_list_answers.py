@@ -70,6 +70,51 @@ def test_a_list_question_is_answered_by_the_whole_list(wordings, variant):
     assert "the following documents" in text or "Documents listed below" in text, text
 
 
+TREATMENTS = ["Immunotherapy by monoclonal antibody injection", "Oral chemotherapy",
+              "Deep brain stimulation", "Robotic surgery"]
+ANNOUNCING = ["the below mentioned Modern Treatment Methods",
+              "the Modern Treatment Methods given below"]
+MARKERS = ["•", "-"]
+
+
+def modern_treatment(announcing: str, marker: str) -> str:
+    bullets = "\n".join(f"{marker} {item}" for item in TREATMENTS)
+    return f"""GROUP HEALTH POLICY WORDING
+
+SECTION 3 SCOPE OF COVER
+6. Ambulance
+The Company will pay for road ambulance expenses up to Rs 2,000 per hospitalisation.
+7. Modern Treatment
+The Company will indemnify the Insured Person up to 50% of the Sum Insured for the Medical
+Expenses incurred on In-patient Treatment or Day Care Treatment of {announcing}
+{bullets}
+8. Cumulative Bonus
+The Sum Insured increases by 5% for each claim-free year, up to 50% of the Sum Insured.
+"""
+
+
+MODERN = [(announcing, marker) for announcing in ANNOUNCING for marker in MARKERS]
+
+
+@pytest.fixture(scope="module")
+def modern_wordings(tmp_path_factory):
+    return variant_graph(tmp_path_factory.mktemp("modern"),
+                         [modern_treatment(*variant) for variant in MODERN])
+
+
+@pytest.mark.parametrize("variant", range(len(MODERN)))
+def test_a_sentence_that_announces_its_sections_bullets_is_read_with_them(modern_wordings,
+                                                                         variant):
+    # the sentence ends "... of the below mentioned Modern Treatment Methods"; the bullets
+    # after it are its section's, unnumbered
+    with using_gate(None):
+        answer = ask_variant(modern_wordings, variant,
+                             "Which treatments are covered as modern treatment methods?")
+    text = direct_text(answer)
+    assert all(item in text for item in TREATMENTS), text
+    assert "Cumulative Bonus" not in text and "ambulance" not in text, text
+
+
 # one value asked is not a list; nor are a section's numbered paragraphs, though "What
 # ambulance expenses are reimbursed?" asks for a set
 @pytest.mark.parametrize(("question", "said", "unsaid"), [
