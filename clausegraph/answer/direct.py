@@ -1111,16 +1111,17 @@ def direct_answer(
     if stated:
         said = [c.clause.text[c.span[0]:c.span[1]] for c in candidates]
         yes_no = ASKS_YES_NO.search(question) is not None
+        met = [meets_figures(stated, text) for text in said]
         brackets = [bracket_figure(stated, text) if yes_no else None for text in said]
-        met = [c for c, text in zip(candidates, said, strict=True) if meets_figures(stated, text)]
         # asked yes or no of an age, a range that holds it says more than a sentence that
         # states the same age ("Can a 60-year-old enrol?": "not older than 65 years", not a
         # senior citizens' cell "above 60 years")
-        held = [c for c, bracket in zip(candidates, brackets, strict=True)
-                if bracket is not None and bracket.inside and c in met] \
-            if any(v.kind == "age" for v in stated) else []
-        candidates = held or met or [c for c, bracket in zip(candidates, brackets, strict=True)
-                                     if bracket is not None] or candidates
+        ages = any(v.kind == "age" for v in stated)
+        candidates = [c for c, m, b in zip(candidates, met, brackets, strict=True)
+                      if ages and m and b is not None and b.inside] \
+            or [c for c, m in zip(candidates, met, strict=True) if m] \
+            or [c for c, b in zip(candidates, brackets, strict=True) if b is not None] \
+            or candidates
     # "What is X?" is answered by the definition of X where the document has one
     if defining is not None:
         candidates = [c for c in candidates if c.clause is defining] or candidates
@@ -1182,14 +1183,9 @@ def direct_answer(
     # A sentence ending in a colon ("... complies with all minimum criteria as under:")
     # introduces the answer: the items after it are read with it.
     if best.clause.text[best.span[0]:best.span[1]].rstrip().endswith(":"):
-        after = [(a, b) for a, b in split_sentences(best.clause.text) if a >= best.span[1]]
-        end = best.span[1]
-        for a, b in after:
-            if b - best.span[0] > 2 * MAX_SENTENCE_CHARS:
-                break
-            end = b
-        if end > best.span[1]:
-            lines.append(_line(index, best.clause, (after[0][0], end), limit=False))
+        introduced = _introduced(best.clause.text, best.span)
+        if introduced is not None:
+            lines.append(_line(index, best.clause, introduced, limit=False))
     # A sentence its clause's list items complete ("Day Care Procedures means those medical
     # treatment, and/or surgical procedure" / "i. which is undertaken under ..." / "ii. ...")
     # is read with them: cut there, a definition stops after its first words.
@@ -1923,51 +1919,71 @@ def _parallel_items(terms: DocumentTerms, candidates: list[_Scored], best: _Scor
     return sorted(own.values(), key=lambda c: c.clause.order)[:_PARALLEL_ITEMS]
 
 
+def _introduced(text: str, span: Span) -> Span | None:
+    """What the sentence at ``span`` introduces in its clause ("... as under:", "... of
+    below mentioned Modern Treatment Methods"): the sentences after it, while the whole
+    stays within twice ``MAX_SENTENCE_CHARS``; None when none follows."""
+    after = [(a, b) for a, b in split_sentences(text) if a >= span[1]]
+    end = span[1]
+    for _, b in after:
+        if b - span[0] > 2 * MAX_SENTENCE_CHARS:
+            break
+        end = b
+    return (after[0][0], end) if end > span[1] else None
+
+
 def _list_lines(index: IndexReader, terms: DocumentTerms, best: _Scored) -> list[AnswerLine]:
-    """The list ``best``'s clause is an item of (or heads), as answer lines: what announces
-    it first (read under: the clause that heads it, or its title), then its items in order,
-    at most ``_LISTED_ITEMS``, the quoted item among them; empty when the clause is in no
-    list of two items or more."""
+    """The list ``best``'s clause heads or is an item of, or the one its sentence announces,
+    as answer lines: what announces it first (read under), then its items in order, at most
+    ``_LISTED_ITEMS``, the quoted item among them; empty when there is none."""
     clause = best.clause
+    whole = _trim(clause.text, (0, len(clause.text)))
     items = terms.list_items(clause)
-    announced = _ANNOUNCES_LIST.search(clause.text, best.span[0], best.span[1]) is not None
-    if len(items) < 2 and announced:
-        # the quoted sentence announces the list its section goes on with ("... of below
-        # mentioned Modern Treatment Methods" / "• Oral Chemotherapy" / ...: its bullets, in
-        # one clause or several), or the rest of its own clause holds it
-        items = terms.section_items(clause)
-        # (at most as far as a colon's items are read, whole lines)
-        end = len(clause.text)
-        if end - best.span[1] > 2 * MAX_SENTENCE_CHARS:
-            cut = clause.text.rfind("\n", best.span[1], best.span[1] + 2 * MAX_SENTENCE_CHARS)
-            end = cut if cut > best.span[1] else best.span[1] + 2 * MAX_SENTENCE_CHARS
-        rest = _trim(clause.text, (best.span[1], end))
-        if not items and rest[1] > rest[0]:
-            return [_line(index, clause, best.span).model_copy(update={"heads": True}),
-                    _line(index, clause, rest, limit=False)]
-        announced = bool(items)
-    if len(items) >= 2 or announced:
-        head: tuple[Clause, Span] | None = (clause, best.span if announced else
-                                            _trim(clause.text, (0, len(clause.text))))
-    else:
-        # a list's items are short lines under words that announce them ("the following
-        # documents:", "List of specific diseases"); numbered paragraphs of a section (its
-        # definitions, its covers) are no list an answer quotes whole
-        items = terms.list_siblings(clause)
-        if len(items) < 2 or len(clause.text) > _LIST_HEADING_CHARS or \
-                sum(len(item.text) for item in items) > _LIST_HEADING_CHARS * len(items):
-            return []
-        holder = terms.parent(clause) or terms.headed_parent(clause)
-        head = (holder, _trim(holder.text, (0, len(holder.text)))) \
-            if holder is not None and len(holder.text) <= _LIST_HEADING_CHARS \
-            else terms.list_title_line(clause)
-        announcing = " ".join([*clause.section_path, "" if head is None else
-                               head[0].text[head[1][0]:head[1][1]]])
-        if not _ANNOUNCES_LIST.search(announcing):
-            return []
+    if len(items) >= 2:
+        return _listed(index, (clause, whole), items, clause)
+    sibling = _sibling_list(terms, clause)
+    if sibling is not None:
+        return _listed(index, *sibling, clause)
+    if _ANNOUNCES_LIST.search(clause.text, best.span[0], best.span[1]) is None:
+        return []
+    # the quoted sentence announces the list its section goes on with ("... of below
+    # mentioned Modern Treatment Methods" / "• Oral Chemotherapy" / ...: its bullets, in
+    # clauses of their own), or the rest of its own clause holds it
+    items = terms.section_items(clause)
+    if items:
+        return _listed(index, (clause, best.span), items, clause)
+    rest = _introduced(clause.text, best.span)
+    return [] if rest is None else [
+        _line(index, clause, best.span).model_copy(update={"heads": True}),
+        _line(index, clause, rest, limit=False)]
+
+
+def _sibling_list(terms: DocumentTerms, clause: Clause
+                  ) -> tuple[tuple[Clause, Span] | None, list[Clause]] | None:
+    """(what announces it, its items) when ``clause`` is an item of a list: short numbered
+    lines under words that announce them ("the following documents:", "List of specific
+    diseases"). Numbered paragraphs of a section (its definitions, its covers) are no list
+    an answer quotes whole."""
+    items = terms.list_siblings(clause)
+    if len(items) < 2 or len(clause.text) > _LIST_HEADING_CHARS or \
+            sum(len(item.text) for item in items) > _LIST_HEADING_CHARS * len(items):
+        return None
+    holder = terms.parent(clause) or terms.headed_parent(clause)
+    head = (holder, _trim(holder.text, (0, len(holder.text)))) \
+        if holder is not None and len(holder.text) <= _LIST_HEADING_CHARS \
+        else terms.list_title_line(clause)
+    announcing = " ".join([*clause.section_path, "" if head is None else
+                           head[0].text[head[1][0]:head[1][1]]])
+    return (head, items) if _ANNOUNCES_LIST.search(announcing) else None
+
+
+def _listed(index: IndexReader, head: tuple[Clause, Span] | None, items: list[Clause],
+            quoted: Clause) -> list[AnswerLine]:
+    """``head`` (read under) and ``items``, at most ``_LISTED_ITEMS`` of them, the
+    ``quoted`` one kept among them."""
     shown = items[:_LISTED_ITEMS]
-    if clause in items and clause not in shown:
-        shown = [*shown[:-1], clause]
+    if any(item.clause_id == quoted.clause_id for item in items[_LISTED_ITEMS:]):
+        shown = [*shown[:-1], quoted]
     lines = [] if head is None else [_line(index, *head).model_copy(update={"heads": True})]
     return lines + [_line(index, item, _trim(item.text, (0, len(item.text)))) for item in shown]
 

@@ -42,7 +42,6 @@ from clausegraph.text.values import (DAYS_PER_UNIT, FIRST_WINDOW, Value, bracket
 # The dates of a document a term may count from (answer/dates.py), by document id.
 DatesOf = Callable[[str], Mapping[str, str | None]]
 
-_AUXILIARY = ASKS_YES_NO
 # the value kinds each way of asking wants, in order of preference
 _ASKS_VALUE: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     (re.compile(r"\b(law|laws|jurisdiction)\b.*\bgovern|\bgovern\w*\b.*\b(law|laws)\b|"
@@ -234,7 +233,7 @@ def verdict(question: str, direct: DirectAnswer | None,
     kinds = asked_value_kinds(question)
     if not kinds and NAMES_EFFECTIVE.search(question):
         kinds = ("date",)  # "What is the effective date?" asks a date without "when"
-    yes_no = _AUXILIARY.search(question) is not None
+    yes_no = ASKS_YES_NO.search(question) is not None
     if not (yes_no or kinds):
         # a value asked in words the patterns above do not know ("What is the term of the
         # agreement?"): the value kinds of the learned question kind
@@ -447,7 +446,7 @@ def _names_subject(question: str, text: str) -> bool:
 
 def _subject_words(question: str) -> list[str]:
     """The words of the question left when the words that only ask are taken out."""
-    asking = [_AUXILIARY, _ASKS_COVER, _WAIT, FIRST_WINDOW, _PERMISSION, _EXISTS,
+    asking = [ASKS_YES_NO, _ASKS_COVER, _WAIT, FIRST_WINDOW, _PERMISSION, _EXISTS,
               *(pattern for pattern, _ in _ASKS_VALUE)]
     subject = question
     for pattern in asking:
@@ -736,8 +735,7 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
         return bracket
     if ASKS_EXCLUSION.search(question):
         return _exclusion(question, text, clause_id, excluded)
-    if _ASKS_COVER.search(question) and not _asks_provision(question) \
-            and not _asks_leave_after_claim(question):
+    if _ASKS_COVER.search(question) and not _claims_not_asked(question):
         return _cover(question, text, clause_id, excluded)
     if _PERMISSION.search(question):
         if _FORBIDS.search(text):
@@ -791,13 +789,14 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
 _GRANTS_ENTRY = re.compile(r"\b(?:can|may|shall|will)\s+(?:be\s+)?(?:availed|covered|insured|"
                            r"enrolled|accepted|included|enrol|join|apply)\b|\beligib\w*|"
                            r"\bentry\s+age\b|\bage\s+(?:at|of)\s+entry\b", re.IGNORECASE)
+# ... or refuses it ("Persons aged above 80 years are not eligible", "shall not be
+# insured"; "not covered" is refuses_cover's)
+_REFUSES_ENTRY = re.compile(r"\b(?:not|in)\s*eligible\b|\bnot\s+(?:be\s+)?(?:insured|accepted|"
+                            r"enrolled)\b", re.IGNORECASE)
 # where a question names its document ("under the group domestic travel policy"): its kind
 # ("travel") is not what is asked of the figure
 _NAMES_DOCUMENT = re.compile(rf"\b(?:under|in|of|for|by|to)\s+(?:the|this|my|our|your|a|an)\s+"
                              rf"(?:[\w'’-]+\s+){{0,6}}?{_DOCUMENT}\b", re.IGNORECASE)
-# ... or refuses it ("Persons aged above 80 years are not eligible", "shall not be covered")
-_REFUSES_ENTRY = re.compile(r"\b(?:not|in)\s*eligible\b|\bnot\s+(?:be\s+)?(?:covered|insured|"
-                            r"accepted|enrolled)\b", re.IGNORECASE)
 # the words a stated age or period is written with, besides its number ("aged 2", "a
 # 70-year-old", "age of 3 months"), and the words for anyone it may describe ("a person
 # aged 85"): no subject of the question
@@ -864,14 +863,6 @@ def _joined(text: str) -> str:
     return _HYPHENATED.sub("", text)
 
 
-def _asks_provision(question: str) -> bool:
-    """Whether ``question`` asks whether a provision exists and names claims only as what
-    it applies to ("Is there a co-payment on claims?", "Does a deductible apply to each
-    claim?"): not a cover question, whose quote must grant or refuse cover."""
-    return _EXISTS.search(question) is not None and all(
-        match.group().lower().startswith("claim") for match in _ASKS_COVER.finditer(question))
-
-
 # a claim named as the time of something else ("after a claim", "following any claim"): "Can
 # the contract be terminated after a claim?" asks leave to terminate, not cover ("Can a
 # claim be made for OPD?" asks cover)
@@ -879,14 +870,21 @@ _CLAIM_EVENT = re.compile(r"\b(?:after|before|following|upon|since)\s+(?:(?:a|an
                           r"every|my|your|his|her|their|our)\s+)?claims?\b", re.IGNORECASE)
 
 
-def _asks_leave_after_claim(question: str) -> bool:
-    """Whether ``question`` asks leave ("Can ...", "May ...") and names claims only as
-    events: not a cover question ("Can I claim for dental treatment?" is one)."""
+def _claims_not_asked(question: str) -> bool:
+    """Whether ``question`` names claims only as what something else applies to, not as the
+    cover it asks about: whether a provision exists for them ("Is there a co-payment on
+    claims?", "Does a deductible apply to each claim?"), or leave to do something at the
+    time of one ("Can the contract be terminated after a claim?"). Neither is a cover
+    question, whose quote must grant or refuse cover ("Can I claim for dental treatment?"
+    is one)."""
     asked = list(_ASKS_COVER.finditer(question))
-    return _PERMISSION.search(question) is not None and bool(asked) and all(
-        match.group().lower().startswith("claim") and _CLAIM_EVENT.search(
-            question, max(0, match.start() - 24), match.end()) is not None
-        for match in asked)
+    if not asked or not all(m.group().lower().startswith("claim") for m in asked):
+        return False
+    if _EXISTS.search(question) is not None:
+        return True
+    return _PERMISSION.search(question) is not None and all(
+        _CLAIM_EVENT.search(question, max(0, m.start() - 24), m.end()) is not None
+        for m in asked)
 
 
 def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> Verdict:

@@ -14,7 +14,7 @@ The wording is written with three label styles and two ways of announcing the li
 from __future__ import annotations
 
 import pytest
-from written_graph import ask_variant, direct_text, variant_graph
+from written_graph import ask_variant, direct_text, variant_graph, written_graph
 
 from clausegraph.answer.direct import asks_list
 from clausegraph.answer.gate import using_gate
@@ -96,25 +96,6 @@ The Sum Insured increases by 5% for each claim-free year, up to 50% of the Sum I
 MODERN = [(announcing, marker) for announcing in ANNOUNCING for marker in MARKERS]
 
 
-@pytest.fixture(scope="module")
-def modern_wordings(tmp_path_factory):
-    return variant_graph(tmp_path_factory.mktemp("modern"),
-                         [modern_treatment(*variant) for variant in MODERN])
-
-
-@pytest.mark.parametrize("variant", range(len(MODERN)))
-def test_a_sentence_that_announces_its_sections_bullets_is_read_with_them(modern_wordings,
-                                                                         variant):
-    # the sentence ends "... of the below mentioned Modern Treatment Methods"; the bullets
-    # after it are its section's, unnumbered
-    with using_gate(None):
-        answer = ask_variant(modern_wordings, variant,
-                             "Which treatments are covered as modern treatment methods?")
-    text = direct_text(answer)
-    assert all(item in text for item in TREATMENTS), text
-    assert "Cumulative Bonus" not in text and "ambulance" not in text, text
-
-
 # one value asked is not a list; nor are a section's numbered paragraphs, though "What
 # ambulance expenses are reimbursed?" asks for a set
 @pytest.mark.parametrize(("question", "said", "unsaid"), [
@@ -142,3 +123,53 @@ def test_no_list_is_quoted_where_none_answers(wordings, variant, question, said,
 ])
 def test_asks_list(question, listed):
     assert asks_list(question) is listed
+
+
+DISEASES = ["Benign ENT disorders", "Tonsillectomy", "Adenoidectomy", "Hysterectomy"]
+TITLES = [("b) List of specific diseases/procedures", "i. 24 Months waiting period"),
+          ("b) LIST OF SPECIFIC DISEASES", "(i) Twenty-four months waiting period")]
+
+
+def waiting_list(titles: tuple[str, str]) -> str:
+    items = "\n".join(f"{n}. {disease}" for n, disease in enumerate(DISEASES, 1))
+    return f"""HEALTH POLICY WORDING
+
+6. WAITING PERIOD
+6.3 Specified disease/procedure waiting period
+a) Expenses related to the treatment of the listed conditions shall be excluded until the
+expiry of the months of continuous coverage stated against each.
+{titles[0]}
+{titles[1]}
+{items}
+7. CLAIMS
+7.1 The Insured Person shall notify the claim within 7 days of hospitalisation.
+"""
+
+
+ANNOUNCED = {**{f"modern-{i}.txt": modern_treatment(*variant)
+                for i, variant in enumerate(MODERN)},
+             **{f"waiting-{i}.txt": waiting_list(titles) for i, titles in enumerate(TITLES)}}
+MODERN_QUESTION = "Which treatments are covered as modern treatment methods?"
+WAITING_QUESTION = "Which illnesses have a 24-month waiting period?"
+
+
+@pytest.fixture(scope="module")
+def announced_graph(tmp_path_factory):
+    return written_graph(tmp_path_factory.mktemp("announced"), ANNOUNCED)
+
+
+# A sentence that ends "... of the below mentioned Modern Treatment Methods" is read with the
+# unnumbered bullets of its section after it. A list whose first item holds its title ("b)
+# List of specific diseases/procedures i. 24 Months waiting period 1. Benign ENT disorders")
+# is its numbered siblings, not the rest of that first item.
+@pytest.mark.parametrize(("name", "question", "listed", "unlisted"), [
+    *((f"modern-{i}.txt", MODERN_QUESTION, TREATMENTS, ("Cumulative Bonus", "ambulance"))
+      for i in range(len(MODERN))),
+    *((f"waiting-{i}.txt", WAITING_QUESTION, DISEASES, ()) for i in range(len(TITLES))),
+])
+def test_an_announced_list_is_quoted_whole(announced_graph, name, question, listed, unlisted):
+    with using_gate(None):
+        answer = announced_graph.ask(question, documents=[name])
+    text = direct_text(answer)
+    assert all(item in text for item in listed), text
+    assert not any(other in text for other in unlisted), text
