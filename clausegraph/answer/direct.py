@@ -84,6 +84,8 @@ MIN_SENTENCE_SCORE = 0.45
 # and both together: min(sentence score, 1) x document coverage
 MIN_CONFIDENCE = 0.5
 MAX_SENTENCE_CHARS = 320
+# a quote up to this much longer is shown whole rather than cut a few words short
+_CUT_SLACK = 80
 # how far around a bracketed numeral a value written twice may reach ("one hundred and
 # twenty\n(120) days")
 _VALUE_REACH = 40
@@ -246,7 +248,8 @@ _VALUE_PATTERNS = {
         # the basis named with its first words ("on the basis of the manufacturer's listed
         # selling price"), so a long sentence is cut to hold them
         r"\b(?:(?:on the )?basis of|(?:calculated|computed|determined|worked out) "
-        r"(?:on|as|at|by|from|in accordance with))\s+(?:[\w'’,/-]+\s+){0,5}[\w'’/-]+"
+        r"(?:on|as|at|by|from|in accordance with|according to|by reference to))"
+        r"\s+(?:[\w'’,/-]+\s+){0,5}[\w'’/-]+"
         r"|\b(?:pro[- ]?rata|proportion\w*|formula|short[- ]period scale|multiplied|"
         r"divided)\b", re.I),
     # a sentence that grants or refuses cover says so with one of these verbs
@@ -1563,7 +1566,12 @@ def _score_sentences(
         if i > 0 and sentences[i - 1][1] and not _INTRODUCES.search(clause.text, *span) \
                 and not _after_row(clause.text, sentences[i - 1][0]):
             previous_span, previous = sentences[i - 1]
-            options.append((_PAIR_DISCOUNT, (previous_span[0], span[1]), own | previous))
+            pair = (previous_span[0], span[1])
+            # a sentence read with a statement before it is quoted with it, whole: a pair
+            # the quote must cut loses the sentence's own end (a heading before it stays)
+            if _quotable(clause.text, pair) or \
+                    previous_span[1] - previous_span[0] <= LIST_TITLE_CHARS:
+                options.append((_PAIR_DISCOUNT, pair, own | previous))
         best = None
         for discount, window, tokens in options:
             # an exclusion list item ("Treatment taken outside India") refuses cover by
@@ -1635,6 +1643,15 @@ def _score_sentences(
         scored = [c for c, example in zip(scored, examples, strict=True)
                   if not (c.has_value and example)]
     return scored
+
+
+def _quotable(text: str, span: Span) -> bool:
+    """Whether a quote shows ``text[span]`` whole: a longer one is cut at
+    ``MAX_SENTENCE_CHARS`` (``_line``), and a sentence read with the one before it would
+    lose its own end, where the value asked often is ("... will be deemed to be the SUM
+    INSURED ... for each insured vehicle." + "The IDV ... is to be fixed on the basis of
+    the manufacturer's listed selling price")."""
+    return len(" ".join(text[span[0]:span[1]].split())) <= MAX_SENTENCE_CHARS + _CUT_SLACK
 
 
 def _worked_example(text: str, span: Span) -> bool:
@@ -2144,7 +2161,7 @@ def _line(index: IndexReader, clause: Clause, span: Span, limit: bool = True) ->
     start, end = span
     text = " ".join(clause.text[start:end].split())
     cut = False
-    if limit and len(text) > MAX_SENTENCE_CHARS + 80:
+    if limit and len(text) > MAX_SENTENCE_CHARS + _CUT_SLACK:
         end = start + len(clause.text[start:start + MAX_SENTENCE_CHARS].rsplit(" ", 1)[0])
         text = " ".join(clause.text[start:end].split())
         cut = True
