@@ -1129,9 +1129,14 @@ def direct_answer(
     if defining is not None:
         candidates = [c for c in candidates if c.clause is defining] or candidates
     # a definition says what a word means, not whether it is covered or excluded
-    # ("Migration means ..." for "Is maternity covered?"): it answers such a question only
-    # when nothing else can
-    if asks_cover:
+    # ("Migration means ..." for "Is maternity covered?"), nor how or which ("Any Room
+    # means any category room in a Hospital" for "What room category is allowed?"): it
+    # answers such a question only when nothing else can. (A figure it holds answers: "a
+    # child aged less than 21 years"; and a term it defines exists: "MOQ means ..." for "Is
+    # there a minimum order quantity?")
+    asks_how = kind not in _VALUE_KINDS and kind != "definition" and defining is None \
+        and ASKS_YES_NO.search(question) is None
+    if asks_cover or asks_how:
         candidates = [c for c in candidates if c.clause.kind != "definition"] or candidates
     # the review found the type asked in this clause: the answer quotes one of its sentences
     reviewed = [c for c in candidates if checked is not None and checked.present

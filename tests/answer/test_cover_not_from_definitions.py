@@ -130,3 +130,60 @@ def test_an_exclusion_question_quotes_the_refusal_over_the_cover_ranked_above_it
         answer = direct_answer(motor, DocumentTerms(motor), question, [cover, refusal],
                                exceptions=[refusal])
     assert answer.found and "shall not be liable" in answer.text, answer.text
+
+
+ROOMS = """{title}
+{definitions_heading}
+{n}1 Any Room {verb} any category of room in a hospital.
+{n}2 Dependent Child {verb} a child, natural or legally adopted, who is financially dependent on the primary insured and aged less than {age} at the start of the policy period.
+{cover_heading}
+{m}1 Room rent: the insured person may be admitted in a {room} during hospitalisation; where the insured person stays in a room of a higher category, all associated medical expenses are payable in the same proportion as the room rent.
+{m}2 We will pay the medical expenses of in-patient care for an illness or injury contracted during the policy period, up to the sum insured.
+"""
+ROOM_STYLES = [
+    {"title": "ACTIVE HEALTH POLICY", "definitions_heading": "SECTION 2. DEFINITIONS",
+     "n": "2.", "verb": "means", "cover_heading": "SECTION 3. BENEFITS", "m": "3.",
+     "room": "single private air-conditioned room", "age": "21 years"},
+    {"title": "Family Care Plan", "definitions_heading": "Part 1 - Definitions", "n": "1.",
+     "verb": "shall mean", "cover_heading": "Part 2 - What we cover", "m": "2.",
+     "room": "shared room with two beds", "age": "twenty-five (25) years"},
+]
+
+
+@pytest.fixture(scope="module")
+def rooms(tmp_path_factory):
+    return read_texts(tmp_path_factory.mktemp("room_definitions"),
+                      {f"rooms-{i}.txt": ROOMS.format(**s) for i, s in enumerate(ROOM_STYLES)})
+
+
+def _room_clauses(rooms, variant: int):
+    doc_id = next(d for d, e in rooms.entries().items()
+                  if e.source_path.endswith(f"rooms-{variant}.txt"))
+    clauses = rooms.clauses.document_clauses(doc_id)
+    return (next(c for c in clauses if "Any Room" in c.text),
+            next(c for c in clauses if "Dependent Child" in c.text),
+            next(c for c in clauses if "Room rent" in c.text))
+
+
+@pytest.mark.parametrize("question", ["What room category is allowed?",
+                                      "Which room can the insured person stay in?"])
+@pytest.mark.parametrize("variant", range(len(ROOM_STYLES)))
+def test_which_or_how_is_not_answered_by_a_definition_ranked_above_the_rule(
+        rooms, variant, question):
+    # Aditya Birla's "What room category is allowed?" quoted "46. Any Room means any
+    # category room in a Hospital": a definition says what a word means, not which or how
+    any_room, _, room_rent = _room_clauses(rooms, variant)
+    assert any_room.kind == "definition"
+    with using_gate(None):
+        answer = direct_answer(rooms, DocumentTerms(rooms), question, [any_room, room_rent])
+    assert answer.found and ROOM_STYLES[variant]["room"] in answer.text, answer.text
+
+
+@pytest.mark.parametrize("variant", range(len(ROOM_STYLES)))
+def test_a_figure_a_definition_states_still_answers(rooms, variant):
+    any_room, child, room_rent = _room_clauses(rooms, variant)
+    with using_gate(None):
+        answer = direct_answer(rooms, DocumentTerms(rooms),
+                               "Up to what age are dependent children covered?",
+                               [child, room_rent, any_room])
+    assert answer.found and ROOM_STYLES[variant]["age"] in answer.text, answer.text
