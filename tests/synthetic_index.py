@@ -111,3 +111,9 @@ def read_texts(folder: Path, files: dict[str, str]) -> IndexReader:
             added.append((document.doc_id, DocumentEntry.of(artifacts, 0.0)))
         store.commit(added, [], "none", 4)
     return store.open_reader()
+
+
+def file_clauses(reader: IndexReader, file_name: str) -> list[Clause]:
+    """The clauses of the document of :func:`read_texts` written as ``file_name``."""
+    doc_id = next(d for d, e in reader.entries().items() if e.source_path.endswith(file_name))
+    return reader.clauses.document_clauses(doc_id)

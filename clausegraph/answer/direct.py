@@ -38,6 +38,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+from spacy.lang.en.stop_words import STOP_WORDS
 
 from clausegraph.answer import sentences
 from clausegraph.answer.defined import PRONOUNS, definition_terms, past_term_line
@@ -113,6 +114,12 @@ _KIND_WORDS = {
     "place": frozenset(answer_tokens("country countries territory territories region regions "
                                 "continent continents geographical geographic area where")),
 }
+# the words a cover question asks with, not what it asks about; and the function words
+# ("while", "during", "if") the answer stage's tokens keep (spaCy's English stop words,
+# without the number words: a figure can be what is asked about)
+_ASKS_COVER_WORDS = _KIND_WORDS["coverage"] | frozenset(answer_tokens(
+    "exclude excludes excluded exclusion exclusions")) | frozenset(
+    t for t in answer_tokens(" ".join(sorted(STOP_WORDS))) if t.isalpha())
 # cover held back for a period: "excluded until the expiry of 24 months", "covered after 48
 # months of continuous coverage", "not payable until 30 days have elapsed"
 _DEFERS = re.compile(
@@ -925,6 +932,16 @@ class DocumentTerms:
             self._ordered[doc_id] = ordered, {c.clause_id: i for i, c in enumerate(ordered)}
         return self._ordered[doc_id]
 
+    def section_clause(self, clause: Clause, entry: str) -> Clause | None:
+        """The clause that opens the section ``entry`` of ``clause``'s section path names
+        ("4.1 Hospitalization": the nearest clause before it so numbered and headed); None
+        when the outline kept the heading only as a path (merged into its first item)."""
+        ordered, place = self._reading_order(clause.doc_id)
+        for other in reversed(ordered[:place[clause.clause_id]]):
+            if other.number and other.heading and f"{other.number} {other.heading}" == entry:
+                return other
+        return None
+
     def parent(self, clause: Clause) -> Clause | None:
         """The clause ``clause`` is an item of (None at the top of the document)."""
         return self._family(clause.doc_id)[0].get(clause.clause_id)
@@ -1138,6 +1155,12 @@ def direct_answer(
         and ASKS_YES_NO.search(question) is None
     if asks_cover or asks_how:
         candidates = [c for c in candidates if c.clause.kind != "definition"] or candidates
+    # whether something is covered is answered by a sentence that names it: of the
+    # sentences, those that name the question's rarest subject word where any does ("Is
+    # dental treatment covered?": not "The following procedures will be covered ... Oral
+    # Chemotherapy", which names "treatment" and "covered" only)
+    if asks_cover:
+        candidates = _naming_rarest(candidates, weights, token_set(document))
     # the review found the type asked in this clause: the answer quotes one of its sentences
     reviewed = [c for c in candidates if checked is not None and checked.present
                 and c.clause.clause_id == checked.lead_clause_id]
@@ -1650,6 +1673,37 @@ def _score_sentences(
     return scored
 
 
+def _naming_rarest(candidates: list[_Scored], weights: dict[str, float],
+                   title: frozenset[str]) -> list[_Scored]:
+    """The candidates that may answer (``_may_answer_cover``) and name, in their own
+    sentence or their clause's heading, the rarest word of what a cover question is about
+    (the highest weight in the document, of the question's words that do not only ask
+    whether it is covered or excluded, nor name the document by its ``title``: "Does the
+    add-on cover ...?" of an add-on's wording), where any does; else all."""
+    subject = [t for t in weights if t not in _ASKS_COVER_WORDS and t not in title]
+    if not subject:
+        return candidates
+    rarest = max(subject, key=weights.__getitem__)
+    naming = [c for c in candidates if _may_answer_cover(c) and (
+        rarest in token_set(c.clause.text[c.span[0]:c.span[1]])
+        or rarest in _context_words(c.clause))]
+    return naming or candidates
+
+
+def _may_answer_cover(candidate: _Scored) -> bool:
+    """A sentence that grants or refuses cover, or an item of a list (which its lead-in may
+    grant or refuse: "Other expenses: ... (ii) Dental treatment"); not a title line
+    ("Endorsement 16 - Personal accident to unnamed passengers"), which states nothing."""
+    clause = candidate.clause
+    return candidate.has_value or (clause.number is not None and bare_item(clause.text))
+
+
+def _context_words(clause: Clause) -> frozenset[str]:
+    """The words of a clause's heading and its last two sections' titles, which its
+    sentences are read with."""
+    return token_set(" ".join([*clause.section_path[-2:], clause.heading or ""]))
+
+
 def _quotable(text: str, span: Span) -> bool:
     """Whether a quote shows ``text[span]`` whole: a longer one is cut at
     ``MAX_SENTENCE_CHARS`` (``_line``), and a sentence read with the one before it would
@@ -1841,13 +1895,39 @@ def _granting_lead_in(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span]
     if not bare_item(item.text):
         return None
     holder = terms.list_holder(item)
-    spans = split_sentences(holder.text) if holder is not None else []
-    if not spans or refusing_close(holder) is not None:
+    read = _lead_in_reading(holder)
+    if read is False:
         return None
+    return read or _section_grant(terms, item)
+
+
+def _lead_in_reading(holder: Clause | None) -> tuple[Clause, Span] | bool | None:
+    """``holder``'s last sentence when it grants cover, False when it refuses cover, None
+    when it does neither (a heading, a rule of another kind) or there is no holder."""
+    spans = split_sentences(holder.text) if holder is not None else []
+    if not spans:
+        return None
+    if refusing_close(holder) is not None:
+        return False
     last = spans[-1]
     sentence = holder.text[last[0]:last[1]]
-    grants = AFFIRMS_COVER.search(sentence) is not None
-    return (holder, last) if grants and not refuses_cover(sentence) else None
+    if refuses_cover(sentence):
+        return False
+    return (holder, last) if AFFIRMS_COVER.search(sentence) is not None else None
+
+
+def _section_grant(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span] | None:
+    """The grant of the section ``item``'s list sits in, through a heading the outline
+    kept only as a path ("4.1. Hospitalization The Company shall indemnify Medical Expense
+    ... for," / "4.1.1. Other expenses" / "ii. Dental treatment, necessitated due to disease
+    or injury"): the first section of the item's last ``_REFUSING_LEVELS`` path entries
+    that is a clause of its own, if it grants."""
+    for entry in reversed(item.section_path[-_REFUSING_LEVELS:]):
+        section = terms.section_clause(item, entry)
+        if section is not None:
+            read = _lead_in_reading(section)
+            return read or None
+    return None
 
 
 def _refusing_lead_in(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span] | None:

@@ -14,7 +14,7 @@ cover question does.
 from __future__ import annotations
 
 import pytest
-from synthetic_index import read_texts
+from synthetic_index import file_clauses, read_texts
 
 from clausegraph.answer.direct import DocumentTerms, direct_answer
 from clausegraph.answer.gate import using_gate
@@ -53,9 +53,7 @@ def reader(tmp_path_factory):
 
 
 def _clauses(reader, variant: int):
-    doc_id = next(d for d, e in reader.entries().items()
-                  if e.source_path.endswith(f"policy-{variant}.txt"))
-    clauses = reader.clauses.document_clauses(doc_id)
+    clauses = file_clauses(reader, f"policy-{variant}.txt")
     definition = next(c for c in clauses if "Migration" in c.text)
     exclusion = next(c for c in clauses if "except ectopic pregnancy" in c.text)
     meaning = next(c for c in clauses if "Maternity Expenses" in c.text)
