@@ -9,8 +9,7 @@ from typing import Any
 _WORD = re.compile(r"[a-z0-9]+")
 # A short list on purpose: legal words like "not", "any", "no", "all", "shall" carry meaning.
 _STOPWORDS = frozenset(
-    "a an and are as at be by for from has have in is it its of on or that the this to was "
-    "were will with which who whom whose what when where how does do did i we you".split()
+    ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "to", "was", "were", "will", "with", "which", "who", "whom", "whose", "what", "when", "where", "how", "does", "do", "did", "i", "we", "you"]
 )
 
 
@@ -49,15 +48,26 @@ def _number_digits() -> dict[str, str]:
     return dict(zip(_stemmer().stemWords(list(words)), words.values(), strict=True))
 
 
+# the two parties of an insurance contract, which the stemmer makes one word ("insur", as
+# "insurance" and "insure"): "Can the insurer cancel the policy?" is not answered by "...
+# may be cancelled by the insured"
+_PARTIES = {"insurer": "insurer", "insurers": "insurer", "insured": "insured",
+            "insureds": "insured"}
+
+
 def answer_tokens(text: str) -> list[str]:
-    """:func:`tokenize`'s tokens with number words written as digits: what the answer
-    stage matches a question's words to a sentence's by.
+    """:func:`tokenize`'s tokens with number words written as digits, and the insurer told
+    from the insured: what the answer stage matches a question's words to a sentence's by.
 
     >>> answer_tokens("after five claim-free years"), answer_tokens("after 5 claim-free years")
     (['after', '5', 'claim', 'free', 'year'], ['after', '5', 'claim', 'free', 'year'])
+    >>> answer_tokens("the insurer may cancel the insurance of the insured")
+    ['insurer', 'may', 'cancel', 'insur', 'insured']
     """
     digits = _number_digits()
-    return [digits.get(token, token) for token in tokenize(text)]
+    words = [w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS]
+    return [_PARTIES.get(word) or digits.get(token, token)
+            for word, token in zip(words, _stemmer().stemWords(words), strict=True)]
 
 
 def stemmed_words(text: str) -> list[str]:
