@@ -864,14 +864,16 @@ class DocumentTerms:
         """The clause just before the run of numbered items ``clause`` is one of (the items
         of its section path before it, at most ``_LIST_ITEMS``): the lead-in of a list the
         outline did not nest ("The Company shall not be liable in respect of:" / "1. any
-        loss ... outside the Geographical area" / ... / "3. any loss ... whilst ...")."""
+        loss ... outside the Geographical area" / ... / "3. any loss ... whilst ..." / "(a)
+        being used otherwise ..." / ... / "6. Any accidental loss ... war")."""
         if not clause.number:
             return None
         ordered, place = self._reading_order(clause.doc_id)
         at = place[clause.clause_id]
+        path = clause.section_path
         for other in reversed(ordered[max(0, at - _LIST_ITEMS):at]):
-            if other.number and other.section_path == clause.section_path:
-                continue  # an earlier item of the same list
+            if other.number and other.section_path[:len(path)] == path:
+                continue  # an earlier item of the same list, or an item of one of its items
             return other
         return None
 

@@ -52,3 +52,47 @@ def test_an_item_under_a_refusing_lead_in_is_refused(wordings, variant, question
     assert "mechanical or electrical breakdown" in text, text
     assert LEAD_IN in text, text
     assert answer.verdict is not None and answer.verdict.text == verdict, (answer.verdict, text)
+
+
+GENERAL = """PRIVATE CAR PACKAGE POLICY
+SECTION III PERSONAL ACCIDENT COVER
+1. The Company undertakes to pay compensation for bodily injury or death sustained by the owner-driver of the vehicle in direct connection with the vehicle insured.
+{heading}
+(Applicable to all Sections of the Policy) {lead_in}
+1. any accidental loss or damage and/or liability caused sustained or incurred outside the Geographical area;
+2. any claim arising out of any contractual liability;
+3. any accidental loss damage and/or liability caused sustained or incurred whilst the vehicle insured herein is
+{a} being used otherwise than in accordance with the Limitations as to Use or
+{b} being driven by any person other than a Driver as stated in the Driver's Clause.
+4. {a} Any accidental loss or damage to any property whatsoever or any consequential loss directly or indirectly caused by ionising radiations or contamination by radioactivity;
+{b} any liability of whatsoever nature directly or indirectly caused by the radioactive, toxic or explosive properties of any nuclear assembly.
+5. Any accidental loss damage and/or liability directly or indirectly occasioned by or arising out of war, invasion, the act of foreign enemies, hostilities or warlike operations, civil war or rebellion.
+CONDITIONS
+1. Notice shall be given in writing to the Company immediately upon the occurrence of any accidental loss or damage.
+"""
+GENERAL_STYLES = [
+    {"heading": "GENERAL EXCEPTIONS",
+     "lead_in": "The Company shall not be liable under this Policy in respect of:",
+     "a": "(a)", "b": "(b)"},
+    {"heading": "General Exclusions",
+     "lead_in": "We will not pay for any claim in respect of:", "a": "a)", "b": "b)"},
+]
+
+
+@pytest.fixture(scope="module")
+def general(tmp_path_factory):
+    return variant_graph(tmp_path_factory.mktemp("general_exceptions"),
+                         [GENERAL.format(**style) for style in GENERAL_STYLES])
+
+
+@pytest.mark.parametrize("variant", range(len(GENERAL_STYLES)))
+def test_an_item_after_lists_nested_in_earlier_items_is_refused_by_the_lead_in(general, variant):
+    # Bajaj Allianz's motor wording: the lead-in's items 3 and 4 hold lists of their own, so
+    # the clause before item 6 was item 4's last sub-item, not the lead-in, and "Are
+    # war-related losses excluded?" quoted the item without the refusal ("Cannot tell")
+    lead_in = GENERAL_STYLES[variant]["lead_in"]
+    answer = ask_variant(general, variant, "Are war-related losses excluded?")
+    text = direct_text(answer)
+    assert "warlike operations" in text and lead_in in text, text
+    assert answer.verdict is not None and answer.verdict.text == "Yes: excluded", \
+        (answer.verdict, text)
