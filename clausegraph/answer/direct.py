@@ -1123,7 +1123,7 @@ def direct_answer(
                                        clause.clause_id in excluded,
                                        terms.list_heading(clause), asked_words(question),
                                        _value_list_title(terms, clause, kind),
-                                       granted=clause.clause_id in granted)
+                                       granted=clause.clause_id in granted, quoted=True)
     ]
     # a question that states a figure ("Which illnesses have a two-year waiting period?")
     # is answered by a sentence that states or brackets it, where one does
@@ -1559,11 +1559,14 @@ def _word_share(
 def _score_sentences(
     clause: Clause, rank: int, weights: dict[str, float], total: float, kind: str | None,
     exclusion: bool = False, list_heading: str = "", asked: frozenset[str] = frozenset(),
-    list_title: str = "", granted: bool = False,
+    list_title: str = "", granted: bool = False, quoted: bool = False,
 ) -> list[_Scored]:
     """Every sentence of ``clause`` scored; a sentence may take the one before it along
     ("iii. Two years waiting period" + "a. Cataract") at a small discount. ``granted``: the
-    clause is an item of a list its lead-in grants cover for (``_granting_lead_in``)."""
+    clause is an item of a list its lead-in grants cover for (``_granting_lead_in``).
+    ``quoted``: the sentences are candidates for the quote, which shows a sentence read
+    with the one before it only whole (``_quotable``); to rank the clause, the pair's words
+    count however long it runs."""
     context = token_set(" ".join([*clause.section_path[-2:], clause.heading or "",
                                   list_heading]))
     # only a heading-like line names its items' subject, not a long parent paragraph
@@ -1599,7 +1602,7 @@ def _score_sentences(
             pair = (previous_span[0], span[1])
             # a sentence read with a statement before it is quoted with it, whole: a pair
             # the quote must cut loses the sentence's own end (a heading before it stays)
-            if _quotable(clause.text, pair) or \
+            if not quoted or _quotable(clause.text, pair) or \
                     previous_span[1] - previous_span[0] <= LIST_TITLE_CHARS:
                 options.append((_PAIR_DISCOUNT, pair, own | previous))
         best = None

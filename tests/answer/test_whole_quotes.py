@@ -73,3 +73,36 @@ def test_quotable_measures_the_text_as_quoted():
     # folded whitespace counts once, as the quote shows it
     spaced = "a" + " " * 1000 + "b"
     assert _quotable(spaced, (0, len(spaced)))
+
+
+def test_a_long_pair_still_ranks_its_clause(tmp_path):
+    # the quote shows a pair whole or not at all; to rank the clause (the answer's order of
+    # the retrieved clauses), the pair's words count however long it runs: reading them
+    # apart lost ContractNLI answers (docs/policies_bench.md, session 37)
+    from synthetic_index import file_clauses, read_texts
+
+    from clausegraph.answer.direct import (
+        DocumentTerms,
+        _score_sentences,
+        content_tokens,
+        focus_scores,
+    )
+
+    long_first = ("The Receiving Party shall hold in strict confidence all Confidential "
+                  "Information disclosed by the Disclosing Party under this Agreement, "
+                  "whether in writing, orally, electronically or by inspection of premises, "
+                  "and shall protect it with the same degree of care it uses for its own "
+                  "information of like importance, and in no event less than reasonable care.")
+    text = f"""MUTUAL NONDISCLOSURE AGREEMENT
+1. Confidentiality. {long_first} Employees may receive it on a need-to-know basis.
+2. Term. This Agreement remains in force for three years from the Effective Date.
+"""
+    reader = read_texts(tmp_path, {"nda.txt": text})
+    clause = next(c for c in file_clauses(reader, "nda.txt") if "need-to-know" in c.text)
+    assert not _quotable(clause.text, (clause.text.index("The Receiving"), len(clause.text)))
+    question = "May the Receiving Party's employees receive Confidential Information on a " \
+        "need-to-know basis?"
+    weights = DocumentTerms(reader).weights(clause.doc_id, content_tokens(question))
+    total = sum(weights.values())
+    quoted = _score_sentences(clause, 0, weights, total, None, quoted=True)
+    assert focus_scores(reader, question, [clause])[0] > max(s.words for s in quoted)
