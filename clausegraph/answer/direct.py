@@ -38,7 +38,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from spacy.lang.en.stop_words import STOP_WORDS
 
 from clausegraph.answer import sentences
 from clausegraph.answer.defined import PRONOUNS, definition_terms, past_term_line
@@ -60,6 +59,7 @@ from clausegraph.segment.lines import is_caps
 from clausegraph.store.base import IndexReader
 from clausegraph.text.abbreviations import ABBREVIATION, ends_with_abbreviation
 from clausegraph.text.nlp import place_spans
+from clausegraph.text.stopwords import ENGLISH_STOP_WORDS
 from clausegraph.text.tokenize import answer_tokens
 from clausegraph.text.term import notice_durations
 from clausegraph.text.values import (Value, bracket_figure, extract_values, meets_figures,
@@ -119,7 +119,7 @@ _KIND_WORDS = {
 # without the number words: a figure can be what is asked about)
 _ASKS_COVER_WORDS = _KIND_WORDS["coverage"] | frozenset(answer_tokens(
     "exclude excludes excluded exclusion exclusions")) | frozenset(
-    t for t in answer_tokens(" ".join(sorted(STOP_WORDS))) if t.isalpha())
+    t for t in answer_tokens(" ".join(sorted(ENGLISH_STOP_WORDS))) if t.isalpha())
 # cover held back for a period: "excluded until the expiry of 24 months", "covered after 48
 # months of continuous coverage", "not payable until 30 days have elapsed"
 _DEFERS = re.compile(
