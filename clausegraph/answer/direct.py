@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -726,6 +727,8 @@ class DocumentTerms:
         self._rules: dict[str, list[tuple[Clause, Span]]] = {}
         # per document: its clauses in reading order, and each clause's place in it
         self._ordered: dict[str, tuple[list[Clause], dict[str, int]]] = {}
+        # per document: the reading-order places of the clauses of each "number heading"
+        self._sections: dict[str, dict[str, list[int]]] = {}
         self._families: dict[tuple[str, str], bool] = {}
 
     def weights(self, doc_id: str, tokens: Sequence[str]) -> dict[str, float]:
@@ -939,10 +942,15 @@ class DocumentTerms:
         ("4.1 Hospitalization": the nearest clause before it so numbered and headed); None
         when the outline kept the heading only as a path (merged into its first item)."""
         ordered, place = self._reading_order(clause.doc_id)
-        for other in reversed(ordered[:place[clause.clause_id]]):
-            if other.number and other.heading and f"{other.number} {other.heading}" == entry:
-                return other
-        return None
+        if clause.doc_id not in self._sections:
+            sections: dict[str, list[int]] = {}
+            for at, other in enumerate(ordered):
+                if other.number and other.heading:
+                    sections.setdefault(f"{other.number} {other.heading}", []).append(at)
+            self._sections[clause.doc_id] = sections
+        before = self._sections[clause.doc_id].get(entry, [])
+        at = bisect_left(before, place[clause.clause_id])
+        return ordered[before[at - 1]] if at else None
 
     def parent(self, clause: Clause) -> Clause | None:
         """The clause ``clause`` is an item of (None at the top of the document)."""
@@ -1567,8 +1575,7 @@ def _score_sentences(
     ``quoted``: the sentences are candidates for the quote, which shows a sentence read
     with the one before it only whole (``_quotable``); to rank the clause, the pair's words
     count however long it runs."""
-    context = token_set(" ".join([*clause.section_path[-2:], clause.heading or "",
-                                  list_heading]))
+    context = _context_words(clause) | token_set(list_heading)
     # only a heading-like line names its items' subject, not a long parent paragraph
     heading = token_set(list_heading) if len(list_heading) <= LIST_TITLE_CHARS else frozenset()
     # the clause titled with what is asked ("3.1.14 Maternity") governs it: a small bonus
@@ -1602,8 +1609,8 @@ def _score_sentences(
             pair = (previous_span[0], span[1])
             # a sentence read with a statement before it is quoted with it, whole: a pair
             # the quote must cut loses the sentence's own end (a heading before it stays)
-            if not quoted or _quotable(clause.text, pair) or \
-                    previous_span[1] - previous_span[0] <= LIST_TITLE_CHARS:
+            if not quoted or previous_span[1] - previous_span[0] <= LIST_TITLE_CHARS or \
+                    _quotable(clause.text, pair):
                 options.append((_PAIR_DISCOUNT, pair, own | previous))
         best = None
         for discount, window, tokens in options:
@@ -1715,7 +1722,9 @@ def _quotable(text: str, span: Span) -> bool:
     lose its own end, where the value asked often is ("... will be deemed to be the SUM
     INSURED ... for each insured vehicle." + "The IDV ... is to be fixed on the basis of
     the manufacturer's listed selling price")."""
-    return len(" ".join(text[span[0]:span[1]].split())) <= MAX_SENTENCE_CHARS + _CUT_SLACK
+    limit = MAX_SENTENCE_CHARS + _CUT_SLACK
+    # folding whitespace only shortens: a span within the limit as stored is within it
+    return span[1] - span[0] <= limit or len(" ".join(text[span[0]:span[1]].split())) <= limit
 
 
 def _worked_example(text: str, span: Span) -> bool:
@@ -1930,8 +1939,7 @@ def _section_grant(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span] | 
     for entry in reversed(item.section_path[-_REFUSING_LEVELS:]):
         section = terms.section_clause(item, entry)
         if section is not None:
-            read = _lead_in_reading(section)
-            return read or None
+            return _lead_in_reading(section) or None
     return None
 
 

@@ -9,7 +9,8 @@ from typing import Any
 _WORD = re.compile(r"[a-z0-9]+")
 # A short list on purpose: legal words like "not", "any", "no", "all", "shall" carry meaning.
 _STOPWORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is", "it", "its", "of", "on", "or", "that", "the", "this", "to", "was", "were", "will", "with", "which", "who", "whom", "whose", "what", "when", "where", "how", "does", "do", "did", "i", "we", "you"]
+    "a an and are as at be by for from has have in is it its of on or that the this to was "
+    "were will with which who whom whose what when where how does do did i we you".split()
 )
 
 
@@ -26,8 +27,12 @@ def tokenize(text: str) -> list[str]:
     >>> tokenize("The Insured Persons are covered")
     ['insur', 'person', 'cover']
     """
-    words = [w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS]
-    return _stemmer().stemWords(words)
+    return _stemmer().stemWords(_words(text))
+
+
+def _words(text: str) -> list[str]:
+    """Lower-cased words and numbers, stop words dropped (before stemming)."""
+    return [w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS]
 
 
 # number words as their digits, so "three consecutive years" and "3 consecutive years" are
@@ -65,7 +70,7 @@ def answer_tokens(text: str) -> list[str]:
     ['insurer', 'may', 'cancel', 'insur', 'insured']
     """
     digits = _number_digits()
-    words = [w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS]
+    words = _words(text)
     return [_PARTIES.get(word) or digits.get(token, token)
             for word, token in zip(words, _stemmer().stemWords(words), strict=True)]
 
