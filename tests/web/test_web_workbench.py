@@ -55,9 +55,11 @@ def _page(browser, size: str):
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     page.errors = []
+    page.warnings = []  # shown when a page is not drawn (the viewer warns why)
     page.streams = []  # every question asked (not shown from the history)
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("console", lambda m: page.warnings.append(m.text) if m.type == "warning" else None)
     page.on("request", lambda r: page.streams.append(r.url) if "/ask/stream" in r.url else None)
     return page
 
@@ -74,6 +76,13 @@ def _ask(page, question: str) -> None:
     page.press("#question", "Enter")
     page.wait_for_selector("#group-exception")
     expect(page).to_have_url(re.compile(r"[?&]a="))
+
+
+def _expect_drawn(page, frame) -> None:
+    try:
+        expect(frame).to_have_attribute("data-drawn", "true")
+    except AssertionError as error:
+        raise AssertionError(f"{error}\nthe browser's warnings: {page.warnings}") from None
 
 
 def _open_citation(page) -> None:
@@ -210,7 +219,7 @@ def test_the_whole_pdf_opens_at_the_cited_page_with_the_span_highlighted(browser
     expect(page.locator("#viewer-page")).to_have_value(str(number))
     count = int(page.inner_text("#viewer-count"))
     assert count == page.locator("#viewer .pdf-page").count() > 1  # the whole document
-    expect(frame).to_have_attribute("data-drawn", "true")
+    _expect_drawn(page, frame)
     # the highlight is drawn where pymupdf finds the quoted words on that page
     title = page.inner_text("#viewer-title")
     doc = next(d for d in page.request.get(f"{server.url}/api/v1/documents").json()
@@ -239,7 +248,10 @@ def test_the_whole_pdf_opens_at_the_cited_page_with_the_span_highlighted(browser
         expect(page.locator("#viewer-page")).to_have_value(str(number))
     page.fill("#viewer-page", "1")
     page.press("#viewer-page", "Enter")
-    expect(page.locator("#viewer .pdf-page").first).to_have_attribute("data-drawn", "true")
+    first = page.locator("#viewer .pdf-page").first
+    _expect_drawn(page, first)
+    body = page.locator("#viewer-body").bounding_box()
+    assert body["y"] - 1 <= first.bounding_box()["y"] <= body["y"] + body["height"]  # jumped to
     before = page.locator("#viewer .pdf-page").first.bounding_box()["width"]
     zoom = page.inner_text("#viewer-zoom")
     page.click("#viewer-zoom-in")

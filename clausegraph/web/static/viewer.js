@@ -275,6 +275,9 @@ Viewer.goTo = function (number, smooth) {
   Viewer.targetTimer = setTimeout(() => { Viewer.target = null; }, SCROLL_SETTLE_MS);
   body.scrollTo({ top: top, behavior: smooth === false ? "auto" : "smooth" });
   Viewer.setPageNumber(number);
+  // The page asked for is drawn now, not when the scroll brings it into view: a smooth scroll
+  // a busy browser does not animate, or one that passes many pages, would leave it blank.
+  Viewer.drawPage(number);
 };
 
 // the page Next/Prev step from: the one being scrolled to, else the one in view
@@ -315,7 +318,8 @@ document.addEventListener("DOMContentLoaded", () => {
   $("viewer-prev").addEventListener("click", () => Viewer.goTo(Viewer.steppingFrom() - 1));
   $("viewer-next").addEventListener("click", () => Viewer.goTo(Viewer.steppingFrom() + 1));
   $("viewer-body").addEventListener("scrollend", () => { Viewer.target = null; });
-  $("viewer-page").addEventListener("change", () => Viewer.goTo(Number($("viewer-page").value)));
+  // a page typed in is jumped to, as PDF.js's own viewer does, not scrolled through
+  $("viewer-page").addEventListener("change", () => Viewer.goTo(Number($("viewer-page").value), false));
   $("viewer-zoom-in").addEventListener("click", () => { Viewer.fit = false; Viewer.zoom(Viewer.scale * ZOOM_STEP); });
   $("viewer-zoom-out").addEventListener("click", () => { Viewer.fit = false; Viewer.zoom(Viewer.scale / ZOOM_STEP); });
   $("viewer-fit").addEventListener("click", () => { Viewer.fit = true; Viewer.zoom(Viewer.fitScale()); });
