@@ -559,10 +559,17 @@ def names_only(text: str) -> bool:
     return VERB_RE.search(text.lower()) is None
 
 
-def _titled_items(text: str) -> bool:
-    """Whether a clause's sentences are items its list title speaks for: a short clause, or
-    one that only names things."""
-    return len(text) <= _LIST_HEADING_CHARS or names_only(text)
+def _titled_items(terms: DocumentTerms, clause: Clause) -> bool:
+    """Whether a clause's sentences are items its list title speaks for: a short clause, one
+    that only names things, or a table captioned as a list ("List of specific diseases /
+    procedures is as below" over rows "5. Benign prostatic hypertrophy | 6. Hernia of all
+    types"), whose rows are its items however they are worded ("unless it is necessitated
+    by an accident")."""
+    text = clause.text
+    if len(text) <= _LIST_HEADING_CHARS or names_only(text):
+        return True
+    return clause.kind == "table" and \
+        _ANNOUNCES_LIST.search(clause.heading or terms.list_title(clause)) is not None
 
 
 def _caps_title(text: str, span: Span) -> bool:
@@ -1585,8 +1592,8 @@ def _score_sentences(
     asks_value = _asks_value(kind)
     # a list item under a title that holds the asked value ("24 Months waiting period" over
     # "9. Cataract") states that value for its item, and the title's words with it
-    title_value = kind in _VALUE_KINDS and _titled_items(clause.text) \
-        and _holds_value(kind, list_title, 0, len(list_title))
+    # (``list_title`` is given for such items only: ``_value_list_title``)
+    title_value = kind in _VALUE_KINDS and _holds_value(kind, list_title, 0, len(list_title))
     # the title's value stands for what it stands for in the title ("... excluded until
     # the expiry of 24 months": a waiting period)
     title_stands = frozenset()
@@ -1837,7 +1844,7 @@ def _line_spans(text: str) -> list[Span]:
 def _value_list_title(terms: DocumentTerms, clause: Clause, kind: str | None) -> str:
     """The list title the sentence scores read for a short item, only when the question
     asks a value a title can hold (the title is looked up per clause: not for nothing)."""
-    if kind not in _VALUE_KINDS or not _titled_items(clause.text):
+    if kind not in _VALUE_KINDS or not _titled_items(terms, clause):
         return ""
     title = _value_title_line(terms, clause, kind)
     return "" if title is None else title[0].text[title[1][0]:title[1][1]]
