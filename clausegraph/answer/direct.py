@@ -1138,7 +1138,8 @@ def direct_answer(
                                        clause.clause_id in excluded,
                                        terms.list_heading(clause), asked_words(question),
                                        _value_list_title(terms, clause, kind),
-                                       granted=clause.clause_id in granted, quoted=True)
+                                       granted=_quoted_text(granted.get(clause.clause_id)),
+                                       quoted=True)
     ]
     # a question that states a figure ("Which illnesses have a two-year waiting period?")
     # is answered by a sentence that states or brackets it, where one does
@@ -1574,17 +1575,21 @@ def _word_share(
 def _score_sentences(
     clause: Clause, rank: int, weights: dict[str, float], total: float, kind: str | None,
     exclusion: bool = False, list_heading: str = "", asked: frozenset[str] = frozenset(),
-    list_title: str = "", granted: bool = False, quoted: bool = False,
+    list_title: str = "", granted: str = "", quoted: bool = False,
 ) -> list[_Scored]:
     """Every sentence of ``clause`` scored; a sentence may take the one before it along
     ("iii. Two years waiting period" + "a. Cataract") at a small discount. ``granted``: the
-    clause is an item of a list its lead-in grants cover for (``_granting_lead_in``).
+    lead-in sentence that grants cover for the list the clause is an item of
+    (``_granting_lead_in``), whose words the item is read with ("... against loss or damage
+    to the vehicle: ... (v) by flood, typhoon ...")
     ``quoted``: the sentences are candidates for the quote, which shows a sentence read
     with the one before it only whole (``_quotable``); to rank the clause, the pair's words
     count however long it runs."""
     context = _context_words(clause) | token_set(list_heading)
-    # only a heading-like line names its items' subject, not a long parent paragraph
+    # only a heading-like line names its items' subject, not a long parent paragraph; a
+    # lead-in that grants cover for the items states it for each ("loss or damage")
     heading = token_set(list_heading) if len(list_heading) <= LIST_TITLE_CHARS else frozenset()
+    heading |= token_set(granted)
     # the clause titled with what is asked ("3.1.14 Maternity") governs it: a small bonus
     # by the share of the question's weight its own heading holds
     titled = token_set(clause.heading or "")
@@ -1626,7 +1631,7 @@ def _score_sentences(
             # the title gives the value, the item must give the topic: one asked word
             item_titled = title_value and not tokens.isdisjoint(weights)
             holds_value = asks_value and _holds_value(kind, clause.text, *window)
-            has_value = exclusion or granted or item_titled or holds_value
+            has_value = exclusion or bool(granted) or item_titled or holds_value
             # a sentence that points to where its value is stated ("as specified in the
             # Policy Schedule") gives the value as the wording does: it is not one that
             # lacks it, though it wins nothing over one that states it
@@ -1656,7 +1661,7 @@ def _score_sentences(
             # an item of an exclusion list that names what is asked ("iv. Ayurvedic
             # treatment.") states its refusal by its list, however few its own words, as an
             # item of a list its lead-in grants states its cover
-            listed_item = (exclusion or granted) and not tokens.isdisjoint(weights)
+            listed_item = (exclusion or bool(granted)) and not tokens.isdisjoint(weights)
             # a row of a list or schedule that names what is asked and states its figure
             # ("2. For fibre glass components 30%") is a rule, however few its words (a
             # figure: a heading names a cover or a law as readily as a rule does)
@@ -1690,6 +1695,11 @@ def _score_sentences(
         scored = [c for c, example in zip(scored, examples, strict=True)
                   if not (c.has_value and example)]
     return scored
+
+
+def _quoted_text(where: tuple[Clause, Span] | None) -> str:
+    """The text at a (clause, span) place, or "" for none."""
+    return "" if where is None else where[0].text[where[1][0]:where[1][1]]
 
 
 def _naming_rarest(candidates: list[_Scored], weights: dict[str, float],
