@@ -1631,7 +1631,11 @@ def _score_sentences(
             # the title gives the value, the item must give the topic: one asked word
             item_titled = title_value and not tokens.isdisjoint(weights)
             holds_value = asks_value and _holds_value(kind, clause.text, *window)
-            has_value = exclusion or bool(granted) or item_titled or holds_value
+            # a row of a schedule that gives what is asked a figure ("Hearing Aids |
+            # Benefits: 90% of the Allowable Charge | Limits: $1,000") states its cover
+            benefit_row = kind == "coverage" and not holds_value and \
+                _holds_row(clause.text, window) and _holds_value("amount", clause.text, *window)
+            has_value = exclusion or bool(granted) or item_titled or holds_value or benefit_row
             # a sentence that points to where its value is stated ("as specified in the
             # Policy Schedule") gives the value as the wording does: it is not one that
             # lacks it, though it wins nothing over one that states it
