@@ -57,5 +57,5 @@ def test_a_benefit_row_answers_whether_its_item_is_covered(plan_graph, variant):
     answer = ask_variant(plan_graph, variant, f"Does the plan cover {asked}?", suffix=".html")
     text = " ".join((answer.direct_answer or "").split())
     assert answer.direct.found
-    assert text.startswith(item) and money in text, text
+    assert text.startswith(item) and share in text and money in text, text
     assert "deductible waived" not in text, text
