@@ -128,6 +128,8 @@ _DEFERS = re.compile(
     r"\buntil\b|\b(?:covered|payable|available|admissible)\s+(?:only\s+)?after\b", re.I)
 _WAIT_WORDS = frozenset(answer_tokens("wait waiting period periods"))
 EXCEPTION_LINES = 3
+# the lines a clause's own number is looked for in, past a section heading merged into it
+_TITLE_LINES = 3
 # An exception line must hold this share of the question's word weight (see governs()).
 MIN_EXCEPTION_RELEVANCE = 0.5
 
@@ -1720,7 +1722,35 @@ def _naming_rarest(candidates: list[_Scored], weights: dict[str, float],
     naming = [c for c in candidates if _may_answer_cover(c) and (
         rarest in token_set(c.clause.text[c.span[0]:c.span[1]])
         or rarest in _context_words(c.clause))]
-    return naming or candidates
+    # of those, the clauses titled with it are about it ("C2.1 Theft, including car
+    # hacking"), where any is; one that mentions it is about something else ("C6 Personal
+    # belongings in the vehicle": "Theft is only insured if these items were locked inside").
+    # Not a table's: its caption may be the sentence before it ("Period for harvesting of
+    # the organ donated ..., provided that")
+    titled = [c for c in naming if c.clause.kind != "table" and rarest in _title_words(c.clause)]
+    return titled or naming or candidates
+
+
+def _title_words(clause: Clause) -> frozenset[str]:
+    """The words of a clause's heading, or of its title line: the line its number opens
+    (a section's heading merged into its first clause comes before it: "Part B
+    Comprehensive cover" / "2.1 Theft, including car hacking" / "The insurance covers
+    ..."), else its first line, when that line is short, ends in no stop and has text after
+    it that does not go on from it."""
+    if clause.heading:
+        return token_set(clause.heading)
+    lines = [line.strip() for line in clause.text.split("\n") if line.strip()]
+    own = next((i for i, line in enumerate(lines[:_TITLE_LINES])
+                if clause.number and line.startswith(clause.number)), 0)
+    if own + 1 >= len(lines):
+        return frozenset()
+    line = lines[own]
+    # a line the next goes on from in lower case is a sentence wrapped, not a title ("14.
+    # Any Treatment or medical services taken outside" / "the geographical boundaries")
+    if len(line) > LIST_TITLE_CHARS or line.endswith((".", ";", ":", ",")) \
+            or lines[own + 1][:1].islower():
+        return frozenset()
+    return token_set(line)
 
 
 def _may_answer_cover(candidate: _Scored) -> bool:
