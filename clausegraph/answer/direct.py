@@ -55,6 +55,7 @@ from clausegraph.models import (
     Span,
     TypeCheck,
 )
+from clausegraph.segment.clauses import reads_as_title, wraps_on
 from clausegraph.segment.headings import VERB_RE, ends_mid_phrase
 from clausegraph.segment.lines import is_caps
 from clausegraph.store.base import IndexReader
@@ -767,7 +768,7 @@ class DocumentTerms:
     def list_title(self, clause: Clause) -> str:
         """The text of ``clause``'s list title (``list_title_line``), or ""."""
         line = self.list_title_line(clause)
-        return "" if line is None else line[0].text[line[1][0]:line[1][1]]
+        return _quoted_text(line)
 
     def list_title_line(self, clause: Clause) -> tuple[Clause, Span] | None:
         """Where the title of ``clause``'s list is written ("24 Months waiting period" over
@@ -1735,20 +1736,21 @@ def _title_words(clause: Clause) -> frozenset[str]:
     """The words of a clause's heading, or of its title line: the line its number opens
     (a section's heading merged into its first clause comes before it: "Part B
     Comprehensive cover" / "2.1 Theft, including car hacking" / "The insurance covers
-    ..."), else its first line, when that line is short, ends in no stop and has text after
-    it that does not go on from it."""
+    ..."), else its first line, when it reads as a title as the segmenter reads one
+    (``segment.clauses.reads_as_title``) and the line after it does not go on from it ("14.
+    Any Treatment or medical services taken outside" / "the geographical boundaries")."""
     if clause.heading:
         return token_set(clause.heading)
     lines = [line.strip() for line in clause.text.split("\n") if line.strip()]
+    number = clause.number or ""
     own = next((i for i, line in enumerate(lines[:_TITLE_LINES])
-                if clause.number and line.startswith(clause.number)), 0)
+                if number and line.startswith(number)), 0)
     if own + 1 >= len(lines):
         return frozenset()
     line = lines[own]
-    # a line the next goes on from in lower case is a sentence wrapped, not a title ("14.
-    # Any Treatment or medical services taken outside" / "the geographical boundaries")
-    if len(line) > LIST_TITLE_CHARS or line.endswith((".", ";", ":", ",")) \
-            or lines[own + 1][:1].islower():
+    if number and line.startswith(number):
+        line = line[len(number):].lstrip(".):-–— ")
+    if not reads_as_title(line) or wraps_on(lines[own + 1]):
         return frozenset()
     return token_set(line)
 
@@ -1891,7 +1893,7 @@ def _value_list_title(terms: DocumentTerms, clause: Clause, kind: str | None) ->
     if kind not in _VALUE_KINDS or not _titled_items(terms, clause):
         return ""
     title = _value_title_line(terms, clause, kind)
-    return "" if title is None else title[0].text[title[1][0]:title[1][1]]
+    return _quoted_text(title)
 
 
 def _value_title_line(terms: DocumentTerms, clause: Clause, kind: str

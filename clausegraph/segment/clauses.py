@@ -33,7 +33,7 @@ _WRAPPED_ON_RE = re.compile(r"(?![a-z]{1,4}[.)]\s|\([a-z]{1,4}\)\s)[a-z]")
 _TITLE_CHARS = 100
 
 
-def _reads_as_title(line: str) -> bool:
+def reads_as_title(line: str) -> bool:
     """Whether a line reads as a title: short, opening with a capital or a bracket, ending
     on no stop, comma or connecting word, with no verb a rule is stated with."""
     words = line.split()
@@ -41,6 +41,12 @@ def _reads_as_title(line: str) -> bool:
         and (line[0].isupper() or line[0] in "(“\"'") and line[-1] not in ".,;" \
         and not ends_mid_phrase(line) and VERB_RE.search(line.lower()) is None \
         and sum(ch.isalpha() for ch in line) >= 3
+
+
+def wraps_on(line: str) -> bool:
+    """Whether ``line`` goes on with the sentence of the line before it (it opens in lower
+    case and not with a list label): the line before is then no title."""
+    return _WRAPPED_ON_RE.match(line) is not None
 
 
 class _Segments:
@@ -172,7 +178,7 @@ class _Naming:
             first = next((i for i in range(first + 1, len(lines)) if lines[i]), None)
             line = lines[first] if first is not None else ""
         rest = [line for line in lines[first + 1:] if line] if first is not None else []
-        if not _reads_as_title(line) or (rest and _WRAPPED_ON_RE.match(rest[0])):
+        if not reads_as_title(line) or (rest and wraps_on(rest[0])):
             return None  # a sentence, or one wrapping onto the next line
         return line
 
