@@ -800,7 +800,9 @@ class DocumentTerms:
     def find_before(self, clause: Clause, title: str) -> tuple[Clause, Span] | None:
         """Where ``title`` is written in ``clause`` or one of the clauses just before it
         (whitespace aside): a section path names a title, this cites it."""
-        pattern = re.compile(r"\s+".join(re.escape(word) for word in title.split()))
+        # a section path writes a title without the marks that follow its number
+        # ("SECTION D EXCLUSIONS- ..." for "SECTION D) EXCLUSIONS- ...")
+        pattern = re.compile(r"\W+".join(re.escape(word) for word in re.findall(r"\w+", title)))
         ordered, place = self._reading_order(clause.doc_id)
         at = place[clause.clause_id]
         # the clause itself too: a title merged into the list's first item
@@ -808,6 +810,26 @@ class DocumentTerms:
             match = pattern.search(other.text)
             if match:
                 return other, match.span()
+        return self._section_opener(clause, title, pattern, ordered[:max(0, at + 1 -
+                                                                         _TITLE_SEARCH_CLAUSES)])
+
+    @staticmethod
+    def _section_opener(clause: Clause, title: str, pattern: re.Pattern[str],
+                        before: Sequence[Clause]) -> tuple[Clause, Span] | None:
+        """Where a title of ``clause``'s own section path is written when its section runs
+        longer than the clauses ``find_before`` reads (an exclusions section of 17 lists):
+        in a clause of that section or the one that opens it, read back from ``before``."""
+        depth = next((i for i, entry in enumerate(clause.section_path)
+                      if path_title_of(entry) == title), None)
+        if depth is None:
+            return None
+        section = list(clause.section_path[:depth + 1])
+        for other in reversed(before):
+            match = pattern.search(other.text)
+            if match:
+                return other, match.span()
+            if list(other.section_path[:depth + 1]) != section:
+                return None
         return None
 
     def list_rules(self, clause: Clause) -> list[tuple[Clause, Span]]:
@@ -1602,10 +1624,13 @@ def _score_sentences(
     # "9. Cataract") states that value for its item, and the title's words with it
     # (``list_title`` is given for such items only: ``_value_list_title``)
     title_value = kind in _VALUE_KINDS and _holds_value(kind, list_title, 0, len(list_title))
+    # a title that points to where the value is stated gives it for its items as a pointer
+    # of their own would: no missing value, and the title's words with the item's
+    title_defers = not title_value and _defers_value(kind, list_title, 0, len(list_title))
     # the title's value stands for what it stands for in the title ("... excluded until
     # the expiry of 24 months": a waiting period)
     title_stands = frozenset()
-    if title_value:
+    if title_value or title_defers:
         heading = heading | token_set(list_title)
         if kind in _KIND_WORDS:
             title_stands = _stands_for(kind, list_title, (0, len(list_title)))
@@ -1642,19 +1667,19 @@ def _score_sentences(
             # a sentence that points to where its value is stated ("as specified in the
             # Policy Schedule") gives the value as the wording does: it is not one that
             # lacks it, though it wins nothing over one that states it
-            deferred = not has_value and kind in _VALUE_KINDS and \
-                (DEFERRED.search(clause.text, *window) is not None
-                 or _BLANK_VALUE.search(clause.text, *window) is not None)
+            item_deferred = title_defers and not tokens.isdisjoint(weights)
+            deferred = not has_value and (item_deferred or
+                                          _defers_value(kind, clause.text, *window))
             if has_value and kind == "definition":
                 has_value = _defines_asked(clause.text, window, asked)
             if has_value and kind in _KIND_WORDS:
                 matched = tokens | _stands_for(kind, clause.text, window) | \
                     (title_stands if item_titled else frozenset())
             else:
-                matched = tokens
+                matched = tokens | title_stands if item_deferred else tokens
             # a list item that holds the asked value states what its list heading names
             # ("Specified disease waiting period: a. ... excluded until 24 months")
-            own = (matched | heading) if has_value else matched
+            own = (matched | heading) if has_value or item_deferred else matched
             coverage = discount * _held(weights, own, context) / total
             # the same without the value's stand-in words: what the text itself says
             words = coverage if matched is tokens else discount * _held(
@@ -1664,7 +1689,7 @@ def _score_sentences(
                 -_MISSING_VALUE_COST * coverage if asks_value and not deferred else 0.0)
             # a bare heading line ("3.1.9 Ambulance") states nothing: it is not an answer;
             # an item read with its list's title states the title's value for the item
-            stated = len(tokens | heading) if item_titled else len(tokens)
+            stated = len(tokens | heading) if item_titled or item_deferred else len(tokens)
             # an item of an exclusion list that names what is asked ("iv. Ayurvedic
             # treatment.") states its refusal by its list, however few its own words, as an
             # item of a list its lead-in grants states its cover
@@ -1905,9 +1930,32 @@ def _value_title_line(terms: DocumentTerms, clause: Clause, kind: str
     title = terms.list_title_line(clause)
     if title is not None and _holds_value(kind, title[0].text, *title[1]):
         return title
-    rule = next((r for r in terms.list_rules(clause) if _holds_value(kind, r[0].text, *r[1])),
-                None)
+    rules = terms.list_rules(clause)
+    rule = next((r for r in rules if _holds_value(kind, r[0].text, *r[1])), None) or \
+        next((r for r in rules if _defers_value(kind, r[0].text, *r[1])), None)
     return title if rule is None else rule
+
+
+def _defers_value(kind: str | None, text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` gives a value of ``kind`` by pointing to where it is
+    stated ("until the expiry of number of months ... as mentioned in Certificate of
+    Insurance") or leaves it blank for the schedule ("within ... days"). A pointer for a
+    number of months gives no amount."""
+    if kind not in _VALUE_KINDS:
+        return False
+    if _BLANK_VALUE.search(text, start, end) is not None:
+        return True
+    pointer = DEFERRED.search(text, start, end)
+    if pointer is None:
+        return False
+    named = text[max(start, pointer.start() - _POINTED_CHARS):pointer.start()]
+    return kind != "amount" or _PERIOD_UNIT.search(named) is None
+
+
+# what a pointer gives is named just before it ("number of months of continuous coverage
+# as mentioned in ..."): a bound on how far back that is looked for
+_POINTED_CHARS = 60
+_PERIOD_UNIT = re.compile(r"\b(?:hours?|days?|weeks?|months?|years?)\b", re.IGNORECASE)
 
 
 def _value_title(terms: DocumentTerms, best: _Scored, kind: str | None
@@ -1918,9 +1966,14 @@ def _value_title(terms: DocumentTerms, best: _Scored, kind: str | None
         return None
     title = _value_title_line(terms, best.clause, kind) if kind in _VALUE_KINDS \
         else terms.list_title_line(best.clause)
-    if title is None or not _holds_value(kind, title[0].text, *title[1]):
+    if title is None:
         return None
-    return title
+    if _holds_value(kind, title[0].text, *title[1]):
+        return title
+    # a rule that points to where its list's value is stated gives it for the item, as
+    # the item's own pointer would ("as mentioned in Certificate of Insurance")
+    own_pointer = _defers_value(kind, best.clause.text, *best.span)
+    return title if not own_pointer and _defers_value(kind, title[0].text, *title[1]) else None
 
 
 def _exclusion_titles(terms: DocumentTerms, best: _Scored, excluded: bool
