@@ -48,7 +48,8 @@ def _container_re(words: str) -> re.Pattern[str]:
     return re.compile(
         rf"(?P<word>{words})(?:\s*[-–—]\s*|\s+)"
         rf"(?P<num>(?:{_SPELLED})(?![a-zA-Z])|[IVXLC]{{1,7}}|\d{{1,3}}|[A-Z])"
-        r"(?=[\s.:\-–—)]|$)\.?"
+        # "PART 4) WHAT IS NOT COVERED": the mark after the number is the label's
+        r"(?=[\s.:\-–—)]|$)[.)]?"
     )
 
 
@@ -60,7 +61,8 @@ def _numbered_re(words: str) -> re.Pattern[str]:
         rf"(?P<word>{words})(?:\s+(?i:no)\.)?(?:\s*[-–—]\s*|\s*)"
         # the whole dotted number: "Section 9.3(c)(ii)" is no "Section 9" titled "3(c)(ii)"
         rf"(?P<num>\d{{1,3}}(?:\.\d{{1,3}})*(?![.\d]*\d)|(?<=\s)(?:{_SPELLED})(?![a-zA-Z]))"
-        r"(?=[\s.:)\-–—]|$)\.?"
+        # "Section 5) What we will not pay for": as "SECTION D) EXCLUSIONS"
+        r"(?=[\s.:)\-–—]|$)[.)]?"
     )
 
 

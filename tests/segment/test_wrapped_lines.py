@@ -82,3 +82,19 @@ def test_a_capitalised_heading_that_wraps_names_its_items(
     path = " > ".join(clause.section_path)
     assert first_line.rsplit(" ", 1)[0] in path, path
     assert second_line.split()[-1] not in path.replace(first_line, ""), path
+
+
+@pytest.mark.parametrize("label", ["Section 5)", "SECTION 5)", "Part 4)", "ARTICLE IV)",
+                                   "SECTION E)", "Section 5.", "PART 4 -"])
+def test_a_containers_title_after_its_number_names_its_items(label: str) -> None:
+    # a bracket after the number closes the label as a letter's does ("SECTION D)
+    # EXCLUSIONS"): the title after it is the section's, not lost with the bracket
+    text = (
+        "Section 1 Cover\n"
+        "The insurer pays the medical expenses of hospitalisation up to the sum insured.\n"
+        f"{label} What we will not pay for\n"
+        "1) Dental treatment of any kind unless caused by an accident.\n"
+        "2) Cosmetic or plastic surgery of any kind whatsoever.\n"
+    )
+    clause = _holding(_segment(text), "Cosmetic or plastic surgery")
+    assert "What we will not pay for" in " > ".join(clause.section_path), clause.section_path
