@@ -6,7 +6,8 @@ and Infertility (Code -Excl17) ... c. Gestational Surrogacy"): the item names wh
 and states no refusal of its own; the section's heading ("SECTION D) EXCLUSIONS - STANDARD
 EXCLUSIONS", dozens of clauses above it, and written in the section path without the mark
 after its number) refuses it. The answer quotes that heading with the item and says
-"No: excluded". Written with other heading styles, numbering schemes and items.
+"No: excluded". Written with other heading styles (a bracket after a letter or a number,
+a colon), numbering schemes and items.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from written_graph import ask_variant, variant_graph
 
 HEADINGS = ["SECTION D) EXCLUSIONS - STANDARD EXCLUSIONS APPLICABLE TO THE DOMESTIC COVER",
             "PART 4: WHAT IS NOT COVERED UNDER THIS POLICY",
-            "Section 5 - What we will not pay for"]
+            "Section 5) What we will not pay for"]
 NUMBERS = [("{n})", ("a.", "b.", "c.", "d.")), ("{n}.", ("(i)", "(ii)", "(iii)", "(iv)")),
            ("({n})", ("(a)", "(b)", "(c)", "(d)"))]
 ITEMS = [("Gestational Surrogacy", "gestational surrogacy"),
