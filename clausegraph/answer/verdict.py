@@ -35,9 +35,9 @@ from clausegraph.text.term import (EFFECTIVE_DATE, NAMES_EFFECTIVE, RENEWS, Term
                                    date_by_name, event_end, format_length, notice_period,
                                    renewal_length, term_end, term_length)
 from clausegraph.text.tokenize import tokenize
-from clausegraph.text.values import (DAYS_PER_UNIT, FIRST_WINDOW, Value, bracket_figure,
-                                     extract_values, figure, left_blank, meets_figures,
-                                     stated_figures)
+from clausegraph.text.values import (DAYS_PER_UNIT, FIRST_WINDOW, Value, bound_side,
+                                     bracket_figure, extract_values, figure, left_blank,
+                                     meets_figures, stated_figures)
 
 # The dates of a document a term may count from (answer/dates.py), by document id.
 DatesOf = Callable[[str], Mapping[str, str | None]]
@@ -454,6 +454,29 @@ def _subject_words(question: str) -> list[str]:
     return [t for t in content_tokens(subject) if not t.isdigit()]
 
 
+# a question for a limit's upper or lower end ("What is the maximum age to buy the
+# policy?", "What is the minimum entry age?")
+_ASKS_UPPER = re.compile(r"\b(?:maximum|max|highest|oldest|upper|at\s+most|up\s+to\s+what)\b",
+                         re.IGNORECASE)
+_ASKS_LOWER = re.compile(r"\b(?:minimum|min|lowest|youngest|at\s+least)\b", re.IGNORECASE)
+
+
+def _asked_end(found: list[Value], text: str, question: str | None) -> Value | None:
+    """Of the values the quote states (of the kinds asked: "3 months" is read as an age
+    after "the age of", "65 years" as a duration after "not older than"), the one that
+    bounds what is asked on the side the question asks for ("not older than 65 years" for
+    the maximum age of "an Insured ... has attained the age of 3 months and is not older
+    than 65 years"), when the quote sets exactly one; else None."""
+    if not question or len(found) < 2:
+        return None
+    upper, lower = _ASKS_UPPER.search(question), _ASKS_LOWER.search(question)
+    if bool(upper) == bool(lower):
+        return None
+    side = "below" if upper else "above"
+    bounded = [v for v in found if bound_side(text, v) == side]
+    return bounded[0] if len(bounded) == 1 else None
+
+
 def _nearest_subject(found: list[Value], text: str, question: str | None) -> Value | None:
     """Of the values the quote states, the one a word of the question's subject most
     closely precedes, within ``_SUBJECT_REACH`` characters ("What limit applies to ICU
@@ -558,6 +581,10 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
         if not sentences:
             sentences.extend(split_sentences(text))
         return _sentence_of(value, sentences, line_starts)
+    end = _asked_end([v for v in read if v.kind in kinds], text, question)
+    if end is not None:
+        return Verdict(label="value", text=display(end), value=end.text, clause_id=clause_id,
+                       basis=f"the {end.kind} the quoted clause sets as the end asked")
     for kind in kinds:
         found = [v for v in read if v.kind == kind]
         if found:

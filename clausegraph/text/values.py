@@ -672,6 +672,14 @@ _AND_BEYOND = re.compile(r"\s*(?:and|or|&)\s+(?:(above|over|more|older)|"
                          r"(below|under|less|younger))\b", re.IGNORECASE)
 
 
+def bound_side(text: str, value: Value) -> str | None:
+    """Which bound the words around ``value`` make of it: "above" ("not less than 18
+    years", "18 years and above"), "below" ("not older than 65 years", "up to 65"), or None
+    for a plain figure."""
+    bound = _bound(text, value)
+    return bound[0] if bound else None
+
+
 def _bound(text: str, value: Value) -> tuple[str, bool] | None:
     """The bound the words around ``value`` make of it: ("above" or "below", whether the
     figure itself is inside it), or None for a plain figure."""
