@@ -2012,13 +2012,25 @@ def _granting_lead_in(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span]
     ("The Company will indemnify the insured against loss or damage to the vehicle insured
     ... :" over "ii. by burglary housebreaking or theft ;"), when the item names things
     without a verb of its own; None when the holder refuses or does not grant."""
-    if not bare_item(item.text):
+    if not (bare_item(item.text) or _enumerated_item(item.text)):
         return None
     holder = terms.list_holder(item)
     read = _lead_in_reading(holder)
     if read is False:
         return None
     return read or _section_grant(terms, item)
+
+
+def _enumerated_item(text: str) -> bool:
+    """Whether ``text`` opens with an item of a running enumeration, a few words with no
+    verb that end in a semicolon ("9. Whilst in transit by road rail inland-waterway lift
+    elevator or air;"), whatever the segmenter left joined to it (the next item's
+    unpunctuated number, the lead-in of the list after it)."""
+    spans = split_sentences(text)
+    if not spans:
+        return False
+    first = text[spans[0][0]:spans[0][1]].rstrip()
+    return first.endswith(";") and bare_item(first)
 
 
 def _lead_in_reading(holder: Clause | None) -> tuple[Clause, Span] | bool | None:
