@@ -2333,7 +2333,17 @@ def _best_span(clause: Clause, weights: dict[str, float], total: float) -> Span:
     scored = _score_sentences(clause, 0, weights, total, None)
     if not scored:
         return _lead_span(clause)
-    return max(scored, key=lambda s: (s.score, _states(clause.text, s.span))).span
+    best = max(scored, key=lambda s: (s.score, _states(clause.text, s.span))).span
+    line = clause.text[best[0]:best[1]].rstrip()
+    if clause.kind == "table" or not bare_item(line) or line.endswith((".", ";", ":")):
+        return best
+    # a title line ("3. 30-day waiting period (Excl03)") names what the sentence after it
+    # states ("a) Expenses related to the treatment of any illness within 30 days ... shall
+    # be excluded"): quoted alone it says nothing of what the exception is. (An item ends
+    # as a sentence does, "g. Report of total loss or theft of the vehicle."; a lead-in
+    # ends in a colon.)
+    after = next((span for span in split_sentences(clause.text) if span[0] >= best[1]), None)
+    return best if after is None else (best[0], after[1])
 
 
 def _with_statement(text: str, span: Span) -> Span:
