@@ -1508,12 +1508,17 @@ def _rounded(probability: float | None) -> float | None:
 
 def restates(text: str, lines: Sequence[AnswerLine]) -> bool:
     """Whether ``text`` says what one of the answer's lines says: at least
-    ``RESTATED_SHARE`` of the words of the shorter of the two are in the other."""
+    ``RESTATED_SHARE`` of the words of the shorter of the two are in the other, or the
+    same words under another list label ("c. Gestational Surrogacy" in one part's
+    exclusions, "d. Gestational Surrogacy" in another's)."""
     words = token_set(text)
+    unlabelled = token_set(_OPENING_LABEL.sub("", text))
     for line in lines:
         other = token_set(line.text)
         shorter = min(len(words), len(other))
         if shorter and len(words & other) >= RESTATED_SHARE * shorter:
+            return True
+        if unlabelled and unlabelled == token_set(_OPENING_LABEL.sub("", line.text)):
             return True
     return False
 
