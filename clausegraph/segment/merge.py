@@ -63,10 +63,29 @@ def merge_headings(units: list[Unit]) -> list[Unit]:
         carry = []
         out.append(unit)
     out.extend(carry)
-    for unit in out:
-        if not unit.node.has_body and unit.node.family != "toc":
+    for position, unit in enumerate(out):
+        if not unit.node.has_body and unit.node.family != "toc" and \
+                not _bare_list_item(out, position):
             unit.node.kind = "heading"
     return out
+
+
+# the families whose labels number containers ("ARTICLE V", "SCHEDULE 2"): one left without
+# a body is a heading with nothing under it, not an item
+_CONTAINER_FAMILIES = frozenset({"article", "schedule", "root", "heading", "para", "table"})
+
+
+def _bare_list_item(units: list[Unit], position: int) -> bool:
+    """Whether the body-less unit at ``position`` is an item of a list that only names
+    things ("6. Hysterectomy" between "5. Cataract" and "7. Hernia", "c. Gestational
+    Surrogacy" between two items that have a sentence): a numbered sibling of its style
+    stands next to it. It heads nothing, so it is a clause, not a heading."""
+    node = units[position].node
+    if not node.numbered or node.family in _CONTAINER_FAMILIES:
+        return False
+    neighbours = [units[i].node for i in (position - 1, position + 1) if 0 <= i < len(units)]
+    return any(other.parent is node.parent and other.style == node.style and other.numbered
+               for other in neighbours)
 
 
 def merge_tiny(units: list[Unit], min_chars: int, text: str | None = None) -> list[Unit]:
