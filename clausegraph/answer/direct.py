@@ -804,14 +804,13 @@ class DocumentTerms:
         # ("SECTION D EXCLUSIONS- ..." for "SECTION D) EXCLUSIONS- ...")
         pattern = re.compile(r"\W+".join(re.escape(word) for word in re.findall(r"\w+", title)))
         ordered, place = self._reading_order(clause.doc_id)
-        at = place[clause.clause_id]
+        start = max(0, place[clause.clause_id] + 1 - _TITLE_SEARCH_CLAUSES)
         # the clause itself too: a title merged into the list's first item
-        for other in reversed(ordered[max(0, at + 1 - _TITLE_SEARCH_CLAUSES):at + 1]):
+        for other in reversed(ordered[start:place[clause.clause_id] + 1]):
             match = pattern.search(other.text)
             if match:
                 return other, match.span()
-        return self._section_opener(clause, title, pattern, ordered[:max(0, at + 1 -
-                                                                         _TITLE_SEARCH_CLAUSES)])
+        return self._section_opener(clause, title, pattern, ordered[:start])
 
     @staticmethod
     def _section_opener(clause: Clause, title: str, pattern: re.Pattern[str],
