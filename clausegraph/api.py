@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from clausegraph.answer.extractive import Answer
+    from clausegraph.answer.waiting import WaitingEvidence
     from clausegraph.review import ClauseReviewer, Review
     from clausegraph.relate.rules import RuleSet
     from clausegraph.retrieve.hybrid import Retriever
@@ -562,6 +563,27 @@ class ClauseGraph:
             return embedder.encode(list(texts)) @ question_vector
         return cosines
 
+    def _waiting_evidence(
+        self, asked: str, results: list[RetrievedClause], strategy: str | Strategy,
+        pool: dict[str, Any], overrides: dict[str, Any],
+    ) -> WaitingEvidence | None:
+        """What retrieval finds, in the documents of ``results``, for the waiting period of
+        a cover question asked of a time from the start of cover; None for any other
+        question."""
+        from clausegraph.answer.waiting import WaitingEvidence, waiting_question
+
+        question = waiting_question(asked)
+        doc_ids = list(dict.fromkeys(r.clause.doc_id for r in results
+                                     if r.origin != "governing"))[:PER_DOCUMENT_ANSWERS]
+        if question is None or not doc_ids:
+            return None
+        scope = self.retriever.last_scope  # the question's own scope, which this search resets
+        found = self.search(question, doc_ids, strategy, **pool)
+        self.retriever.last_scope = scope
+        vector = self.retriever.query_vector(question)
+        return WaitingEvidence(question, self._evidence(question, found, overrides),
+                               self.retriever.question_types(vector, question))
+
     def _asked(self, question: str) -> str:
         """The question without the document name the scope took out of it, or the frame
         that says where to look ("According to the policy, ...")."""
@@ -627,9 +649,13 @@ class ClauseGraph:
             by_document = by_document and {
                 doc_id: self._review_first(own, check, config.top_k)
                 for doc_id, own in by_document.items()}
+        # asked whether something is covered at a time from the start of cover: its waiting
+        # period is searched for too (answer/waiting.py)
+        waiting = self._waiting_evidence(asked, results, strategy, pool, overrides)
         answer = build_answer(self.index, question, results, settings, asked=asked,
                               by_document=by_document, question_types=types, type_check=check,
-                              sentence_similarity=self._sentence_similarity(vector))
+                              sentence_similarity=self._sentence_similarity(vector),
+                              waiting=waiting)
         answer.strategy_notes = dict(found.notes)
         provider = None if llm == "none" else (llm if llm is not None else self.llm)
         if provider is None or not answer.evidence:

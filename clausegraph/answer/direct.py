@@ -124,7 +124,7 @@ _ASKS_COVER_WORDS = _KIND_WORDS["coverage"] | frozenset(answer_tokens(
     t for t in answer_tokens(" ".join(sorted(ENGLISH_STOP_WORDS))) if t.isalpha())
 # cover held back for a period: "excluded until the expiry of 24 months", "covered after 48
 # months of continuous coverage", "not payable until 30 days have elapsed"
-_DEFERS = re.compile(
+DEFERS_COVER = re.compile(
     r"\b(?:exclu\w*|not\s+(?:be\s+)?(?:covered|payable|available|admissible))\b[^.;]*?"
     r"\buntil\b|\b(?:covered|payable|available|admissible)\s+(?:only\s+)?after\b", re.I)
 _WAIT_WORDS = frozenset(answer_tokens("wait waiting period periods"))
@@ -1582,7 +1582,7 @@ def _stands_for(kind: str, text: str, window: Span) -> frozenset[str]:
     """The question words a value of ``kind`` in ``text[window]`` stands for ("indemnify"
     for "cover"); a period that holds cover back ("excluded until the expiry of 36 months")
     is also a waiting period."""
-    if kind == "duration" and _DEFERS.search(text, *window):
+    if kind == "duration" and DEFERS_COVER.search(text, *window):
         return _KIND_WORDS[kind] | _WAIT_WORDS
     return _KIND_WORDS[kind]
 

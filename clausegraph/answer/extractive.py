@@ -26,6 +26,7 @@ from clausegraph.answer.direct import (EXCEPTION_HEADING, NOT_FOUND, REFUSES_COV
 from clausegraph.answer.dates import document_dates
 from clausegraph.answer.defined import (DEFINED_BY, DEFINITION_HEADING, LEAD_TERM, PRONOUNS,
                                         definition_terms, past_term_line)
+from clausegraph.answer.waiting import WaitingEvidence, with_waiting
 from clausegraph.answer.verdict import (attach_verdicts, misses_stated_figure, stated_answer,
                                         states_no_amount)
 from clausegraph.models import (
@@ -275,6 +276,7 @@ def build_answer(
     question_types: np.ndarray | None = None,
     type_check: Callable[[str], TypeCheck | None] | None = None,
     sentence_similarity: SentenceSimilarity | None = None,
+    waiting: WaitingEvidence | None = None,
 ) -> Answer:
     """Group, chain and quote the retrieved clauses into the offline extractive answer.
 
@@ -284,7 +286,9 @@ def build_answer(
     asks about (classify/questions.py), read by the answer gate. ``type_check(doc_id)``:
     whether the document has a clause of those types (review/presence.py; see
     ``answer.direct.direct_answer``). ``sentence_similarity``: the cosines of sentences
-    with the question, read by the learned sentence choice."""
+    with the question, read by the learned sentence choice. ``waiting``: what retrieval
+    found for the waiting period of a cover question asked of a time from the start of
+    cover (answer/waiting.py), whose answer leads where it states one."""
     edges = chain_edges(index, results)
     groups = assign_groups(results, edges, index)
     # Evidence stays in rank order (retrieved clauses best first, then the definitions and
@@ -305,8 +309,11 @@ def build_answer(
         retrieval=retrieval_settings,
     )
     _attach_direct(answer, index, results, asked or question, by_document or {},
-                   question_types, type_check, sentence_similarity)
+                   question_types, type_check, sentence_similarity, waiting)
     _add_cited(answer, index, by_document or {})
+    if waiting is not None:
+        _add_cited(answer, index, {doc_id: waiting.of_document(doc_id)
+                                   for doc_id in answer.direct_answer_documents})
     explain(answer, index)
     # a term counted from the effective date ends by that date (only an end question reads it)
     attach_verdicts(answer, asked or question, lambda doc_id: document_dates(index, doc_id))
@@ -411,6 +418,7 @@ def _attach_direct(
     by_document: dict[str, list[RetrievedClause]], question_types: np.ndarray | None = None,
     type_check: Callable[[str], TypeCheck | None] | None = None,
     sentence_similarity: SentenceSimilarity | None = None,
+    waiting: WaitingEvidence | None = None,
 ) -> None:
     """One direct answer per document of the evidence; the best-answering document leads.
 
@@ -427,6 +435,13 @@ def _attach_direct(
             type_check(doc_id) if type_check is not None else None,
             bool(answer.retrieval.get("answer_type_absent_refuses", False)),
             sentence_similarity=sentence_similarity))
+        if waiting is not None and waiting.of_document(doc_id):
+            # asked of a time from the start of cover: the waiting period decides
+            waited = _document_answer(
+                index, terms, waiting.question, waiting.of_document(doc_id), trusted,
+                waiting.question_types, sentence_similarity=sentence_similarity)
+            answer.per_document[-1] = with_waiting(asked, answer.per_document[-1], waited,
+                                                   waiting.question)
     # the document that answers best leads (ties: the best-ranked document)
     lead = max((d for d in answer.per_document if d.found), key=lambda d: d.confidence,
                default=None)
@@ -531,8 +546,13 @@ def _answering_clause(answer: Answer) -> EvidenceClause | None:
     """The evidence clause the direct answer quotes (None when nothing was found)."""
     if not answer.found:
         return None
+    # the clause of the first line that answers (a waiting period's list item before the
+    # benefit it defers), else the first the answer cites
+    line = answer.direct.answering_line() if answer.direct else None
+    deciding = next((e for e in answer.evidence
+                     if line is not None and e.clause_id == line.clause_id), None)
     cited = set(answer.direct_answer_citations)
-    return next((e for e in answer.evidence if e.clause_id in cited), None)
+    return deciding or next((e for e in answer.evidence if e.clause_id in cited), None)
 
 
 def _answering_span(answer: Answer, clause: EvidenceClause | None) -> Span | None:

@@ -432,7 +432,7 @@ def _long_date(iso: str | None) -> str:
     return f"{day.day} {calendar.month_name[day.month]} {day.year}"
 
 
-def _names_subject(question: str, text: str) -> bool:
+def names_subject(question: str, text: str) -> bool:
     """Whether the quote names what the question is about: a word of the question left
     when the words that only ask (the auxiliary, "covered", "how long", "in the first two
     years", the kind of value) are taken out, or a word of its family (the same first
@@ -780,7 +780,7 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
                        basis="the clause says cover goes on")
     if _EXISTS.search(question):
         # the quote's words as written and with hyphenated words joined ("co-payment")
-        if not _names_subject(_joined(question), f"{text} {_joined(text)}"):
+        if not names_subject(_joined(question), f"{text} {_joined(text)}"):
             if reviewed is not None:
                 # a clause type is seldom named by its own name: the review reads the
                 # quoted clause as the type asked (the clause-type model, fitted on CUAD)
@@ -852,7 +852,7 @@ def _bracket(question: str, text: str, clause_id: str) -> Verdict | None:
     for value in reversed(stated):
         unstated = unstated[:value.start] + " " + unstated[value.end:]
     unstated = _NAMES_DOCUMENT.sub(" ", _FIGURE_WORDS.sub(" ", unstated))
-    if not _names_subject(unstated, text):
+    if not names_subject(unstated, text):
         return None
     entry = _GRANTS_ENTRY.search(text) is not None
     if not entry and not _subject_words(unstated):
@@ -914,15 +914,35 @@ def _claims_not_asked(question: str) -> bool:
         for m in asked)
 
 
+# "except claims arising due to an accident", "unless arising from accident": a refusal or
+# a waiting period the wording does not apply to an accident
+_EXCEPTS_ACCIDENTS = re.compile(
+    r"\b(?:except|unless|other\s+than|excluding|save|not\s+(?:be\s+)?appl\w*\s+(?:to|for))\b"
+    r"[^.;]{0,60}?\baccident", re.IGNORECASE)
+_ASKS_ACCIDENT = re.compile(r"\baccident\w*|\binjur(?:y|ies|ed)\b", re.IGNORECASE)
+
+
+def excepts_accidents(question: str, text: str) -> bool:
+    """Whether ``question`` asks about an accident or an injury and ``text`` excepts
+    accidents from what it refuses or defers ("... within 30 days ... shall be excluded
+    except claims arising due to an accident")."""
+    return _ASKS_ACCIDENT.search(question) is not None and \
+        _EXCEPTS_ACCIDENTS.search(text) is not None
+
+
 def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> Verdict:
     """Cover questions: refused, refused for a waiting period, or paid; none when the quote
     does not name what is asked about ("Is maternity covered?" answered by a rule for "the
     listed conditions")."""
-    if not _names_subject(question, text):
+    if not names_subject(question, text):
         return Verdict(label="cannot_tell",
                        text="Cannot tell: the quote does not name what is asked about",
                        clause_id=clause_id, basis="no word of the question's subject in the quote")
-    wait = _waiting_period(text)
+    if excepts_accidents(question, text) and (refuses_cover(text) or excluded or
+                                              waiting_period(text) is not None):
+        return Verdict(label="yes", text="Yes: accidents are excepted", clause_id=clause_id,
+                       basis="the quoted refusal or waiting period excepts accidents")
+    wait = waiting_period(text)
     window = _window_days(question)
     if wait is not None and _among_alternatives(text, wait):
         # "excluded until the expiry of 90 days/ one year/ two years (as specified against
@@ -984,7 +1004,7 @@ def _exclusion(question: str, text: str, clause_id: str, excluded: bool) -> Verd
     excluded", paid is "No: covered" (with its limit), and a waiting period excludes until
     it has run."""
     cover = _cover(ASKS_EXCLUSION.sub(" ", question), text, clause_id, excluded)
-    wait = _waiting_period(text) if cover.label != "cannot_tell" else None
+    wait = waiting_period(text) if cover.label != "cannot_tell" else None
     if wait is not None:
         return cover.model_copy(update={
             "label": "conditional",
@@ -997,7 +1017,7 @@ def _exclusion(question: str, text: str, clause_id: str, excluded: bool) -> Verd
     return cover
 
 
-def _waiting_period(text: str) -> Value | None:
+def waiting_period(text: str) -> Value | None:
     """A duration the quote makes cover wait for ("excluded until the expiry of 36 months");
     a time before something ("up to three months prior to its expiry") is a deadline, not a
     wait."""

@@ -580,13 +580,22 @@ def figure(value: Value) -> tuple[str, float] | None:
 # not a figure its answer has to state
 FIRST_WINDOW = re.compile(r"\bfirst\s+(?:(\w+)\s+)?(?:policy\s+)?(day|week|month|year)s?\b",
                           re.IGNORECASE)
+# "within 12 months of buying the policy", "after six months of cover", "during the first 90
+# days from inception": a time counted from the start of cover, asked about the same way
+FROM_START = re.compile(
+    r"\b(?:within|after|in|during|before)\s+(?:the\s+)?(?:first\s+)?(?P<length>[\w-]+\s+"
+    r"(?:days?|weeks?|months?|years?))\s+(?:of|from|after|since)\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:cover(?:age)?|polic(?:y|ies)|inception|start(?:ing)?|buying|purchas\w*|joining|"
+    r"enrol\w*|commencement|taking)\b", re.IGNORECASE)
 
 
 def stated_figures(text: str) -> list[Value]:
     """The durations, ages, amounts, percentages and measures ``text`` states, but not the
-    time it asks about ("Is hernia covered in the first two years?" states none: an answer
-    need not say "two years", its 24-month waiting period answers)."""
-    windows = [m.span() for m in FIRST_WINDOW.finditer(text)]
+    time it asks about ("Is hernia covered in the first two years?", "... within 12 months of
+    buying the policy?" state none: an answer need not say "two years", its 24-month
+    waiting period answers)."""
+    windows = [m.span() for pattern in (FIRST_WINDOW, FROM_START)
+               for m in pattern.finditer(text)]
     return [v for v in extract_values(text) if figure(v) is not None
             and not any(start <= v.start and v.end <= end for start, end in windows)]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import pytest
 from written_graph import ask_variant, direct_text, variant_graph
 
-from clausegraph.answer.direct import _DEFERS
+from clausegraph.answer.direct import DEFERS_COVER
 
 LABELS = [("a.", "b.", "c."), ("(i)", "(ii)", "(iii)"), ("1)", "2)", "3)")]
 PERIODS = ["36 months", "thirty-six (36) months", "3 years"]
@@ -73,7 +73,7 @@ def test_the_period_that_holds_cover_back_answers(wordings, variant, question):
     "will be payable only after 48 months from the inception of the first policy",
 ])
 def test_cover_held_back_reads_as_a_wait(sentence):
-    assert _DEFERS.search(sentence)
+    assert DEFERS_COVER.search(sentence)
 
 
 @pytest.mark.parametrize("sentence", [
@@ -82,4 +82,4 @@ def test_cover_held_back_reads_as_a_wait(sentence):
     "notice shall be given within 30 days after the expiry of the policy",
 ])
 def test_a_period_of_cover_is_no_wait(sentence):
-    assert _DEFERS.search(sentence) is None
+    assert DEFERS_COVER.search(sentence) is None

@@ -1,0 +1,118 @@
+"""Cover asked of a time from the start of the policy is decided by a waiting period.
+
+"Is cataract surgery covered in the first policy year?" is two questions: whether cataract
+surgery is covered (a benefit clause: "4.3 Cataract Treatment ... up to 25% of the Sum
+Insured") and how long its cover waits ("24 Months waiting period ... 9. Cataract"). The
+benefit clause alone answers "Yes, up to 25%", which is wrong for the first year; the
+waiting period overrides it. The answer stage asks the second question too
+(:func:`waiting_question`, retrieved by ``ClauseGraph.ask``) and, where its answer states a
+waiting period for what is asked about, lets that answer lead (:func:`with_waiting`): its
+lines first, the benefit's after them, and the verdict compares the period with the time
+asked ("No: 24-month waiting period").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from clausegraph.answer.direct import AFFIRMS_COVER, ASKS_YES_NO, DEFERS_COVER, refuses_cover
+from clausegraph.answer.verdict import excepts_accidents, names_subject, waiting_period
+from clausegraph.models import DirectAnswer, RetrievedClause
+from clausegraph.text.stopwords import ENGLISH_STOP_WORDS
+from clausegraph.text.values import FIRST_WINDOW, FROM_START, extract_values
+
+# the words that ask whether something is paid for, not what
+_ASKS_COVER = re.compile(
+    r"\b(?:covered|cover|covers|coverage|payable|paid|pay|pays|reimburs\w*|included|"
+    r"indemnif\w*|claim\w*|admissible)\b", re.IGNORECASE)
+# the words of a question that name neither what is asked about nor anything in a wording
+_FRAME_WORDS = frozenset(ENGLISH_STOP_WORDS) | frozenset(
+    "policy policies plan insurance insurer insurers company i my me we us you your "
+    "expenses expense charges cost costs".split())
+# what is done for a condition, not the condition ("cataract surgery", "hernia repair"):
+# a waiting-period list names the condition ("9. Cataract", "Hernia of all types"), and a
+# wording's every rule names surgery and treatment
+_PROCEDURE_WORDS = frozenset(
+    "treatment treatments surgery surgeries surgical operation operations procedure "
+    "procedures repair therapy".split())
+_WAITING = re.compile(r"\bwaiting\b", re.IGNORECASE)
+
+
+@dataclass
+class WaitingEvidence:
+    """What retrieval found for the waiting-period question of a cover question."""
+
+    question: str
+    results: list[RetrievedClause]
+    question_types: np.ndarray | None = None
+
+    def of_document(self, doc_id: str) -> list[RetrievedClause]:
+        return [r for r in self.results if r.clause.doc_id == doc_id]
+
+
+def asked_window(question: str) -> re.Match | None:
+    """Where ``question`` names a time from the start of cover ("in the first year",
+    "within 12 months of buying the policy"), or None."""
+    return FROM_START.search(question) or FIRST_WINDOW.search(question)
+
+
+def waiting_question(question: str) -> str | None:
+    """The question for the waiting period of what ``question`` asks to be covered at a
+    time from the start of cover ("Is cataract surgery covered in the first policy year?"
+    -> "What is the waiting period for cataract surgery?"); None for any other question."""
+    window = asked_window(question)
+    if window is None or ASKS_YES_NO.search(question) is None or \
+            _ASKS_COVER.search(question) is None:
+        return None
+    rest = _ASKS_COVER.sub(" ", question[:window.start()] + " " + question[window.end():])
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]*", rest)
+             if w.lower() not in _FRAME_WORDS and w.lower().rstrip("'s") not in _FRAME_WORDS]
+    # what is asked about, in the question's own words ("cataract", "knee replacement"),
+    # without the procedure done for it unless that is all it names ("Is surgery covered
+    # in the first month?")
+    named = [w for w in words if w.lower() not in _PROCEDURE_WORDS] or words
+    return f"What is the waiting period for {' '.join(named)}?" if named else None
+
+
+def with_waiting(question: str, cover: DirectAnswer, waiting: DirectAnswer | None,
+                 asked_wait: str) -> DirectAnswer:
+    """One document's answer to a cover question asked of a time from the start of cover:
+    the waiting period's answer (to ``asked_wait``, :func:`waiting_question`) leads where it
+    states a period for what is asked about (the benefit's lines after it), else the cover
+    answer as it is."""
+    if waiting is None or not waiting.found or not waiting.lines:
+        return cover
+    granted = " ".join(line.text for line in cover.lines) if cover.found else ""
+    if _waits(granted) and names_subject(asked_wait, granted):
+        return cover  # the cover answer is itself the wait for what is asked about
+    said = " ".join(line.text for line in waiting.lines)
+    # a period, or a wait whose length the wording leaves to the schedule ("excluded until
+    # the expiry of number of months as mentioned in the Certificate of Insurance")
+    if not any(v.kind == "duration" for v in extract_values(said)) and not _waits(said) \
+            and _WAITING.search(said) is None:
+        return cover
+    if not names_subject(asked_wait, said):
+        return cover  # a waiting period for something else ("30 days ... any illness")
+    if excepts_accidents(question, said):
+        return cover  # the wait is for illness; an accident is covered from the start
+    # the benefit the period defers is read after it ("4.3 Cataract Treatment ... up to 25%
+    # of the Sum Insured"); a cover answer that itself refuses or waits says nothing more
+    benefit = cover.lines if AFFIRMS_COVER.search(granted) and not refuses_cover(granted) \
+        and not _waits(granted) and _WAITING.search(granted) is None else []
+    shown = {(line.clause_id, tuple(line.span)) for line in waiting.lines}
+    lines = [*waiting.lines, *(line for line in benefit
+                               if (line.clause_id, tuple(line.span)) not in shown)]
+    return waiting.model_copy(update={
+        "lines": lines, "exceptions": [*waiting.exceptions, *cover.exceptions],
+        "confidence": max(waiting.confidence, cover.confidence if cover.found else 0.0),
+        "verdict": None})
+
+
+def _waits(text: str) -> bool:
+    """Whether ``text`` holds cover back ("excluded until the expiry of ...", "covered
+    after ...") or states a waiting period ("a 24-month waiting period applies"); a
+    passing mention ("for calculation of waiting periods") does not."""
+    return DEFERS_COVER.search(text) is not None or waiting_period(text) is not None

@@ -1,0 +1,139 @@
+"""Cover asked of a time from the start of the policy is decided by the waiting period.
+
+"Is cataract surgery covered in the first policy year?" of a policy whose benefit section
+covers cataract ("4.3 Cataract Treatment ... subject to a limit of 25% of the Sum Insured")
+and whose waiting periods list it ("24 Months waiting period ... 9. Cataract") is "No: 24-month
+waiting period", not the benefit's "Yes, up to 25%"; asked after the period has run it is
+"Yes, after ..."; an accident, which the initial waiting period excepts, is covered from the
+start. Written with other subjects, limits, period styles (digits, words, both), list
+markers and headings.
+"""
+
+from __future__ import annotations
+
+import pytest
+from written_graph import ask_variant, variant_graph
+
+from clausegraph.answer.waiting import waiting_question
+from clausegraph.text.values import stated_figures
+
+# (subject as the benefit names it, as a question asks it, its limit, the period as the
+# waiting rule states it, the list's lead-in, its markers, the heading of the waiting periods)
+VARIANTS = [
+    ("Cataract Treatment", "cataract surgery", "25% of the Sum Insured per eye",
+     "24 months", "The listed conditions are:", ("a.", "b.", "c."),
+     "Specified disease/procedure waiting period"),
+    ("Hernia of all types", "hernia", "INR 40,000 per policy year",
+     "two (2) years", "List of specific diseases/procedures:", ("(i)", "(ii)", "(iii)"),
+     "WAITING PERIODS"),
+    ("Knee Replacement", "knee replacement", "$5,000 per knee",
+     "thirty-six (36) months", "These are:", ("1.", "2.", "3."),
+     "What we do not pay for at first"),
+]
+
+
+def policy(benefit: str, limit: str, period: str, lead: str, markers: tuple[str, str, str],
+           heading: str) -> str:
+    first, second, third = markers
+    return f"""<html><head><title>Health Insurance Policy</title></head><body>
+<h1>HEALTH INSURANCE POLICY WORDING</h1>
+<h2>4. Benefits</h2>
+<p>4.1 In-patient hospitalisation. We will indemnify the medical expenses of the insured
+person's hospitalisation for more than 24 hours during the policy period.</p>
+<p>4.3 {benefit}. We will indemnify the medical expenses incurred for {benefit.lower()},
+subject to a limit of {limit}.</p>
+<h2>6. {heading}</h2>
+<p>6.1 Expenses related to the treatment of any illness within 30 days from the first policy
+commencement date shall be excluded except claims arising due to an accident.</p>
+<p>6.2 Expenses related to the treatment of the listed conditions, surgeries or treatments
+shall be excluded until the expiry of {period} of continuous coverage after the date of
+inception of the first policy with Us. {lead}</p>
+<p>{first} Benign prostatic hypertrophy</p>
+<p>{second} {benefit}</p>
+<p>{third} Surgery for varicose veins</p>
+<h2>8. Claims</h2>
+<p>8.1 You must tell Us of a claim within seven days of discharge from the hospital.</p>
+</body></html>"""
+
+
+@pytest.fixture(scope="module")
+def waiting_graph(tmp_path_factory):
+    texts = [policy(benefit, limit, period, lead, markers, heading)
+             for benefit, _, limit, period, lead, markers, heading in VARIANTS]
+    return variant_graph(tmp_path_factory.mktemp("waiting-windows"), texts, suffix=".html")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_the_first_year_is_decided_by_the_waiting_period(waiting_graph, variant):
+    benefit, asked, _, period, *_ = VARIANTS[variant]
+    question = f"Is {asked} covered in the first policy year?"
+    answer = ask_variant(waiting_graph, variant, question, suffix=".html")
+    assert answer.verdict is not None and answer.verdict.label == "no", answer.verdict
+    assert "waiting period" in answer.verdict.text, answer.verdict.text
+    quoted = " ".join(line.text for line in answer.direct.lines)
+    # the rule with its period and the listed item, then the benefit
+    assert period in quoted and benefit in quoted and "subject to a limit" in quoted, quoted
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_a_time_after_the_waiting_period_is_covered(waiting_graph, variant):
+    asked = VARIANTS[variant][1]
+    question = f"Can I claim for {asked} after four years of cover?"
+    answer = ask_variant(waiting_graph, variant, question, suffix=".html")
+    assert answer.verdict is not None and answer.verdict.label == "yes", answer.verdict
+    assert answer.verdict.text.startswith("Yes, after a"), answer.verdict.text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_an_accident_is_covered_from_the_start(waiting_graph, variant):
+    question = "Is an accident covered in the first week?"
+    answer = ask_variant(waiting_graph, variant, question, suffix=".html")
+    assert answer.verdict is not None, question
+    assert answer.verdict.text == "Yes: accidents are excepted", answer.verdict.text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_cover_asked_without_a_time_is_the_benefit(waiting_graph, variant):
+    asked = VARIANTS[variant][1]
+    answer = ask_variant(waiting_graph, variant, f"Is {asked} covered?", suffix=".html")
+    assert answer.verdict is not None and answer.verdict.label != "no", answer.verdict
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Is cataract surgery covered in the first policy year?",
+     "What is the waiting period for cataract?"),
+    ("Will the policy pay for a knee replacement during the first 12 months?",
+     "What is the waiting period for knee replacement?"),
+    ("Is a cataract operation paid for within 12 months of buying the policy?",
+     "What is the waiting period for cataract?"),
+    ("Can I claim for hernia repair after six months of cover?",
+     "What is the waiting period for hernia?"),
+    ("Is surgery covered in the first month?", "What is the waiting period for surgery?"),
+    ("Does the insurer reimburse dental treatment during the first 90 days from inception?",
+     "What is the waiting period for dental?"),
+])
+def test_the_waiting_question_names_what_is_asked_about(question, expected):
+    assert waiting_question(question) == expected
+
+
+@pytest.mark.parametrize("question", [
+    "Is cataract surgery covered?",                            # no time asked
+    "What is the waiting period for cataract in the first year?",  # not a cover question
+    "How many claims were paid in the first year?",            # not yes or no
+    "Is cataract surgery covered after a claim?",              # a time not from the start
+])
+def test_other_questions_ask_no_waiting_period(question):
+    assert waiting_question(question) is None
+
+
+@pytest.mark.parametrize("question", [
+    "Is a cataract operation paid for within 12 months of buying the policy?",
+    "Can I claim for hernia repair after six months of cover?",
+    "Is dental treatment covered during the first 90 days from inception?",
+])
+def test_a_time_from_the_start_of_cover_is_no_stated_figure(question):
+    assert stated_figures(question) == []
