@@ -35,7 +35,8 @@ from clausegraph.text.term import (EFFECTIVE_DATE, NAMES_EFFECTIVE, RENEWS, Term
                                    date_by_name, event_end, format_length, notice_period,
                                    renewal_length, term_end, term_length)
 from clausegraph.text.tokenize import tokenize
-from clausegraph.text.values import (DAYS_PER_UNIT, FIRST_WINDOW, Value, bound_side,
+from clausegraph.text.values import (DAYS_PER_UNIT, FIRST_WINDOW, AskedTime, Value, asked_time,
+                                     bound_side,
                                      bracket_figure, extract_values, figure, left_blank,
                                      meets_figures, stated_figures)
 
@@ -221,6 +222,18 @@ def misses_stated_figure(question: str, direct: DirectAnswer) -> bool:
     return not meets_figures(stated, text)
 
 
+# "If I bought the policy 6 months ago, can I claim for cataract?": a yes or no asked after
+# the condition it is asked on
+_ASKS_AFTER_IF = re.compile(r"^\s*if\b[^?]*?,\s*(?:is|are|can|could|will|would|does|do|may|"
+                            r"shall|should|must)\b", re.IGNORECASE)
+
+
+def asks_yes_no(question: str) -> bool:
+    """Whether ``question`` asks yes or no, opening with the verb or after a condition."""
+    return ASKS_YES_NO.search(question) is not None or \
+        _ASKS_AFTER_IF.search(question) is not None
+
+
 def verdict(question: str, direct: DirectAnswer | None,
             dates_of: DatesOf | None = None,
             clause_text: Callable[[str], str | None] | None = None) -> Verdict | None:
@@ -233,7 +246,7 @@ def verdict(question: str, direct: DirectAnswer | None,
     kinds = asked_value_kinds(question)
     if not kinds and NAMES_EFFECTIVE.search(question):
         kinds = ("date",)  # "What is the effective date?" asks a date without "when"
-    yes_no = ASKS_YES_NO.search(question) is not None
+    yes_no = asks_yes_no(question)
     if not (yes_no or kinds):
         # a value asked in words the patterns above do not know ("What is the term of the
         # agreement?"): the value kinds of the learned question kind
@@ -449,6 +462,9 @@ def _subject_words(question: str) -> list[str]:
     asking = [ASKS_YES_NO, _ASKS_COVER, _WAIT, FIRST_WINDOW, _PERMISSION, _EXISTS,
               *(pattern for pattern, _ in _ASKS_VALUE)]
     subject = question
+    asked = asked_time(subject)
+    if asked is not None:  # "within 12 months of buying the policy" names no subject
+        subject = subject[:asked.span[0]] + " " + subject[asked.span[1]:]
     for pattern in asking:
         subject = pattern.sub(" ", subject)
     return [t for t in content_tokens(subject) if not t.isdigit()]
@@ -943,7 +959,7 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> 
         return Verdict(label="yes", text="Yes: accidents are excepted", clause_id=clause_id,
                        basis="the quoted refusal or waiting period excepts accidents")
     wait = waiting_period(text)
-    window = _window_days(question)
+    asked = _asked_time(question)
     if wait is not None and _among_alternatives(text, wait):
         # "excluded until the expiry of 90 days/ one year/ two years (as specified against
         # each disease)": which one applies is stated elsewhere, not by the first
@@ -954,13 +970,12 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> 
         shown = display(wait, adjective=True)
         # asked of the first year, a 12-month waiting period covers none of it; asked of a
         # time ("after one year"), a wait that has run by then does not stand in the way
-        within = FIRST_WINDOW.search(question) is not None
-        if window is not None and (_days(wait) > window or
-                                   (within and _days(wait) >= window - _SAME_DAY)):
+        if asked is not None and (_days(wait) > asked.end or
+                                  (asked.window and _days(wait) >= asked.end - _SAME_DAY)):
             return Verdict(label="no", text=f"No: {shown} waiting period", value=wait.text,
                            clause_id=clause_id,
                            basis="the waiting period is longer than the time asked about")
-        return Verdict(label="yes" if window is not None else "conditional",
+        return Verdict(label="yes" if asked is not None else "conditional",
                        text=f"Yes, after a {shown} waiting period", value=wait.text,
                        clause_id=clause_id, basis="covered once the waiting period has run")
     deferred = DEFERRED.search(text) if wait is None and _EXPIRY.search(text) else None
@@ -968,7 +983,7 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> 
         # "excluded until the expiry of number of months (as specified in the Policy
         # Schedule)": a waiting period whose length the wording leaves to the schedule
         where = " ".join(deferred.group("target").split())
-        if window is not None:
+        if asked is not None:
             return Verdict(label="cannot_tell",
                            text=f"Cannot tell: the waiting period is stated in the {where}",
                            clause_id=clause_id, basis="a waiting period stated elsewhere")
@@ -1037,19 +1052,16 @@ def _among_alternatives(text: str, period: Value) -> bool:
         _ALTERNATIVE.fullmatch(text, period.end, after.start) is not None
 
 
-def _window_days(question: str) -> float | None:
-    """The time from the start of cover a question asks about, in days ("in the first two
-    years" -> 730.5), or None."""
-    match = FIRST_WINDOW.search(question)
-    if match:
-        count = 1.0
-        if match.group(1):
-            numbers = [v.amount for v in extract_values(match.group(1) + " " + match.group(2))
-                       if v.amount is not None]
-            count = numbers[0] if numbers else 1.0
-        return count * DAYS_PER_UNIT[match.group(2).lower()]
+def _asked_time(question: str) -> AskedTime | None:
+    """The time from the start of cover a question asks about (``text.values.asked_time``:
+    "in the first two years" -> 0 to 730.5 days); else the first duration it states, read
+    as a moment ("Is hernia covered after two years?")."""
+    asked = asked_time(question)
+    if asked is not None:
+        return asked
     durations = [v for v in extract_values(question) if v.kind == "duration"]
-    return _days(durations[0]) if durations else None
+    return AskedTime(_days(durations[0]), _days(durations[0]), (durations[0].start,
+                     durations[0].end)) if durations else None
 
 
 def _days(value: Value) -> float:

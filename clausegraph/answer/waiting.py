@@ -18,11 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from clausegraph.answer.direct import AFFIRMS_COVER, ASKS_YES_NO, DEFERS_COVER, refuses_cover
-from clausegraph.answer.verdict import excepts_accidents, names_subject, waiting_period
+from clausegraph.answer.direct import AFFIRMS_COVER, DEFERS_COVER, refuses_cover
+from clausegraph.answer.verdict import asks_yes_no, excepts_accidents, names_subject, waiting_period
 from clausegraph.models import DirectAnswer, RetrievedClause
 from clausegraph.text.stopwords import ENGLISH_STOP_WORDS
-from clausegraph.text.values import FIRST_WINDOW, FROM_START, extract_values
+from clausegraph.text.values import asked_time, extract_values
 
 # the words that ask whether something is paid for, not what
 _ASKS_COVER = re.compile(
@@ -53,21 +53,15 @@ class WaitingEvidence:
         return [r for r in self.results if r.clause.doc_id == doc_id]
 
 
-def asked_window(question: str) -> re.Match | None:
-    """Where ``question`` names a time from the start of cover ("in the first year",
-    "within 12 months of buying the policy"), or None."""
-    return FROM_START.search(question) or FIRST_WINDOW.search(question)
-
-
 def waiting_question(question: str) -> str | None:
     """The question for the waiting period of what ``question`` asks to be covered at a
     time from the start of cover ("Is cataract surgery covered in the first policy year?"
     -> "What is the waiting period for cataract surgery?"); None for any other question."""
-    window = asked_window(question)
-    if window is None or ASKS_YES_NO.search(question) is None or \
-            _ASKS_COVER.search(question) is None:
+    asked = asked_time(question)
+    if asked is None or not asks_yes_no(question) or _ASKS_COVER.search(question) is None:
         return None
-    rest = _ASKS_COVER.sub(" ", question[:window.start()] + " " + question[window.end():])
+    start, end = asked.span
+    rest = _ASKS_COVER.sub(" ", question[:start] + " " + question[end:])
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]*", rest)
              if w.lower() not in _FRAME_WORDS and w.lower().rstrip("'s") not in _FRAME_WORDS]
     # what is asked about, in the question's own words ("cataract", "knee replacement"),

@@ -45,6 +45,7 @@ from __future__ import annotations
 import bisect
 import calendar
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 from typing import Literal
@@ -576,17 +577,76 @@ def figure(value: Value) -> tuple[str, float] | None:
     return family, value.amount
 
 
-# "in the first two years", "during the first 90 days": the time a question asks about,
-# not a figure its answer has to state
-FIRST_WINDOW = re.compile(r"\bfirst\s+(?:(\w+)\s+)?(?:policy\s+)?(day|week|month|year)s?\b",
+# "in the first two years", "during the 1st 90 days": the time a question asks about, not a
+# figure its answer has to state
+FIRST_WINDOW = re.compile(r"\b(?:first|1st)\s+(?:(\w+)\s+)?(?:policy\s+)?(day|week|month|year)s?\b",
                           re.IGNORECASE)
+_LENGTH = r"(?P<length>[\w-]+\s+(?:days?|weeks?|months?|years?))"
+_START_WORDS = (r"(?:cover(?:age)?|polic(?:y|ies)|inception|start(?:ing)?|buying|purchas\w*|"
+                r"joining|enrol\w*|commencement|taking)")
 # "within 12 months of buying the policy", "after six months of cover", "during the first 90
 # days from inception": a time counted from the start of cover, asked about the same way
 FROM_START = re.compile(
-    r"\b(?:within|after|in|during|before)\s+(?:the\s+)?(?:first\s+)?(?P<length>[\w-]+\s+"
-    r"(?:days?|weeks?|months?|years?))\s+(?:of|from|after|since)\s+(?:[\w'-]+\s+){0,3}?"
-    r"(?:cover(?:age)?|polic(?:y|ies)|inception|start(?:ing)?|buying|purchas\w*|joining|"
-    r"enrol\w*|commencement|taking)\b", re.IGNORECASE)
+    rf"\b(?P<word>within|after|in|during|before)\s+(?:the\s+)?(?:first\s+)?{_LENGTH}\s+"
+    rf"(?:of|from|after|since)\s+(?:[\w'-]+\s+){{0,3}}?{_START_WORDS}\b", re.IGNORECASE)
+# "three months after buying the policy", "six months after taking cover"
+_AFTER_START = re.compile(rf"\b{_LENGTH}\s+(?:after|since|from)\s+(?:the\s+)?{_START_WORDS}\b",
+                          re.IGNORECASE)
+# "if I bought the policy 6 months ago"
+_AGO = re.compile(rf"\b(?:bought|took|taken|purchased|started|joined|enrolled)\b[^.?!]{{0,40}}?"
+                  rf"\b{_LENGTH}\s+ago\b", re.IGNORECASE)
+# "in the second policy year", "during the 3rd year", "in year one", "policy year 2"
+_NTH_YEAR = re.compile(r"\b(?P<nth>second|2nd|third|3rd|fourth|4th|fifth|5th)\s+(?:policy\s+)?"
+                       r"year\b|\byear\s+(?P<n>one|two|three|four|five|[1-5])\b", re.IGNORECASE)
+_ORDINAL = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
+            "5th": 5, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
+@dataclass(frozen=True)
+class AskedTime:
+    """A time counted from the start of cover that a question asks about: the days from
+    ``start`` to ``end`` of a window ("in the first year": 0 to 365.25) or one moment
+    ("after three years of cover": 1095.75 to 1095.75); ``span`` where the question says
+    it."""
+
+    start: float
+    end: float
+    span: tuple[int, int]
+
+    @property
+    def window(self) -> bool:
+        return self.end > self.start
+
+
+def asked_time(text: str) -> AskedTime | None:
+    """The time from the start of cover ``text`` asks about ("Is hernia covered in the first
+    two years?", "... within 12 months of buying the policy?", "... in year one?", "... if I
+    bought the policy 6 months ago?"), or None."""
+    for pattern in (FROM_START, _AFTER_START, _AGO):
+        match = pattern.search(text)
+        days = _length_days(match.group("length")) if match else None
+        if days is not None:
+            within = pattern is FROM_START and match.group("word").lower() != "after"
+            return AskedTime(0.0 if within else days, days, match.span())
+    match = FIRST_WINDOW.search(text)
+    if match:
+        days = _length_days(f"{match.group(1) or 'one'} {match.group(2)}") or \
+            DAYS_PER_UNIT[match.group(2).lower()]
+        return AskedTime(0.0, days, match.span())
+    match = _NTH_YEAR.search(text)
+    if match:
+        year = _ORDINAL.get((match.group("nth") or match.group("n")).lower()) or \
+            int(match.group("n"))
+        return AskedTime((year - 1) * DAYS_PER_UNIT["year"], year * DAYS_PER_UNIT["year"],
+                         match.span())
+    return None
+
+
+def _length_days(text: str) -> float | None:
+    durations = [v for v in extract_values(text) if v.kind == "duration" and v.amount]
+    if not durations:
+        return None
+    return durations[0].amount * DAYS_PER_UNIT.get(durations[0].unit or "day", 1.0)
 
 
 def stated_figures(text: str) -> list[Value]:
@@ -594,8 +654,8 @@ def stated_figures(text: str) -> list[Value]:
     time it asks about ("Is hernia covered in the first two years?", "... within 12 months of
     buying the policy?" state none: an answer need not say "two years", its 24-month
     waiting period answers)."""
-    windows = [m.span() for pattern in (FIRST_WINDOW, FROM_START)
-               for m in pattern.finditer(text)]
+    asked = asked_time(text)
+    windows = [asked.span] if asked is not None else []
     return [v for v in extract_values(text) if figure(v) is not None
             and not any(start <= v.start and v.end <= end for start, end in windows)]
 

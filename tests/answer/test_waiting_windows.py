@@ -15,7 +15,12 @@ import pytest
 from written_graph import ask_variant, variant_graph
 
 from clausegraph.answer.waiting import waiting_question
-from clausegraph.text.values import stated_figures
+from clausegraph.text.values import DAYS_PER_UNIT, asked_time, stated_figures
+
+YEAR = DAYS_PER_UNIT["year"]
+# the first year, said in other ways
+FIRST_YEARS = ["in the first policy year", "in the 1st year", "in year one",
+               "within 12 months of buying the policy"]
 
 # (subject as the benefit names it, as a question asks it, its limit, the period as the
 # waiting rule states it, the list's lead-in, its markers, the heading of the waiting periods)
@@ -74,6 +79,17 @@ def test_the_first_year_is_decided_by_the_waiting_period(waiting_graph, variant)
     quoted = " ".join(line.text for line in answer.direct.lines)
     # the rule with its period and the listed item, then the benefit
     assert period in quoted and benefit in quoted and "subject to a limit" in quoted, quoted
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+@pytest.mark.parametrize("wording", ["Is {asked} covered {first_year}?",
+                                     "If I bought the policy 6 months ago, can I claim for "
+                                     "{asked}?"])
+def test_the_first_year_said_otherwise(waiting_graph, variant, wording):
+    question = wording.format(asked=VARIANTS[variant][1], first_year=FIRST_YEARS[variant + 1])
+    answer = ask_variant(waiting_graph, variant, question, suffix=".html")
+    assert answer.verdict is not None and answer.verdict.label == "no", answer.verdict
 
 
 @pytest.mark.slow
@@ -137,3 +153,29 @@ def test_other_questions_ask_no_waiting_period(question):
 ])
 def test_a_time_from_the_start_of_cover_is_no_stated_figure(question):
     assert stated_figures(question) == []
+
+
+@pytest.mark.parametrize("question, start, end", [
+    ("Is hernia covered in the first two years?", 0, 2 * YEAR),
+    ("Is hernia covered in the 1st year?", 0, YEAR),
+    ("Is hernia covered in year one?", 0, YEAR),
+    ("Is hernia covered within 12 months of buying the policy?", 0, YEAR),
+    ("Is hernia covered in the second policy year?", YEAR, 2 * YEAR),
+    ("Can I claim for hernia after three years of cover?", 3 * YEAR, 3 * YEAR),
+    ("Can I get hernia paid 6 months after taking the policy?", YEAR / 2, YEAR / 2),
+    ("If I bought the policy 6 months ago, can I claim for hernia?", YEAR / 2, YEAR / 2),
+    ("Is an illness covered during the first 30 days from inception?", 0, 30),
+])
+def test_the_time_asked_from_the_start_of_cover(question, start, end):
+    asked = asked_time(question)
+    assert asked is not None, question
+    assert (asked.start, asked.end) == pytest.approx((start, end)), asked
+
+
+@pytest.mark.parametrize("question", [
+    "Is dialysis covered after 30 days of hospitalisation?",  # not from the start of cover
+    "Within how many days must a claim be notified?",
+    "What is the waiting period for hernia?",
+])
+def test_no_time_from_the_start_of_cover(question):
+    assert asked_time(question) is None
