@@ -162,7 +162,14 @@ def attach_verdicts(answer: Answer, asked: str, dates_of: DatesOf | None = None)
     if not texts:
         answer.verdict = verdict(asked, None) if not leads else None
         return
-    if len(texts) > 1:
+    labels = {d.verdict.label for d in leads if d.verdict}
+    if len(texts) > 1 and len(labels) == 1 and labels <= {"yes", "no"}:
+        # "No: 2-year waiting period" and "No: 24-month waiting period": every document
+        # answers no, each for its own reason
+        said = "Yes" if labels == {"yes"} else "No"
+        answer.verdict = Verdict(label=labels.pop(), text=f"{said}: see each document's answer",
+                                 basis="the documents answer alike, each on its own terms")
+    elif len(texts) > 1:
         answer.verdict = Verdict(label="cannot_tell", text="Depends on the document: see each "
                                  "document's answer", basis="the documents answer differently")
     else:

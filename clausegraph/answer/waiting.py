@@ -28,10 +28,18 @@ from clausegraph.text.values import asked_time, extract_values
 _ASKS_COVER = re.compile(
     r"\b(?:covered|cover|covers|coverage|payable|paid|pay|pays|reimburs\w*|included|"
     r"indemnif\w*|claim\w*|admissible)\b", re.IGNORECASE)
+# when cover starts, asked of what is covered: "When will cataract surgery be covered?", "How
+# long until knee replacement is covered?", "After how many years is cataract covered?"
+_ASKS_WHEN = re.compile(r"^\s*(?:when|how\s+(?:long|soon)|after\s+how\s+(?:long|many\s+\w+))\b"
+                        r"(?:\s+(?:until|till|before|must\s+I\s+wait(?:\s+before)?))?", re.IGNORECASE)
+# asked when what is covered: "... be covered?", "... claim for kidney stones?" (not "When
+# must a claim be notified?")
+_COVERED = re.compile(r"\b(?:covered|payable|paid|reimbursed|claim(?:ing)?\s+for)\b",
+                      re.IGNORECASE)
 # the words of a question that name neither what is asked about nor anything in a wording
 _FRAME_WORDS = frozenset(ENGLISH_STOP_WORDS) | frozenset(
     "policy policies plan insurance insurer insurers company i my me we us you your "
-    "expenses expense charges cost costs".split())
+    "expenses expense charges cost costs wait waiting claiming".split())
 # what is done for a condition, not the condition ("cataract surgery", "hernia repair"):
 # a waiting-period list names the condition ("9. Cataract", "Hernia of all types"), and a
 # wording's every rule names surgery and treatment
@@ -56,12 +64,19 @@ class WaitingEvidence:
 def waiting_question(question: str) -> str | None:
     """The question for the waiting period of what ``question`` asks to be covered at a
     time from the start of cover ("Is cataract surgery covered in the first policy year?"
-    -> "What is the waiting period for cataract surgery?"); None for any other question."""
-    asked = asked_time(question)
-    if asked is None or not asks_yes_no(question) or _ASKS_COVER.search(question) is None:
+    -> "What is the waiting period for cataract?"), or asks when it is covered ("How long
+    until knee replacement is covered?"); None for any other question."""
+    if _ASKS_COVER.search(question) is None:
         return None
-    start, end = asked.span
-    rest = _ASKS_COVER.sub(" ", question[:start] + " " + question[end:])
+    asked = asked_time(question)
+    if asked is not None and asks_yes_no(question):
+        start, end = asked.span
+        rest = question[:start] + " " + question[end:]
+    elif asked is None and _ASKS_WHEN.search(question) and _COVERED.search(question):
+        rest = _ASKS_WHEN.sub(" ", question)  # "How long until knee replacement is covered?"
+    else:
+        return None
+    rest = _ASKS_COVER.sub(" ", rest)
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]*", rest)
              if w.lower() not in _FRAME_WORDS and w.lower().rstrip("'s") not in _FRAME_WORDS]
     # what is asked about, in the question's own words ("cataract", "knee replacement"),

@@ -735,6 +735,30 @@ def test_documents_answering_equally_state_each_ones_verdict():
     assert lines[1].startswith("B (b.pdf): 36 months — “") and "36 months of" in lines[1]
 
 
+@pytest.mark.parametrize("first, second, said", [
+    ("24 months", "36 months", "No"),
+    ("two (2) years", "thirty-six (36) months", "No"),
+])
+def test_documents_that_answer_alike_for_their_own_reasons(first, second, said):
+    """Asked of the first year, one policy waits 24 months and another 36: no in both, each
+    document's line saying why; one that does not wait that long makes it depend."""
+    question = "Is cataract surgery covered in the first policy year?"
+    named = LISTED.replace("the listed conditions", "cataract")
+    one = _direct(named.replace("24 months", first)).model_copy(
+        update={"doc_id": "a", "document": "A", "file": "a.pdf"})
+    other = _direct(named.replace("24 months", second)).model_copy(
+        update={"doc_id": "b", "document": "B", "file": "b.pdf"})
+    answer = _answered(one, other)
+    attach_verdicts(answer, question)
+    assert answer.verdict is not None and answer.verdict.label == said.lower()
+    assert answer.verdict.text == f"{said}: see each document's answer"
+    short = _direct(named.replace("24 months", "30 days")).model_copy(
+        update={"doc_id": "c", "document": "C", "file": "c.pdf"})
+    mixed = _answered(one, short)
+    attach_verdicts(mixed, question)
+    assert mixed.verdict is not None and mixed.verdict.label == "cannot_tell"
+
+
 @pytest.mark.parametrize("period", ["12 months", "twelve (12) months", "12 (twelve) months",
                                     "one year", "1 (one) year", "365 days"])
 @pytest.mark.parametrize("asked", ["Is cataract surgery covered in the first year?",

@@ -84,8 +84,8 @@ def test_the_first_year_is_decided_by_the_waiting_period(waiting_graph, variant)
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))
 @pytest.mark.parametrize("wording", ["Is {asked} covered {first_year}?",
-                                     "If I bought the policy 6 months ago, can I claim for "
-                                     "{asked}?"])
+                                     ("If I bought the policy 6 months ago, can I claim for "
+                                      "{asked}?")])
 def test_the_first_year_said_otherwise(waiting_graph, variant, wording):
     question = wording.format(asked=VARIANTS[variant][1], first_year=FIRST_YEARS[variant + 1])
     answer = ask_variant(waiting_graph, variant, question, suffix=".html")
@@ -100,6 +100,21 @@ def test_a_time_after_the_waiting_period_is_covered(waiting_graph, variant):
     answer = ask_variant(waiting_graph, variant, question, suffix=".html")
     assert answer.verdict is not None and answer.verdict.label == "yes", answer.verdict
     assert answer.verdict.text.startswith("Yes, after a"), answer.verdict.text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+@pytest.mark.parametrize("wording", ["How long until {asked} is covered?",
+                                     "When can I claim for {asked}?",
+                                     "After how many years is {asked} covered?"])
+def test_when_cover_starts_is_the_waiting_period(waiting_graph, variant, wording):
+    """Asked when cover starts, the waiting question's answer is used only where the cover
+    answer does not itself state the wait: on these documents it does (a guard; the real
+    wordings it changed are in docs/policies_bench.md, session 40)."""
+    question = wording.format(asked=VARIANTS[variant][1])
+    answer = ask_variant(waiting_graph, variant, question, suffix=".html")
+    assert answer.verdict is not None, question
+    assert answer.verdict.text == ["24 months", "2 years", "36 months"][variant], answer.verdict
 
 
 @pytest.mark.slow
@@ -131,6 +146,11 @@ def test_cover_asked_without_a_time_is_the_benefit(waiting_graph, variant):
     ("Is surgery covered in the first month?", "What is the waiting period for surgery?"),
     ("Does the insurer reimburse dental treatment during the first 90 days from inception?",
      "What is the waiting period for dental?"),
+    ("How long until knee replacement is covered?",
+     "What is the waiting period for knee replacement?"),
+    ("After how many years is cataract surgery covered?",
+     "What is the waiting period for cataract?"),
+    ("When can I claim for kidney stones?", "What is the waiting period for kidney stones?"),
 ])
 def test_the_waiting_question_names_what_is_asked_about(question, expected):
     assert waiting_question(question) == expected
@@ -141,6 +161,8 @@ def test_the_waiting_question_names_what_is_asked_about(question, expected):
     "What is the waiting period for cataract in the first year?",  # not a cover question
     "How many claims were paid in the first year?",            # not yes or no
     "Is cataract surgery covered after a claim?",              # a time not from the start
+    "When must a claim be notified?",                          # when, but not of cover
+    "How long is the grace period?",
 ])
 def test_other_questions_ask_no_waiting_period(question):
     assert waiting_question(question) is None
