@@ -26,7 +26,7 @@ from clausegraph.answer.direct import (EXCEPTION_HEADING, NOT_FOUND, REFUSES_COV
 from clausegraph.answer.dates import document_dates
 from clausegraph.answer.defined import (DEFINED_BY, DEFINITION_HEADING, LEAD_TERM, PRONOUNS,
                                         definition_terms, past_term_line)
-from clausegraph.answer.waiting import WaitingEvidence, with_waiting
+from clausegraph.answer.waiting import WaitingEvidence, waiting_link, with_waiting
 from clausegraph.answer.verdict import (attach_verdicts, misses_stated_figure, stated_answer,
                                         states_no_amount)
 from clausegraph.models import (
@@ -440,8 +440,11 @@ def _attach_direct(
             waited = _document_answer(
                 index, terms, waiting.question, waiting.of_document(doc_id), trusted,
                 waiting.question_types, sentence_similarity=sentence_similarity)
-            answer.per_document[-1] = with_waiting(asked, answer.per_document[-1], waited,
-                                                   waiting.question)
+            cover = answer.per_document[-1]
+            answer.per_document[-1] = with_waiting(asked, cover, waited, waiting.question)
+            link = waiting_link(answer.per_document[-1], cover)
+            if link is not None:  # "6.3(f)(i)/9 OVERRIDES 4.3" in the reasoning chain
+                answer.chain.append(link)
     # the document that answers best leads (ties: the best-ranked document)
     lead = max((d for d in answer.per_document if d.found), key=lambda d: d.confidence,
                default=None)

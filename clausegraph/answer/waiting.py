@@ -20,7 +20,7 @@ import numpy as np
 
 from clausegraph.answer.direct import AFFIRMS_COVER, DEFERS_COVER, refuses_cover
 from clausegraph.answer.verdict import asks_yes_no, excepts_accidents, names_subject, waiting_period
-from clausegraph.models import DirectAnswer, RetrievedClause
+from clausegraph.models import ChainLink, DirectAnswer, RelationType, RetrievedClause
 from clausegraph.text.stopwords import ENGLISH_STOP_WORDS
 from clausegraph.text.values import asked_time, extract_values
 
@@ -47,6 +47,8 @@ _PROCEDURE_WORDS = frozenset(
     "treatment treatments surgery surgeries surgical operation operations procedure "
     "procedures repair therapy".split())
 _WAITING = re.compile(r"\bwaiting\b", re.IGNORECASE)
+# the rule id of the chain link a waiting period's answer draws to the benefit it defers
+WAITING_RULE = "waiting-period-answer"
 
 
 @dataclass
@@ -118,6 +120,29 @@ def with_waiting(question: str, cover: DirectAnswer, waiting: DirectAnswer | Non
         "lines": lines, "exceptions": [*waiting.exceptions, *cover.exceptions],
         "confidence": max(waiting.confidence, cover.confidence if cover.found else 0.0),
         "verdict": None})
+
+
+def waiting_link(answered: DirectAnswer, cover: DirectAnswer) -> ChainLink | None:
+    """The reasoning chain's link from the waiting period that decided ``answered`` to the
+    benefit of the cover answer it defers ("6.3(f)(i)/9 OVERRIDES 4.3"), when the answer
+    quotes both; None otherwise. Its confidence is the gate's P(right) of the waiting
+    answer (its share of the question's words when the gate is off)."""
+    deciding = answered.answering_line()
+    shown = {(line.clause_id, tuple(line.span)) for line in answered.lines}
+    benefit = next((line for line in cover.lines if not line.heads and deciding is not None
+                    and line.clause_id != deciding.clause_id
+                    and (line.clause_id, tuple(line.span)) in shown), None)
+    if deciding is None or benefit is None:
+        return None
+    said = " ".join(line.text for line in answered.lines
+                    if (line.clause_id, tuple(line.span)) not in
+                    {(b.clause_id, tuple(b.span)) for b in cover.lines})
+    confidence = answered.right_probability if answered.right_probability is not None \
+        else answered.confidence
+    return ChainLink(type=RelationType.OVERRIDES, source=deciding.clause_id,
+                     target=benefit.clause_id, source_label=deciding.label,
+                     target_label=benefit.label, confidence=round(confidence, 3),
+                     rule_id=WAITING_RULE, evidence=said)
 
 
 def _waits(text: str) -> bool:

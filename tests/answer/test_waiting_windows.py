@@ -14,7 +14,8 @@ from __future__ import annotations
 import pytest
 from written_graph import ask_variant, variant_graph
 
-from clausegraph.answer.waiting import waiting_question
+from clausegraph.answer.waiting import WAITING_RULE, waiting_question
+from clausegraph.models import RelationType
 from clausegraph.text.values import DAYS_PER_UNIT, asked_time, stated_figures
 
 YEAR = DAYS_PER_UNIT["year"]
@@ -79,6 +80,11 @@ def test_the_first_year_is_decided_by_the_waiting_period(waiting_graph, variant)
     quoted = " ".join(line.text for line in answer.direct.lines)
     # the rule with its period and the listed item, then the benefit
     assert period in quoted and benefit in quoted and "subject to a limit" in quoted, quoted
+    # the reasoning chain: the waiting period overrides the benefit it defers
+    deferring = [link for link in answer.chain if link.rule_id == WAITING_RULE]
+    assert len(deferring) == 1 and deferring[0].type is RelationType.OVERRIDES, answer.chain
+    assert deferring[0].target_label == "4.3", deferring[0]
+    assert deferring[0].source == answer.direct.answering_line().clause_id
 
 
 @pytest.mark.slow
