@@ -62,9 +62,10 @@ _ASKS_VALUE: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
                 r"\b(?:distance|radius|cubic capacity)\b", re.I), ("measure",)),
     (re.compile(r"\bhow many\b", re.I), ("number", "measure")),
 )
-_ASKS_COVER = re.compile(r"\b(covered|cover|covers|payable|pay for|pays for|reimburs\w*|"
-                         r"included|indemnif\w*|claim\w*|(?:be|is|are|get|gets)\s+insured)\b",
-                         re.IGNORECASE)
+_ASKS_COVER = re.compile(r"\b(covered|cover|covers|payable|pay for|pays for|paid\s+for|reimburs\w*|"
+                         r"included|indemnif\w*|claim\w*|(?:be|is|are|get|gets)\s+insured|"
+                         # "Can I get hernia surgery paid ...?"
+                         r"get\s+(?:[\w'-]+\s+){1,4}?paid)\b", re.IGNORECASE)
 # "Does coverage continue during FMLA leave?", "Is cover maintained while abroad?"
 _ASKS_CONTINUE = re.compile(r"\b(?:continues?|continued|maintained|remains?)\b", re.I)
 _PERMISSION = re.compile(r"^\s*(can|could|may|might|is \w+ (allowed|permitted|entitled))\b",

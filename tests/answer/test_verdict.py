@@ -811,3 +811,25 @@ def test_a_claim_named_as_the_time_of_what_is_asked_is_no_cover_question(questio
                                                                           label):
     read = verdict(question, _direct(quote))
     assert read is not None and read.label == label, read
+
+
+@pytest.mark.parametrize("question", [
+    "Are my glasses or contact lenses paid for?",
+    "Can I get my spectacles paid by the policy?",
+    "Will I get glasses paid in the second year?",
+])
+@pytest.mark.parametrize("quote, said", [
+    ("The following are excluded: prescribed glasses, spectacles and contact lenses.",
+     "No: excluded"),
+    ("We will pay for spectacles and glasses up to INR 5,000 in a policy year.",
+     "Yes, up to INR 5,000"),
+])
+def test_paid_for_asks_cover(question, quote, said):
+    """"Paid for" and "get ... paid" ask for cover as "covered" does."""
+    assert verdict(question, _direct(quote)).text == said
+
+
+def test_a_payment_asked_of_the_premium_is_no_cover_question():
+    read = verdict("Is the premium paid monthly?",
+                   _direct("The premium is payable annually in advance."))
+    assert read is None or not read.text.startswith(("Yes, up to", "No: excluded")), read
