@@ -20,7 +20,7 @@ import numpy as np
 
 from clausegraph.answer.direct import AFFIRMS_COVER, DEFERS_COVER, refuses_cover
 from clausegraph.answer.verdict import asks_yes_no, excepts_accidents, names_subject, waiting_period
-from clausegraph.models import ChainLink, DirectAnswer, RelationType, RetrievedClause
+from clausegraph.models import AnswerLine, ChainLink, DirectAnswer, RelationType, RetrievedClause
 from clausegraph.text.stopwords import ENGLISH_STOP_WORDS
 from clausegraph.text.values import asked_time, extract_values
 
@@ -113,9 +113,8 @@ def with_waiting(question: str, cover: DirectAnswer, waiting: DirectAnswer | Non
     # of the Sum Insured"); a cover answer that itself refuses or waits says nothing more
     benefit = cover.lines if AFFIRMS_COVER.search(granted) and not refuses_cover(granted) \
         and not _waits(granted) and _WAITING.search(granted) is None else []
-    shown = {(line.clause_id, tuple(line.span)) for line in waiting.lines}
-    lines = [*waiting.lines, *(line for line in benefit
-                               if (line.clause_id, tuple(line.span)) not in shown)]
+    shown = {_where(line) for line in waiting.lines}
+    lines = [*waiting.lines, *(line for line in benefit if _where(line) not in shown)]
     return waiting.model_copy(update={
         "lines": lines, "exceptions": [*waiting.exceptions, *cover.exceptions],
         "confidence": max(waiting.confidence, cover.confidence if cover.found else 0.0),
@@ -128,21 +127,24 @@ def waiting_link(answered: DirectAnswer, cover: DirectAnswer) -> ChainLink | Non
     quotes both; None otherwise. Its confidence is the gate's P(right) of the waiting
     answer (its share of the question's words when the gate is off)."""
     deciding = answered.answering_line()
-    shown = {(line.clause_id, tuple(line.span)) for line in answered.lines}
+    shown = {_where(line) for line in answered.lines}
     benefit = next((line for line in cover.lines if not line.heads and deciding is not None
-                    and line.clause_id != deciding.clause_id
-                    and (line.clause_id, tuple(line.span)) in shown), None)
+                    and line.clause_id != deciding.clause_id and _where(line) in shown), None)
     if deciding is None or benefit is None:
         return None
-    said = " ".join(line.text for line in answered.lines
-                    if (line.clause_id, tuple(line.span)) not in
-                    {(b.clause_id, tuple(b.span)) for b in cover.lines})
+    granted = {_where(line) for line in cover.lines}
+    said = " ".join(line.text for line in answered.lines if _where(line) not in granted)
     confidence = answered.right_probability if answered.right_probability is not None \
         else answered.confidence
     return ChainLink(type=RelationType.OVERRIDES, source=deciding.clause_id,
                      target=benefit.clause_id, source_label=deciding.label,
                      target_label=benefit.label, confidence=round(confidence, 3),
                      rule_id=WAITING_RULE, evidence=said)
+
+
+def _where(line: AnswerLine) -> tuple[str, tuple[int, int]]:
+    """What a quoted line quotes: its clause and span."""
+    return line.clause_id, tuple(line.span)
 
 
 def _waits(text: str) -> bool:
