@@ -470,7 +470,7 @@ def _subject_words(question: str) -> list[str]:
     asking = [ASKS_YES_NO, _ASKS_COVER, _WAIT, FIRST_WINDOW, _PERMISSION, _EXISTS,
               *(pattern for pattern, _ in _ASKS_VALUE)]
     subject = question
-    asked = asked_time(subject)
+    asked = asked_time(subject, ending=False)
     if asked is not None:  # "within 12 months of buying the policy" names no subject
         subject = subject[:asked.span[0]] + " " + subject[asked.span[1]:]
     for pattern in asking:

@@ -595,6 +595,10 @@ _AFTER_START = re.compile(rf"\b{_LENGTH}\s+(?:after|since|from)\s+(?:the\s+)?{_S
 # "if I bought the policy 6 months ago"
 _AGO = re.compile(rf"\b(?:bought|took|taken|purchased|started|joined|enrolled)\b[^.?!]{{0,40}}?"
                   rf"\b{_LENGTH}\s+ago\b", re.IGNORECASE)
+# "Is knee replacement covered after 2 years?", "... within 90 days?": a time the question
+# ends on, counted from the start of cover (not "after 30 days of hospitalisation")
+_ENDS_ASKING = re.compile(rf"\b(?P<word>within|after|in)\s+(?:the\s+)?(?:first\s+)?{_LENGTH}"
+                          r"\s*\?\s*$", re.IGNORECASE)
 # "in the second policy year", "during the 3rd year", "in year one", "policy year 2"
 _NTH_YEAR = re.compile(r"\b(?P<nth>second|2nd|third|3rd|fourth|4th|fifth|5th)\s+(?:policy\s+)?"
                        r"year\b|\byear\s+(?P<n>one|two|three|four|five|[1-5])\b", re.IGNORECASE)
@@ -618,15 +622,19 @@ class AskedTime:
         return self.end > self.start
 
 
-def asked_time(text: str) -> AskedTime | None:
+def asked_time(text: str, ending: bool = True) -> AskedTime | None:
     """The time from the start of cover ``text`` asks about ("Is hernia covered in the first
     two years?", "... within 12 months of buying the policy?", "... in year one?", "... if I
-    bought the policy 6 months ago?"), or None."""
-    for pattern in (FROM_START, _AFTER_START, _AGO):
+    bought the policy 6 months ago?"), or None. ``ending``: also a time the question ends
+    on without naming the start ("Is knee replacement covered after 2 years?"), which of a
+    contract may be a figure it asks about ("Can the agreement be terminated within 30
+    days?")."""
+    for pattern in (FROM_START, _AFTER_START, _AGO, *((_ENDS_ASKING,) if ending else ())):
         match = pattern.search(text)
         days = _length_days(match.group("length")) if match else None
         if days is not None:
-            within = pattern is FROM_START and match.group("word").lower() != "after"
+            within = pattern in (FROM_START, _ENDS_ASKING) and \
+                match.group("word").lower() != "after"
             return AskedTime(0.0 if within else days, days, match.span())
     match = FIRST_WINDOW.search(text)
     if match:
@@ -654,7 +662,7 @@ def stated_figures(text: str) -> list[Value]:
     time it asks about ("Is hernia covered in the first two years?", "... within 12 months of
     buying the policy?" state none: an answer need not say "two years", its 24-month
     waiting period answers)."""
-    asked = asked_time(text)
+    asked = asked_time(text, ending=False)
     windows = [asked.span] if asked is not None else []
     return [v for v in extract_values(text) if figure(v) is not None
             and not any(start <= v.start and v.end <= end for start, end in windows)]

@@ -21,7 +21,7 @@ from clausegraph.text.values import DAYS_PER_UNIT, asked_time, stated_figures
 YEAR = DAYS_PER_UNIT["year"]
 # the first year, said in other ways
 FIRST_YEARS = ["in the first policy year", "in the 1st year", "in year one",
-               "within 12 months of buying the policy"]
+               "within 12 months of buying the policy", "within 6 months"]
 
 # (subject as the benefit names it, as a question asks it, its limit, the period as the
 # waiting rule states it, the list's lead-in, its markers, the heading of the waiting periods)
@@ -90,10 +90,12 @@ def test_the_first_year_is_decided_by_the_waiting_period(waiting_graph, variant)
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))
 @pytest.mark.parametrize("wording", ["Is {asked} covered {first_year}?",
+                                     "Is {asked} covered {ending}?",
                                      ("If I bought the policy 6 months ago, can I claim for "
                                       "{asked}?")])
 def test_the_first_year_said_otherwise(waiting_graph, variant, wording):
-    question = wording.format(asked=VARIANTS[variant][1], first_year=FIRST_YEARS[variant + 1])
+    question = wording.format(asked=VARIANTS[variant][1], first_year=FIRST_YEARS[variant + 1],
+                              ending=FIRST_YEARS[-1])
     answer = ask_variant(waiting_graph, variant, question, suffix=".html")
     assert answer.verdict is not None and answer.verdict.label == "no", answer.verdict
 
@@ -193,6 +195,8 @@ def test_a_time_from_the_start_of_cover_is_no_stated_figure(question):
     ("Can I get hernia paid 6 months after taking the policy?", YEAR / 2, YEAR / 2),
     ("If I bought the policy 6 months ago, can I claim for hernia?", YEAR / 2, YEAR / 2),
     ("Is an illness covered during the first 30 days from inception?", 0, 30),
+    ("Is knee replacement covered after 2 years?", 2 * YEAR, 2 * YEAR),
+    ("Is hernia covered within 90 days?", 0, 90),
 ])
 def test_the_time_asked_from_the_start_of_cover(question, start, end):
     asked = asked_time(question)
@@ -207,3 +211,11 @@ def test_the_time_asked_from_the_start_of_cover(question, start, end):
 ])
 def test_no_time_from_the_start_of_cover(question):
     assert asked_time(question) is None
+
+
+def test_a_time_a_question_ends_on_stays_a_figure_it_states():
+    """"Can the agreement be terminated within 30 days?" of a contract may ask for the 30
+    days: the figure a quote must state, though the cover verdict reads it as a window."""
+    question = "Can the agreement be terminated within 30 days?"
+    assert [v.text for v in stated_figures(question)] == ["30 days"]
+    assert asked_time(question, ending=False) is None
