@@ -435,10 +435,11 @@ def _attach_direct(
             type_check(doc_id) if type_check is not None else None,
             bool(answer.retrieval.get("answer_type_absent_refuses", False)),
             sentence_similarity=sentence_similarity))
-        if waiting is not None and waiting.of_document(doc_id):
+        found_waiting = waiting.of_document(doc_id) if waiting is not None else []
+        if found_waiting:
             # asked of a time from the start of cover: the waiting period decides
             waited = _document_answer(
-                index, terms, waiting.question, waiting.of_document(doc_id), trusted,
+                index, terms, waiting.question, found_waiting, trusted,
                 waiting.question_types, sentence_similarity=sentence_similarity)
             cover = answer.per_document[-1]
             answer.per_document[-1] = with_waiting(asked, cover, waited, waiting.question)

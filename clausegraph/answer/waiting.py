@@ -97,7 +97,8 @@ def with_waiting(question: str, cover: DirectAnswer, waiting: DirectAnswer | Non
     if waiting is None or not waiting.found or not waiting.lines:
         return cover
     granted = " ".join(line.text for line in cover.lines) if cover.found else ""
-    if _waits(granted) and names_subject(asked_wait, granted):
+    cover_waits = _waits(granted)
+    if cover_waits and names_subject(asked_wait, granted):
         return cover  # the cover answer is itself the wait for what is asked about
     said = " ".join(line.text for line in waiting.lines)
     # a period, or a wait whose length the wording leaves to the schedule ("excluded until
@@ -112,7 +113,7 @@ def with_waiting(question: str, cover: DirectAnswer, waiting: DirectAnswer | Non
     # the benefit the period defers is read after it ("4.3 Cataract Treatment ... up to 25%
     # of the Sum Insured"); a cover answer that itself refuses or waits says nothing more
     benefit = cover.lines if AFFIRMS_COVER.search(granted) and not refuses_cover(granted) \
-        and not _waits(granted) and _WAITING.search(granted) is None else []
+        and not cover_waits and _WAITING.search(granted) is None else []
     shown = {_where(line) for line in waiting.lines}
     lines = [*waiting.lines, *(line for line in benefit if _where(line) not in shown)]
     return waiting.model_copy(update={

@@ -579,9 +579,12 @@ def figure(value: Value) -> tuple[str, float] | None:
 
 # "in the first two years", "during the 1st 90 days": the time a question asks about, not a
 # figure its answer has to state
-FIRST_WINDOW = re.compile(r"\b(?:first|1st)\s+(?:(\w+)\s+)?(?:policy\s+)?(day|week|month|year)s?\b",
-                          re.IGNORECASE)
-_LENGTH = r"(?P<length>[\w-]+\s+(?:days?|weeks?|months?|years?))"
+# a number as a question writes it before its unit: "12", "twelve", "thirty (30)", "30
+# (thirty)"
+_COUNT = r"[\w-]+(?:\s*\([\w\s-]+\))?"
+FIRST_WINDOW = re.compile(rf"\b(?:first|1st)\s+(?:({_COUNT})\s+)?(?:policy\s+)?"
+                          r"(day|week|month|year)s?\b", re.IGNORECASE)
+_LENGTH = rf"(?P<length>{_COUNT}\s+(?:days?|weeks?|months?|years?))"
 _START_WORDS = (r"(?:cover(?:age)?|polic(?:y|ies)|inception|start(?:ing)?|buying|purchas\w*|"
                 r"joining|enrol\w*|commencement|taking)")
 # "within 12 months of buying the policy", "after six months of cover", "during the first 90
@@ -600,10 +603,10 @@ _AGO = re.compile(rf"\b(?:bought|took|taken|purchased|started|joined|enrolled)\b
 _ENDS_ASKING = re.compile(rf"\b(?P<word>within|after|in)\s+(?:the\s+)?(?:first\s+)?{_LENGTH}"
                           r"\s*\?\s*$", re.IGNORECASE)
 # "in the second policy year", "during the 3rd year", "in year one", "policy year 2"
-_NTH_YEAR = re.compile(r"\b(?P<nth>second|2nd|third|3rd|fourth|4th|fifth|5th)\s+(?:policy\s+)?"
-                       r"year\b|\byear\s+(?P<n>one|two|three|four|five|[1-5])\b", re.IGNORECASE)
-_ORDINAL = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
-            "5th": 5, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_NTH_YEAR = re.compile(
+    rf"\b(?:(?P<nth>{'|'.join(_ORDINALS)})|(?P<digits>\d{{1,2}})(?:st|nd|rd|th))\s+"
+    rf"(?:policy\s+)?year\b|\byear\s+(?:(?P<word>{'|'.join(_UNITS)})|(?P<number>\d{{1,2}}))\b",
+    re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -643,10 +646,12 @@ def asked_time(text: str, ending: bool = True) -> AskedTime | None:
         return AskedTime(0.0, days, match.span())
     match = _NTH_YEAR.search(text)
     if match:
-        year = _ORDINAL.get((match.group("nth") or match.group("n")).lower()) or \
-            int(match.group("n"))
-        return AskedTime((year - 1) * DAYS_PER_UNIT["year"], year * DAYS_PER_UNIT["year"],
-                         match.span())
+        nth, word = match.group("nth"), match.group("word")
+        year = _ORDINALS[nth.lower()] if nth else _UNITS[word.lower()] if word else \
+            int(match.group("digits") or match.group("number"))
+        if year >= 1:
+            return AskedTime((year - 1) * DAYS_PER_UNIT["year"], year * DAYS_PER_UNIT["year"],
+                             match.span())
     return None
 
 

@@ -91,6 +91,7 @@ def test_the_first_year_is_decided_by_the_waiting_period(waiting_graph, variant)
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))
 @pytest.mark.parametrize("wording", ["Is {asked} covered {first_year}?",
                                      "Is {asked} covered {ending}?",
+                                     "Is {asked} covered in the first twelve (12) months?",
                                      ("If I bought the policy 6 months ago, can I claim for "
                                       "{asked}?")])
 def test_the_first_year_said_otherwise(waiting_graph, variant, wording):
@@ -197,6 +198,15 @@ def test_a_time_from_the_start_of_cover_is_no_stated_figure(question):
     ("Is an illness covered during the first 30 days from inception?", 0, 30),
     ("Is knee replacement covered after 2 years?", 2 * YEAR, 2 * YEAR),
     ("Is hernia covered within 90 days?", 0, 90),
+    # numbers written with their words or digits in brackets, ordinals in digits or words
+    ("Is hernia covered within thirty (30) days of buying the policy?", 0, 30),
+    ("Is hernia covered within 30 (thirty) days of buying the policy?", 0, 30),
+    ("Is hernia covered in the first two (2) years?", 0, 2 * YEAR),
+    ("Is knee replacement covered after 2 (two) years?", 2 * YEAR, 2 * YEAR),
+    ("If I bought the policy six (6) months ago, is hernia covered?", YEAR / 2, YEAR / 2),
+    ("Is hernia covered in the 3rd year?", 2 * YEAR, 3 * YEAR),
+    ("Is hernia covered in the third year?", 2 * YEAR, 3 * YEAR),
+    ("Is hernia covered in year 3?", 2 * YEAR, 3 * YEAR),
 ])
 def test_the_time_asked_from_the_start_of_cover(question, start, end):
     asked = asked_time(question)
