@@ -51,6 +51,12 @@ ProgressCallback = Callable[[str, int, int], None]
 # A question that names no document is answered inside each of its best documents, up to
 # this many (one retrieval each, tens of milliseconds).
 PER_DOCUMENT_ANSWERS = 3
+# An answer's candidates take, of each document, the clauses BM25 ranks best for the
+# question's rarest word alone (Retriever.rarest_word_hits). One was not enough: "cataract"
+# of the HDFC ERGO group wording is in a claim-documents item ("lens sticker ... in cataract
+# Surgery") that BM25 puts before the row of the listed conditions; two or three gave the
+# same 290 policy answers and 2,645 CUAD dev asks (docs/policies_bench.md, session 41).
+RAREST_WORD_HITS = 2
 # the contract review's best clause for the type a question asks about is shown by this place
 # in the evidence when retrieval ranks it lower or misses it: the first five are what the
 # benchmarks score and an analyst reads first (CUAD dev hit@5 90.2 -> 92.5, docs/cuad_dev.md,
@@ -549,7 +555,11 @@ class ClauseGraph:
         from clausegraph.answer.focus import focus_results
 
         config = self.retrieval_config(**overrides)
-        hits = focus_results(self.index, self._asked(question), found.hits, config)
+        asked = self._asked(question)
+        hits = found.hits
+        if config.focus_weight > 0:
+            hits = hits + self.retriever.rarest_word_hits(asked, hits, RAREST_WORD_HITS)
+        hits = focus_results(self.index, asked, hits, config)
         return hits + self.retriever.governing(hits, config)
 
     def _sentence_similarity(self, question_vector: np.ndarray

@@ -55,6 +55,14 @@ class SegmentConfig(StrictModel):
     max_clause_chars: int = Field(
         2000, ge=200, description="longer clauses are split into sentence windows"
     )
+    # 1000: a group of rows the packaged MiniLM reads whole (256 word pieces; a table row
+    # repeats its column names); at 2000 the second half of a group was unread by the
+    # dense vector: "All types Hernia" of the ICICI specified-disease table ranked 75th
+    # dense, 8th at 1000 (docs/policies_bench.md, session 41)
+    max_table_chars: int | None = Field(
+        1000, ge=200, description="longer tables are cut into groups of whole rows "
+        "(None: as max_clause_chars)"
+    )
     min_clause_chars: int = Field(
         40, ge=0, description="shorter fragments merge into their neighbour"
     )

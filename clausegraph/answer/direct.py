@@ -1687,7 +1687,8 @@ def _score_sentences(
             coverage = discount * _held(weights, own, context) / total
             # the same without the value's stand-in words: what the text itself says
             words = coverage if matched is tokens else discount * _held(
-                weights, (tokens | heading) if has_value else tokens, context) / total
+                weights, (tokens | heading | (title_stands if item_titled else frozenset()))
+                if has_value else tokens, context) / total
             # asked for a period, an amount, a law: a sentence without one answers less
             fit = _VALUE_FIT if has_value else (
                 -_MISSING_VALUE_COST * coverage if asks_value and not deferred else 0.0)

@@ -22,6 +22,7 @@ PAGE_BREAK = "\f"
 
 _ITEM_RE = re.compile(r"\d{1,3}[.)]?(?:\s|$)")
 _PERCENT_RE = re.compile(r"\d\s*%")
+_DIGIT_RE = re.compile(r"\d")
 _MAX_HEADER_CHARS = 90
 _HEADER_SEARCH_ROWS = 3  # a header below the title rows; further down a row is data
 COLUMN_JOINER = "/"  # names of the columns a merged value cell spans: "PLAN A/PLAN B"
@@ -60,12 +61,17 @@ class _LineBuilder:
         self.length += len(piece)
 
 
-def render_table(rows: Sequence[Sequence[str | None]]) -> RenderedTable:
+def render_table(rows: Sequence[Sequence[str | None]],
+                 set_apart: Sequence[bool | None] | None = None) -> RenderedTable:
     """The one table format of every reader (PDF, Word, HTML).
 
     ``rows`` hold cell texts; ``None`` marks a grid position covered by the merged cell
-    to its left. The first row (of the first three) with two or more filled cells that
-name columns is the header (a header
+    to its left. ``set_apart`` says, per row where the reader can tell, whether the row is
+    set apart from the rows below it as a header is (bold, shaded, ``<th>``: True) or set
+    like them (False). The first row (of the first three) with two or more filled cells
+    that name columns is the header, unless it is set like the rows below and heads no
+    column of figures: a list laid out in columns ("Cataract | Hernia" over "Fibroids |
+    Piles") has no header, and a first row of data ("Individual | $6,350") is none (a header
     whose merged cells are named by the row below, "Plans" over "PLAN A | PLAN B", takes
     its names from that row too). Each later row reads ``row label | header 2: value 2 |
     header 3: value 3``; a value spanning several columns is named by all of them
@@ -77,6 +83,11 @@ name columns is the header (a header
     columns = max((len(row) for row in grid), default=0)
     header_at = next((i for i, (_, row) in enumerate(numbered[:_HEADER_SEARCH_ROWS])
                       if _is_header(row)), None)
+    if header_at is not None and set_apart is not None:
+        index = numbered[header_at][0]
+        plain = index < len(set_apart) and set_apart[index] is False
+        if plain and not _names_figures(numbered, header_at):
+            header_at = None
     names: list[str] = []
     body_from = 0
     if header_at is not None and columns > 1:
@@ -107,6 +118,20 @@ def _is_header(row: Sequence[str | None]) -> bool:
         return False
     return not any(_ITEM_RE.match(cell) or len(cell) > _MAX_HEADER_CHARS or _PERCENT_RE.search(cell)
                    for cell in filled)
+
+
+def _names_figures(numbered: list[tuple[int, list[str | None]]], header_at: int) -> bool:
+    """Whether the header candidate heads a column of figures: one whose cells below it
+    mostly hold a number while its own cell holds none ("Age of vehicle | % of
+    depreciation" over "Not exceeding 6 months | 5%")."""
+    header = numbered[header_at][1]
+    body = [row for _, row in numbered[header_at + 1:]]
+    for column, name in enumerate(header):
+        cells = [row[column] for row in body if column < len(row) and row[column]]
+        if cells and not (name and _DIGIT_RE.search(name)) and \
+                2 * sum(bool(_DIGIT_RE.search(cell)) for cell in cells) >= len(cells):
+            return True
+    return False
 
 
 def _header_names(numbered: list[tuple[int, list[str | None]]], header_at: int,
@@ -196,8 +221,9 @@ class BlockWriter:
         for _ in range(breaks):
             self.page_break()
 
-    def add_table(self, rows: Sequence[Sequence[str | None]]) -> None:
-        table = render_table(rows)
+    def add_table(self, rows: Sequence[Sequence[str | None]],
+                  set_apart: Sequence[bool | None] | None = None) -> None:
+        table = render_table(rows, set_apart)
         if not table.text:
             return
         start = self._length

@@ -104,6 +104,7 @@ class _Table:
         # column -> (text, rows still to fill): a cell with rowspan fills its column in the
         # rows below it, with its own text (as a Word table's merged cell reads in each row)
         self.pending: dict[int, tuple[str, int]] = {}
+        self.headed: set[int] = set()  # the rows with a header cell (<th>)
 
     def new_row(self) -> None:
         self.close_row()
@@ -194,6 +195,8 @@ class _HtmlWalker:
             table = self.tables[-1]
             if not table.rows:
                 table.rows.append([])
+            if tag == "th":
+                table.headed.add(len(table.rows) - 1)
             table.cell = []
             table.span = _span(element.get("colspan", "1"))
             table.rowspan = _span(element.get("rowspan", "1"))
@@ -218,7 +221,9 @@ class _HtmlWalker:
             if self.tables and self.tables[-1].cell is not None:  # a table inside a cell
                 self.tables[-1].cell.append(" " + " ".join(table_lines(rows)) + " ")
             else:
-                self.writer.add_table(rows)
+                # a row of <td> cells is set like the rows below it: a header only over
+                # figures (blocks.render_table)
+                self.writer.add_table(rows, [i in table.headed for i in range(len(rows))])
         elif tag in _BLOCKS or tag == "tr":
             self._flush()
             if tag in ("ol", "ul") and self.lists:

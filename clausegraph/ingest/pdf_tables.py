@@ -50,6 +50,11 @@ LIST_LABEL_SHARE = 0.6
 LIST_TEXT_CHARS = 50
 _LIST_LABEL_RE = re.compile(r"\(?(?:[a-zA-Z]{1,2}|[ivxlIVXL]{1,5}|\d{1,3}(?:\.\d{1,3})*)[.)]")
 _EDGE_TOLERANCE = 1.0  # points
+# MuPDF's span flag for bold text, and font names that say bold where the flag does not
+_BOLD_FLAG = 16
+_BOLD_FONTS = ("bold", "black", "heavy", "semibold", "demi")
+_WHITE = 0.95  # a fill this light in every channel is the page, not shading
+_BACKGROUND_SHARE = 0.9  # of a table's height: a fill this tall is the table's background
 # Two readings of one grid: its box and its rows' tops within this many points
 _SAME_BOX = 2.0
 # a filled shape this thin (points) is a drawn rule, not a band of shading
@@ -94,11 +99,15 @@ def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
     if bands:
         candidates = _whole_cells(candidates, bands, strict_tables)
     words = page.get_text("words", textpage=textpage)
+    spans = [span for block in textpage.extractDICT()["blocks"]
+             for line in block.get("lines", ()) for span in line["spans"]]
+    style = _PageStyle(spans, [(pymupdf.Rect(path["rect"]), tuple(path["fill"]))
+                               for path in drawings if path.get("fill") is not None
+                               and "f" in path.get("type", "") and not _white(path["fill"])])
     if needs_remapping([font[3] for font in page.get_fonts()]):
         # a rupee font's backtick, a Symbol bullet: as the page draws them
         drawn = str.maketrans(page_character_map(
-            (span["font"], span["text"]) for block in textpage.extractDICT()["blocks"]
-            for line in block.get("lines", ()) for span in line["spans"]))
+            (span["font"], span["text"]) for span in spans))
         words = [(*w[:4], w[4].translate(drawn), *w[5:]) for w in words]
     if spelled:
         words = [(*w[:4], w[4].translate(spelled), *w[5:]) for w in words]
@@ -106,7 +115,7 @@ def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
     taken: set[int] = set()
     cut_at_lines = False
     for candidate in candidates:
-        table, wrapped = _read_table(candidate, words, blocks, taken)
+        table, wrapped = _read_table(candidate, words, blocks, taken, style)
         if table is not None:
             found.append(table)
             taken |= table.blocks
@@ -117,7 +126,7 @@ def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
         # column of prose) is read again by its drawn rules alone. Without fill-only
         # shapes on the page the strict reading is the same grid.
         for candidate in strict_tables():
-            table, _ = _read_table(candidate, words, blocks, taken)
+            table, _ = _read_table(candidate, words, blocks, taken, style)
             if table is not None:
                 found.append(table)
                 taken |= table.blocks
@@ -181,7 +190,8 @@ def _find_tables(page: pymupdf.Page, strict: bool = False) -> list:
 
 
 def _read_table(candidate, words: Sequence[tuple], blocks: Mapping[int, Sequence],
-                taken: set[int]) -> tuple[FoundTable | None, bool]:
+                taken: set[int], style: _PageStyle | None = None
+                ) -> tuple[FoundTable | None, bool]:
     """The table the candidate grid holds (None: not a data table), and whether the grid
     was refused for a column of wrapped sentences (its rows may be text lines)."""
     bbox = tuple(candidate.bbox)
@@ -229,13 +239,72 @@ def _read_table(candidate, words: Sequence[tuple], blocks: Mapping[int, Sequence
             (row[0] is not None and _label_on_top(placed.get((r, 0), ()), row_bottoms[r]))
             or (spans_down and bool(cells[0]))))
         grid.append(cells)
-    grid = join_wrapped_labels(grid)
+    set_apart = style.rows_set_apart(candidate) if style is not None else None
+    joined = join_wrapped_labels(grid)
+    if len(joined) != len(grid):
+        set_apart = None  # rows joined: the styles no longer line up with them
+    grid = joined
     if not _is_data_table(grid):
         return None, any(_is_prose_column(grid, c) for c in range(columns_in(grid)))
-    rendered = render_table(grid)
+    rendered = render_table(grid, set_apart)
     prefix = " ".join(stray) + "\n" if stray else ""
     return FoundTable(bbox=bbox, rendered=rendered, text=prefix + rendered.text + "\n",
                       offset=len(prefix), blocks=inside), False
+
+
+class _PageStyle:
+    """How a page sets its text (spans with their fonts) and its shading (filled shapes):
+    what tells a table's header row from the rows below it."""
+
+    def __init__(self, spans: Sequence[dict], fills: Sequence[tuple[pymupdf.Rect, tuple]]
+                 ) -> None:
+        self.spans = [(pymupdf.Rect(span["bbox"]), len(span["text"].strip()), _is_bold(span))
+                      for span in spans if span["text"].strip()]
+        self.fills = fills
+
+    def rows_set_apart(self, candidate) -> list[bool | None]:
+        """Per row of the grid: whether it is set apart from the rows below it, as a
+        header is (bold where their text mostly is not, or on a shading they are not on);
+        None for a row without text."""
+        boxes = [pymupdf.Rect(row.bbox) for row in candidate.rows]
+        table = pymupdf.Rect(candidate.bbox)
+        bold = [self._bold_chars(box) for box in boxes]
+        shade = [self._shade(box, table) for box in boxes]
+        out: list[bool | None] = []
+        for index, (chars, bolds) in enumerate(bold):
+            if not chars:
+                out.append(None)
+                continue
+            below_chars = sum(c for c, _ in bold[index + 1:])
+            below_bold = sum(b for _, b in bold[index + 1:])
+            bolder = 2 * bolds >= chars and 2 * below_bold < below_chars
+            below_shades = shade[index + 1:]
+            shaded = shade[index] is not None and \
+                below_shades.count(shade[index]) * 2 < len(below_shades)
+            out.append(bolder or shaded)
+        return out
+
+    def _bold_chars(self, box: pymupdf.Rect) -> tuple[int, int]:
+        """The characters whose span's middle is inside ``box``, and how many are bold."""
+        inside = [(size, bold) for rect, size, bold in self.spans
+                  if box.contains((rect.tl + rect.br) / 2)]
+        return sum(size for size, _ in inside), sum(size for size, bold in inside if bold)
+
+    def _shade(self, box: pymupdf.Rect, table: pymupdf.Rect) -> tuple | None:
+        """The colour of the shading behind the middle of ``box`` (None: unshaded); a
+        shape as tall as the table is its background, not a row's."""
+        middle = (box.tl + box.br) / 2
+        return next((colour for rect, colour in self.fills if rect.contains(middle)
+                     and rect.height < _BACKGROUND_SHARE * table.height), None)
+
+
+def _is_bold(span: dict) -> bool:
+    font = span.get("font", "").lower()
+    return bool(span.get("flags", 0) & _BOLD_FLAG) or any(w in font for w in _BOLD_FONTS)
+
+
+def _white(colour: Sequence[float]) -> bool:
+    return all(part >= _WHITE for part in colour)
 
 
 def _label_on_top(words: Sequence[tuple], bottom: float) -> bool:

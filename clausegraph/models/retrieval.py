@@ -26,9 +26,13 @@ class RetrievedClause(BaseModel):
     origin: str = Field(
         description="'seed' (top fused hit, starts expansion), 'hit' (a lower BM25/dense "
         "candidate), 'expanded' (reached through the graph), 'governing' (a definition "
-        "or exception of a returned clause, added to an answer) or 'review' (the contract "
-        "review's best clause for the CUAD type asked, which retrieval missed)"
+        "or exception of a returned clause, added to an answer), 'review' (the contract "
+        "review's best clause for the CUAD type asked, which retrieval missed) or "
+        "'rare-word' (a best BM25 match for the question's rarest word alone, added to an "
+        "answer's candidates)"
     )
+    rare_word: str | None = Field(default=None, description="the word a 'rare-word' clause "
+                                  "was found by, as the question writes it")
     seed_rank: int | None = Field(default=None, description="1-based rank among seed hits")
     via: list[Edge] = Field(default_factory=list, description="edges walked from the seed")
     via_seed: str | None = None
@@ -44,6 +48,8 @@ class RetrievedClause(BaseModel):
             return f"seed hit #{self.seed_rank} ({scores})"
         if self.origin == "review":
             return "the contract review's best clause for the clause type asked"
+        if self.origin == "rare-word":
+            return f"holds the question's rarest word, '{self.rare_word}' ({scores})"
         if self.origin == "hit":
             return f"retrieval hit ({scores})"
         steps = ", ".join(

@@ -224,6 +224,52 @@ class Retriever:
             via_seed=governed.clause_id,
         )
 
+    def rarest_word_hits(
+        self, query: str, results: list[RetrievedClause], k: int
+    ) -> list[RetrievedClause]:
+        """The ``k`` clauses of each document among ``results`` that BM25 ranks best for the
+        query's rarest word alone (of its words the document uses, the one in fewest of its
+        clauses), those not in ``results``: what a question is about may be named once, in
+        a long clause ("All types Hernia" in a table of listed conditions), that clauses
+        repeating the question's common words ("waiting period") outrank. Each joins at the
+        lowest score ``results`` gave its document (its own BM25 and dense kept), origin
+        ``rare-word``: an answer reorders them by their sentences' match."""
+        tokens = list(dict.fromkeys(self.query_tokens(query)))
+        have = {r.clause_id for r in results}
+        found = []
+        for doc_id in dict.fromkeys(r.clause.doc_id for r in results if r.origin != "governing"):
+            rarest = self._rarest_word(tokens, doc_id)
+            if rarest is None:
+                continue
+            ids, _ = self.index.lexical.top([rarest], k, [doc_id])
+            ids = [i for i in ids if i not in have]
+            if not ids:
+                continue
+            have.update(ids)
+            floor = min(r.score for r in results if r.clause.doc_id == doc_id)
+            found += self._word_hits(ids, tokens, query, floor, _as_written(query, rarest))
+        return found
+
+    def _rarest_word(self, tokens: list[str], doc_id: str) -> str | None:
+        """Of ``tokens``, the one the fewest of the document's clauses hold (None: none)."""
+        size = len(self.index.clauses.clause_ids([doc_id]))
+        counts = {t: len(self.index.lexical.top([t], size, [doc_id])[0]) for t in tokens}
+        used = [t for t in tokens if counts[t]]
+        return min(used, key=counts.__getitem__) if used else None
+
+    def _word_hits(self, ids: list[str], tokens: list[str], query: str, score: float,
+                   word: str) -> list[RetrievedClause]:
+        clauses = self.index.clauses.clauses(ids)
+        dense = self.index.vectors.vectors(ids) @ self.query_vector(query)
+        bm25 = self.index.lexical.scores(tokens, ids)
+        return [
+            RetrievedClause(
+                clause=clause, score=score, sim=0.0, bm25=float(lexical), dense=float(cosine),
+                centrality=self.index.graph.centrality(clause.doc_id).get(clause.clause_id, 0.0),
+                path_support=0.0, origin="rare-word", rare_word=word)
+            for clause, lexical, cosine in zip(clauses, bm25, dense, strict=True)
+        ]
+
     # -- seeds ---------------------------------------------------------------------------
 
     def _in_document_order(self, clause_ids: set[str]) -> list[Clause]:
@@ -390,3 +436,9 @@ def neighbours(graph: GraphStore, node: str, allowed_types: set[RelationType]):
     for edge in graph.in_edges(node):
         if edge.type in allowed_types and "in" in _WALK_DIRECTIONS[edge.type]:
             yield edge.source, edge
+
+
+def _as_written(query: str, token: str) -> str:
+    """The query's word that BM25 reads as ``token`` ("myomectomy" for "myomectomi")."""
+    words = (word.strip("?.,;:!\"'()") for word in query.split())
+    return next((word for word in words if tokenize(word) == [token]), token)

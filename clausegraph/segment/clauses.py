@@ -71,7 +71,7 @@ class _Segments:
 
 def build_clauses(
     document: Document, units: list[Unit], max_chars: int, lead_in_paths: bool = False,
-    title_paths: bool = False,
+    title_paths: bool = False, max_table_chars: int | None = None,
 ) -> list[Clause]:
     joiner = _Segments(document)
     naming = _Naming(document.text, lead_in_paths, title_paths)
@@ -79,11 +79,12 @@ def build_clauses(
     for unit in units:
         segments = joiner.join(unit.pieces)
         size = sum(end - start for start, end in segments)
-        if size > max_chars:
-            table = unit.node.kind == "table"
+        table = unit.node.kind == "table"
+        limit = (max_table_chars or max_chars) if table else max_chars
+        if size > limit:
             cut = row_groups if table else sentence_windows
             kind = "table" if table else "window"
-            for number, window in enumerate(cut(document.text, segments, max_chars), 1):
+            for number, window in enumerate(cut(document.text, segments, limit), 1):
                 clauses.append(
                     _clause(document, naming, unit, window, f"#w{number}", kind, len(clauses))
                 )

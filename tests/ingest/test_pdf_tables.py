@@ -119,12 +119,31 @@ def test_a_long_table_is_cut_into_groups_of_whole_rows(tmp_path: Path) -> None:
     from clausegraph.config import SegmentConfig
 
     document = load_document(benefits_pdf(tmp_path / "benefits.pdf"))
-    groups = [c for c in segment(document, SegmentConfig(max_clause_chars=300))
+    groups = [c for c in segment(document, SegmentConfig(max_table_chars=300))
               if c.kind == "table"]
     assert len(groups) > 1
     rows = document.text[document.tables[0].start:document.tables[0].end].split("\n")
     for group in groups:
         assert all(line in rows for line in group.text.split("\n") if line != "Table of Benefits:")
+
+
+def test_tables_are_cut_at_their_own_length_or_the_clauses(tmp_path: Path) -> None:
+    """A table's groups of rows are as long as ``max_table_chars`` (what the dense model
+    reads whole, by default), however long prose windows run; unset, as clauses."""
+    from clausegraph.config import SegmentConfig
+
+    document = load_document(benefits_pdf(tmp_path / "benefits.pdf"))
+    size = document.tables[0].end - document.tables[0].start
+    assert 400 < size < SegmentConfig().max_table_chars < SegmentConfig().max_clause_chars
+
+    def groups(config: SegmentConfig) -> int:
+        return sum(c.kind == "table" for c in segment(document, config))
+
+    assert groups(SegmentConfig()) == 1
+    assert groups(SegmentConfig(max_table_chars=400)) > 1
+    assert groups(SegmentConfig(max_table_chars=None)) == 1
+    assert groups(SegmentConfig(max_table_chars=None, max_clause_chars=400)) == \
+        groups(SegmentConfig(max_table_chars=400))
 
 
 def _text_column(page: pymupdf.Page, rect: pymupdf.Rect, text: str) -> None:

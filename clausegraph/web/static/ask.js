@@ -44,12 +44,15 @@ function showGroup(data) {
 }
 
 // One document's answer when several answer equally well: its text and its own citation.
-// why a clause is shown, in words (the API's origin: seed / hit / expanded / governing)
+// why a clause is shown, in words (the API's origin: seed / hit / expanded / governing /
+// review / rare-word)
 const ORIGIN_WORDS = {
   seed: "matches the question",
   hit: "matches the question",
   expanded: "linked to a match",
   governing: "governs a match",
+  review: "the review's clause of the type asked",
+  "rare-word": "names the question's rarest word",
 };
 
 function documentAnswer(item) {
