@@ -2141,7 +2141,8 @@ def _parallel_items(terms: DocumentTerms, candidates: list[_Scored], best: _Scor
     if _is_row(best):
         # a figure in the question ("loss of one limb", "after five claim-free years")
         # picks its row
-        return [] if _figures(question) else _parallel_rows(candidates, best, kind, stated)
+        return [] if _figures(question) else _parallel_rows(
+            candidates, best, kind, stated, frozenset(content_tokens(question)))
     own: dict[str, _Scored] = {}
     for c in candidates:
         if c.clause.clause_id == best.clause.clause_id or not c.has_value or c.pair \
@@ -2240,16 +2241,26 @@ def _completing_items(terms: DocumentTerms, best: _Scored) -> list[Clause]:
 
 
 def _parallel_rows(candidates: list[_Scored], best: _Scored, kind: str | None,
-                   stated: frozenset[str]) -> list[_Scored]:
+                   stated: frozenset[str], asked: frozenset[str] = frozenset()
+                   ) -> list[_Scored]:
     """The other rows of ``best``'s table that state another value of the asked kind and
     hold the same share of the question's words ("What refund is paid on cancellation?" of
     "Up to one month | 75%" ... "Exceeding six months | Nil": the question picks no row),
-    at most ``_PARALLEL_ITEMS``, in the table's order."""
+    at most ``_PARALLEL_ITEMS``, in the table's order. A row whose own words lack an
+    ``asked`` word that ``best``'s hold is no parallel one, however its table's heading
+    holds the word ("... Half Yearly, Quarterly or Monthly": "What is the grace period for
+    monthly instalments?" picks the row "Monthly | 15 days")."""
+    picked = asked & _own_words(best)
     rows = {c.span: c for c in candidates
             if c.clause is best.clause and c.span != best.span and c.has_value and not c.pair
             and _is_row(c) and abs(c.words - best.words) <= 1e-9
-            and not _stated_values(kind, c) <= stated}
+            and not _stated_values(kind, c) <= stated and picked <= _own_words(c)}
     return sorted(rows.values(), key=lambda c: c.span)[:_PARALLEL_ITEMS]
+
+
+def _own_words(scored: _Scored) -> frozenset[str]:
+    """The words of a candidate's own sentence (not its heading's or its list's)."""
+    return token_set(scored.clause.text[scored.span[0]:scored.span[1]])
 
 
 def _stated_values(kind: str | None, scored: _Scored) -> frozenset[str]:

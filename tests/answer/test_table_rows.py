@@ -39,7 +39,9 @@ def tables_graph(tmp_path_factory):
     return written_graph(tmp_path_factory.mktemp("table-rows"), {
         **{f"scale-{i}.html": policy(*variant) for i, variant in enumerate(VARIANTS)},
         **{f"bonus-{i}.html": bonus_policy(*variant) for i, variant in enumerate(BONUS)},
-        **{f"refund-{i}.html": refund_policy(rates) for i, rates in enumerate(REFUNDS)}})
+        **{f"refund-{i}.html": refund_policy(rates) for i, rates in enumerate(REFUNDS)},
+        **{f"instalment-{i}.html": instalment_policy(*variant)
+           for i, variant in enumerate(INSTALMENTS)}})
 
 
 @pytest.mark.slow
@@ -205,3 +207,48 @@ def test_rows_the_question_picks_none_of_are_quoted_in_order(tables_graph, varia
     assert all(place >= 0 for place in places) and places == sorted(places), text
     assert all(rate in text for rate in REFUNDS[variant]), text
 
+
+
+# A table under a condition that names every row's label and points to the schedule ("...
+# i.e. Half Yearly, Quarterly or Monthly, as mentioned in the policy schedule": the HDFC ERGO
+# group wording): each row is read with the condition's words, so every row held every
+# question word, all were quoted as parallel rows and the first row's period led ("30 days"
+# for monthly). The row whose own words name what is asked is quoted alone.
+INSTALMENTS = [(("Half Yearly", "Quarterly", "Monthly"), ("30 days", "30 days", "15 days")),
+               (("Half-yearly", "Quarterly", "Monthly"),
+                ("thirty (30) days", "thirty (30) days", "fifteen (15) days")),
+               (("Semi-annual", "Quarterly", "Monthly"), ("31 days", "31 days", "2 weeks"))]
+
+
+def instalment_policy(options: tuple[str, ...], periods: tuple[str, ...]) -> str:
+    """The table under the numbered condition that names its rows, as its item."""
+    rows = "\n".join(f"<tr><td>{option}</td><td>{period}</td></tr>"
+                     for option, period in zip(options, periods, strict=True))
+    return f"""<html><head><title>Group Health Insurance Policy</title></head><body>
+<h1>GROUP HEALTH INSURANCE POLICY</h1>
+<h2>Section G. General terms and conditions</h2>
+<p>16. Free look period. The free look period shall be applicable on new policies.</p>
+<p>17. Premium payment in instalments. If the insured person has opted for payment of the
+premium on an instalment basis, i.e. {options[0]}, {options[1]} or {options[2]}, as
+mentioned in the policy schedule, the following conditions shall apply:</p>
+<p>i. A grace period as in the table below is given to pay the instalment premium due.</p>
+<table>
+<tr><th>Instalment premium option</th><th>Grace period applicable</th></tr>
+{rows}
+</table>
+<p>ii. During the grace period, coverage will not be available from the due date of the
+instalment premium till the date of its receipt.</p>
+<p>18. Moratorium period. After eight continuous years no claim shall be contestable.</p>
+</body></html>"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(INSTALMENTS)))
+def test_the_row_the_question_names_is_quoted_alone(tables_graph, variant):
+    options, periods = INSTALMENTS[variant]
+    with using_gate(None):
+        text = direct_text(tables_graph.ask(
+            "What is the grace period for monthly premium instalments?",
+            documents=[f"instalment-{variant}.html"]))
+    assert f"{options[2]} | Grace period applicable: {periods[2]}" in text, text
+    assert options[0] not in text.split("—", 1)[-1], text
