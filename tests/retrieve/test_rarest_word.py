@@ -111,8 +111,8 @@ def test_the_clause_naming_the_rarest_word_joins_the_hits(listed_graph, variant,
     hit = naming[0]
     assert hit.origin == "rare-word" and hit.rare_word in asked, hit
     assert hit.bm25 > 0 and hit.reason().startswith("holds the question's rarest word"), hit
-    # it joins at the lowest score retrieval gave the document, never above a hit
-    assert hit.score == min(r.score for r in results)
+    # it joins at the median score retrieval gave the document: among its hits, not above
+    assert hit.score == pytest.approx(sorted(r.score for r in results)[1])
     assert not {r.clause_id for r in added} & {r.clause_id for r in results}
 
 
