@@ -14,6 +14,7 @@ import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import pymupdf
 
@@ -99,15 +100,13 @@ def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
     if bands:
         candidates = _whole_cells(candidates, bands, strict_tables)
     words = page.get_text("words", textpage=textpage)
-    spans = [span for block in textpage.extractDICT()["blocks"]
-             for line in block.get("lines", ()) for span in line["spans"]]
-    style = _PageStyle(spans, [(pymupdf.Rect(path["rect"]), tuple(path["fill"]))
-                               for path in drawings if path.get("fill") is not None
-                               and "f" in path.get("type", "") and not _white(path["fill"])])
+    style = _PageStyle(textpage, [(pymupdf.Rect(path["rect"]), tuple(path["fill"]))
+                                  for path in drawings if path.get("fill") is not None
+                                  and "f" in path.get("type", "") and not _white(path["fill"])])
     if needs_remapping([font[3] for font in page.get_fonts()]):
         # a rupee font's backtick, a Symbol bullet: as the page draws them
         drawn = str.maketrans(page_character_map(
-            (span["font"], span["text"]) for span in spans))
+            (span["font"], span["text"]) for span in style.spans))
         words = [(*w[:4], w[4].translate(drawn), *w[5:]) for w in words]
     if spelled:
         words = [(*w[:4], w[4].translate(spelled), *w[5:]) for w in words]
@@ -239,14 +238,13 @@ def _read_table(candidate, words: Sequence[tuple], blocks: Mapping[int, Sequence
             (row[0] is not None and _label_on_top(placed.get((r, 0), ()), row_bottoms[r]))
             or (spans_down and bool(cells[0]))))
         grid.append(cells)
-    set_apart = style.rows_set_apart(candidate) if style is not None else None
     joined = join_wrapped_labels(grid)
-    if len(joined) != len(grid):
-        set_apart = None  # rows joined: the styles no longer line up with them
-    grid = joined
-    if not _is_data_table(grid):
-        return None, any(_is_prose_column(grid, c) for c in range(columns_in(grid)))
-    rendered = render_table(grid, set_apart)
+    if not _is_data_table(joined):
+        return None, any(_is_prose_column(joined, c) for c in range(columns_in(joined)))
+    # how its rows are set, unless rows were joined (the styles would not line up)
+    set_apart = style.rows_set_apart(candidate) \
+        if style is not None and len(joined) == len(grid) else None
+    rendered = render_table(joined, set_apart)
     prefix = " ".join(stray) + "\n" if stray else ""
     return FoundTable(bbox=bbox, rendered=rendered, text=prefix + rendered.text + "\n",
                       offset=len(prefix), blocks=inside), False
@@ -256,11 +254,21 @@ class _PageStyle:
     """How a page sets its text (spans with their fonts) and its shading (filled shapes):
     what tells a table's header row from the rows below it."""
 
-    def __init__(self, spans: Sequence[dict], fills: Sequence[tuple[pymupdf.Rect, tuple]]
-                 ) -> None:
-        self.spans = [(pymupdf.Rect(span["bbox"]), len(span["text"].strip()), _is_bold(span))
-                      for span in spans if span["text"].strip()]
+    def __init__(self, textpage: pymupdf.TextPage,
+                 fills: Sequence[tuple[pymupdf.Rect, tuple]]) -> None:
+        self.textpage = textpage
         self.fills = fills
+
+    @cached_property
+    def spans(self) -> list[dict]:
+        """The page's text spans with their fonts (read once, when a grid is read)."""
+        return [span for block in self.textpage.extractDICT()["blocks"]
+                for line in block.get("lines", ()) for span in line["spans"]]
+
+    @cached_property
+    def _set_spans(self) -> list[tuple[pymupdf.Rect, int, bool]]:
+        return [(pymupdf.Rect(span["bbox"]), len(span["text"].strip()), _is_bold(span))
+                for span in self.spans if span["text"].strip()]
 
     def rows_set_apart(self, candidate) -> list[bool | None]:
         """Per row of the grid: whether it is set apart from the rows below it, as a
@@ -286,7 +294,7 @@ class _PageStyle:
 
     def _bold_chars(self, box: pymupdf.Rect) -> tuple[int, int]:
         """The characters whose span's middle is inside ``box``, and how many are bold."""
-        inside = [(size, bold) for rect, size, bold in self.spans
+        inside = [(size, bold) for rect, size, bold in self._set_spans
                   if box.contains((rect.tl + rect.br) / 2)]
         return sum(size for size, _ in inside), sum(size for size, bold in inside if bold)
 
