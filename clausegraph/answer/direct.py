@@ -857,6 +857,10 @@ class DocumentTerms:
             if not own or len(own) > len(path) or own != path[:len(own)] or \
                     (len(own) == len(path) and not beside):
                 continue
+            if self.section_items(other) and not is_ancestor(other, clause):
+                # "c. ... the conditions listed below ..." over items of its own is the
+                # rule of those items, not of the next list ("d. Permanent Exclusions")
+                continue
             rules += [(other, (start, end)) for start, end in reversed(split_sentences(other.text))
                       if _REFERS_TO_LIST.search(other.text, start, end)]
         return rules

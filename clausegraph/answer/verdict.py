@@ -453,16 +453,17 @@ def _long_date(iso: str | None) -> str:
     return f"{day.day} {calendar.month_name[day.month]} {day.year}"
 
 
-def names_subject(question: str, text: str) -> bool:
+def names_subject(question: str, text: str, every: bool = False) -> bool:
     """Whether the quote names what the question is about: a word of the question left
     when the words that only ask (the auxiliary, "covered", "how long", "in the first two
     years", the kind of value) are taken out, or a word of its family (the same first
-    FAMILY_PREFIX letters: "warranty" / "warrants")."""
+    FAMILY_PREFIX letters: "warranty" / "warrants"); with ``every``, each such word."""
     wanted = _subject_words(question)
     if not wanted:
         return True
     quoted = {t[:FAMILY_PREFIX] for t in tokenize(text)}
-    return any(t[:FAMILY_PREFIX] in quoted for t in wanted)
+    named = (t[:FAMILY_PREFIX] in quoted for t in wanted)
+    return all(named) if every else any(named)
 
 
 def _subject_words(question: str) -> list[str]:
@@ -983,8 +984,13 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> 
             return Verdict(label="no", text=f"No: {shown} waiting period", value=wait.text,
                            clause_id=clause_id,
                            basis="the waiting period is longer than the time asked about")
+        # asked of no time, the benefit's limit is part of the answer ("Yes, up to 25%,
+        # after a 24-month waiting period")
+        limit = None if asked is not None or not AFFIRMS_COVER.search(text) else \
+            next((v for v in extract_values(text) if v.kind in ("money", "percent")), None)
+        said = f"Yes, up to {display(limit)}, after" if limit else "Yes, after"
         return Verdict(label="yes" if asked is not None else "conditional",
-                       text=f"Yes, after a {shown} waiting period", value=wait.text,
+                       text=f"{said} a {shown} waiting period", value=wait.text,
                        clause_id=clause_id, basis="covered once the waiting period has run")
     deferred = DEFERRED.search(text) if wait is None and _EXPIRY.search(text) else None
     if deferred is not None:

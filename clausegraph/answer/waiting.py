@@ -76,6 +76,8 @@ def waiting_question(question: str) -> str | None:
         rest = question[:start] + " " + question[end:]
     elif asked is None and _ASKS_WHEN.search(question) and _COVERED.search(question):
         rest = _ASKS_WHEN.sub(" ", question)  # "How long until knee replacement is covered?"
+    elif asked is None and asks_yes_no(question) and _COVERED.search(question):
+        rest = question  # "Is cataract surgery covered?": covered, after how long
     else:
         return None
     rest = _ASKS_COVER.sub(" ", rest)
@@ -96,6 +98,8 @@ def with_waiting(question: str, cover: DirectAnswer, waiting: DirectAnswer | Non
     answer as it is."""
     if waiting is None or not waiting.found or not waiting.lines:
         return cover
+    if asked_time(question) is None and not _ASKS_WHEN.search(question):
+        return _with_caveat(question, cover, waiting, asked_wait)
     granted = " ".join(line.text for line in cover.lines) if cover.found else ""
     cover_waits = _waits(granted)
     if cover_waits and names_subject(asked_wait, granted):
@@ -120,6 +124,44 @@ def with_waiting(question: str, cover: DirectAnswer, waiting: DirectAnswer | Non
         "lines": lines, "exceptions": [*waiting.exceptions, *cover.exceptions],
         "confidence": max(waiting.confidence, cover.confidence if cover.found else 0.0),
         "verdict": None})
+
+
+def _with_caveat(question: str, cover: DirectAnswer, waiting: DirectAnswer,
+                 asked_wait: str) -> DirectAnswer:
+    """Cover asked with no time ("Is cataract surgery covered?"): the cover answer, and
+    after its lines the waiting period's where the cover answer grants cover and the
+    waiting answer states a wait for what is asked about ("Yes, up to 25% ... after a
+    24-month waiting period")."""
+    granted = " ".join(line.text for line in cover.lines) if cover.found else ""
+    said = " ".join(line.text for line in waiting.lines)
+    if cover.found and _listed_in_both(cover, waiting) and \
+            names_subject(asked_wait, said, every=True) and (_waits(said) or any(
+                v.kind == "duration" for v in extract_values(said))):
+        # the item the cover answer quotes from a list under "Exclusions" is an item of a
+        # waiting-period list: its wait, not a refusal, is the answer
+        return waiting.model_copy(update={"verdict": None})
+    if not cover.found or not AFFIRMS_COVER.search(granted) or refuses_cover(granted) \
+            or _waits(granted):
+        return cover
+    # every word of what is asked named ("day care" is not the "30 days" of the initial
+    # waiting period, which any illness waits)
+    if not (_waits(said) or any(v.kind == "duration" for v in extract_values(said))) \
+            or not names_subject(asked_wait, said, every=True) \
+            or excepts_accidents(question, said):
+        return cover
+    shown = {_where(line) for line in cover.lines}
+    lines = [*cover.lines, *(line for line in waiting.lines if _where(line) not in shown)]
+    return cover.model_copy(update={
+        "lines": lines, "exceptions": [*cover.exceptions, *waiting.exceptions],
+        "verdict": None})
+
+
+def _listed_in_both(cover: DirectAnswer, waiting: DirectAnswer) -> bool:
+    """Whether the cover answer's answering line is an item the waiting answer quotes too
+    (the same clause)."""
+    answering = cover.answering_line()
+    return answering is not None and any(line.clause_id == answering.clause_id
+                                         for line in waiting.lines)
 
 
 def waiting_link(answered: DirectAnswer, cover: DirectAnswer) -> ChainLink | None:

@@ -39,9 +39,7 @@ def tables_graph(tmp_path_factory):
     return written_graph(tmp_path_factory.mktemp("table-rows"), {
         **{f"scale-{i}.html": policy(*variant) for i, variant in enumerate(VARIANTS)},
         **{f"bonus-{i}.html": bonus_policy(*variant) for i, variant in enumerate(BONUS)},
-        **{f"refund-{i}.html": refund_policy(rates) for i, rates in enumerate(REFUNDS)},
-        **{f"instalment-{i}.html": instalment_policy(*variant)
-           for i, variant in enumerate(INSTALMENTS)}})
+        **{f"refund-{i}.html": refund_policy(rates) for i, rates in enumerate(REFUNDS)}})
 
 
 @pytest.mark.slow
@@ -242,12 +240,19 @@ instalment premium till the date of its receipt.</p>
 </body></html>"""
 
 
+@pytest.fixture(scope="module")
+def instalments_graph(tmp_path_factory):
+    return written_graph(tmp_path_factory.mktemp("instalment-rows"), {
+        f"instalment-{i}.html": instalment_policy(*variant)
+        for i, variant in enumerate(INSTALMENTS)})
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", range(len(INSTALMENTS)))
-def test_the_row_the_question_names_is_quoted_alone(tables_graph, variant):
+def test_the_row_the_question_names_is_quoted_alone(instalments_graph, variant):
     options, periods = INSTALMENTS[variant]
     with using_gate(None):
-        text = direct_text(tables_graph.ask(
+        text = direct_text(instalments_graph.ask(
             "What is the grace period for monthly premium instalments?",
             documents=[f"instalment-{variant}.html"]))
     assert f"{options[2]} | Grace period applicable: {periods[2]}" in text, text

@@ -19,6 +19,8 @@ from clausegraph.models import RelationType
 from clausegraph.text.values import DAYS_PER_UNIT, asked_time, stated_figures
 
 YEAR = DAYS_PER_UNIT["year"]
+# each variant's period as a verdict shows it
+SHOWN_PERIODS = ["24-month", "2-year", "36-month"]
 # the first year, said in other ways
 FIRST_YEARS = ["in the first policy year", "in the 1st year", "in year one",
                "within 12 months of buying the policy", "within 6 months"]
@@ -137,10 +139,19 @@ def test_an_accident_is_covered_from_the_start(waiting_graph, variant):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))
-def test_cover_asked_without_a_time_is_the_benefit(waiting_graph, variant):
-    asked = VARIANTS[variant][1]
+def test_cover_asked_without_a_time_is_the_benefit_after_its_wait(waiting_graph, variant):
+    """"Is cataract surgery covered?": yes, with the benefit's limit, and the waiting
+    period its list sets ("Yes, up to 25%, after a 24-month waiting period")."""
+    benefit, asked, _, period, *_ = VARIANTS[variant]
     answer = ask_variant(waiting_graph, variant, f"Is {asked} covered?", suffix=".html")
-    assert answer.verdict is not None and answer.verdict.label != "no", answer.verdict
+    assert answer.verdict is not None and answer.verdict.label == "conditional", answer.verdict
+    assert answer.verdict.text.startswith("Yes, up to ") and \
+        answer.verdict.text.endswith(f"after a {SHOWN_PERIODS[variant]} waiting period"), \
+        answer.verdict.text
+    quoted = " ".join(line.text for line in answer.direct.lines)
+    # the benefit first, then the rule with its period and the listed item
+    assert quoted.index("subject to a limit") < quoted.index(period), quoted
+    assert benefit in quoted, quoted
 
 
 @pytest.mark.parametrize("question, expected", [
@@ -160,16 +171,18 @@ def test_cover_asked_without_a_time_is_the_benefit(waiting_graph, variant):
     ("After how many years is cataract surgery covered?",
      "What is the waiting period for cataract?"),
     ("When can I claim for kidney stones?", "What is the waiting period for kidney stones?"),
+    # no time asked: whether it waits, with its limit
+    ("Is cataract surgery covered?", "What is the waiting period for cataract?"),
+    ("Is cataract surgery covered after a claim?", "What is the waiting period for cataract?"),
 ])
 def test_the_waiting_question_names_what_is_asked_about(question, expected):
     assert waiting_question(question) == expected
 
 
 @pytest.mark.parametrize("question", [
-    "Is cataract surgery covered?",                            # no time asked
+    "Is there any limit on what the policy pays for cataract?",  # asks no cover
     "What is the waiting period for cataract in the first year?",  # not a cover question
     "How many claims were paid in the first year?",            # not yes or no
-    "Is cataract surgery covered after a claim?",              # a time not from the start
     "When must a claim be notified?",                          # when, but not of cover
     "How long is the grace period?",
 ])
@@ -229,3 +242,71 @@ def test_a_time_a_question_ends_on_stays_a_figure_it_states():
     question = "Can the agreement be terminated within 30 days?"
     assert [v.text for v in stated_figures(question)] == ["30 days"]
     assert asked_time(question, ending=False) is None
+
+
+# A waiting-period list set under the exclusions, and a list of permanent exclusions after
+# it (the Max Bupa group wording's "c. Specific Waiting Periods ... the conditions listed
+# below" and "d. Permanent Exclusions ... iv. Ayurvedic and Homeopathic treatment"): an
+# item of the first is covered once its wait has run, not excluded; an item of the second
+# is excluded, and the first list's rule is not its rule.
+EXCLUSION_LISTS = [
+    ("24 months", "24-month", ("1.", "2.", "3."), ("i.", "ii.", "iii."), "4. Exclusions"),
+    ("two (2) years", "2-year", ("(a)", "(b)", "(c)"), ("(1)", "(2)", "(3)"),
+     "SECTION D - WHAT IS NOT COVERED"),
+    ("thirty-six (36) months", "36-month", ("a)", "b)", "c)"), ("i)", "ii)", "iii)"),
+     "5. EXCLUSIONS AND WAITING PERIODS"),
+]
+
+
+def exclusions_policy(period: str, waits: tuple[str, str, str], never: tuple[str, str, str],
+                      heading: str) -> str:
+    return f"""<html><head><title>Group Health Policy</title></head><body>
+<h1>GROUP HEALTH INSURANCE POLICY</h1>
+<h2>2. Benefits</h2>
+<p>2.1 We will cover the medical expenses of the insured person's hospitalisation for more
+than 24 hours during the policy period.</p>
+<h2>{heading}</h2>
+<p>a. Pre-existing diseases. Benefits will not be available for pre-existing diseases until
+48 months of continuous coverage have elapsed.</p>
+<p>b. First 30 days. Any illness contracted within 30 days of the commencement of coverage is
+excluded, except claims arising due to an accident.</p>
+<p>c. Specific waiting periods. For all insured persons the conditions listed below will be
+subject to a waiting period of {period} from the date of commencement of coverage:</p>
+<p>{waits[0]} Stones in the urinary system</p>
+<p>{waits[1]} Surgery on tonsils or adenoids</p>
+<p>{waits[2]} Fistula in ano</p>
+<p>d. Permanent exclusions. We shall not be liable under any circumstances for any claim in
+connection with any of the following:</p>
+<p>{never[0]} Cosmetic or aesthetic treatment of any kind</p>
+<p>{never[1]} Ayurvedic and homeopathic treatment</p>
+<p>{never[2]} Treatment for sterility and infertility</p>
+<h2>8. Claims</h2>
+<p>8.1 You must tell us of a claim within seven days of discharge from the hospital.</p>
+</body></html>"""
+
+
+@pytest.fixture(scope="module")
+def exclusions_graph(tmp_path_factory):
+    texts = [exclusions_policy(period, waits, never, heading)
+             for period, _, waits, never, heading in EXCLUSION_LISTS]
+    return variant_graph(tmp_path_factory.mktemp("exclusion-lists"), texts, suffix=".html")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(EXCLUSION_LISTS)))
+@pytest.mark.parametrize("asked", ["tonsil surgery", "fistula in ano"])
+def test_an_item_of_a_waiting_list_under_the_exclusions_waits(exclusions_graph, variant, asked):
+    shown = EXCLUSION_LISTS[variant][1]
+    answer = ask_variant(exclusions_graph, variant, f"Is {asked} covered?", suffix=".html")
+    assert answer.verdict is not None, answer.direct
+    assert answer.verdict.text == f"Yes, after a {shown} waiting period", answer.verdict.text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(EXCLUSION_LISTS)))
+def test_an_item_of_the_next_list_is_not_read_with_its_rule(exclusions_graph, variant):
+    answer = ask_variant(exclusions_graph, variant, "Is Ayurvedic treatment covered?",
+                         suffix=".html")
+    assert answer.verdict is not None and answer.verdict.text == "No: excluded", answer.verdict
+    quoted = " ".join(line.text for line in answer.direct.lines)
+    assert "waiting period" not in quoted, quoted
