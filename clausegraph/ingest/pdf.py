@@ -16,7 +16,7 @@ from clausegraph.ingest.blocks import RenderedTable
 from clausegraph.ingest.glyphs import ligature_stand_ins, needs_remapping, remap_span_text
 from clausegraph.ingest.legibility import measure
 from clausegraph.ingest.ocr import PdfOcr, describe_pages, ocr_scanned_pages
-from clausegraph.ingest.pdf_tables import find_page_tables
+from clausegraph.ingest.pdf_tables import find_page_tables, span_is_bold
 from clausegraph.models import Page, Table, TableCell
 from clausegraph.models.document import LineStyle
 from clausegraph.text.nlp import english_words
@@ -205,11 +205,12 @@ def read_page(page: pymupdf.Page, stand_ins: Mapping[str, str] | None = None) ->
     textpage = page_textpage(page)
     spelled = str.maketrans(dict(stand_ins or {}))
     numbered = _text_blocks(page, textpage, spelled)
-    found = find_page_tables(page, textpage, numbered, spelled)
+    page_dict = page.get_text("dict", textpage=textpage)  # fonts: line styles, table headers
+    found = find_page_tables(page, textpage, numbered, spelled, page_dict)
     taken = {number for table in found for number in table.blocks}
     blocks = [block for number, block in numbered.items() if number not in taken]
     number_of = {id(block): number for number, block in numbered.items()}
-    line_styles = _block_line_styles(page, textpage, spelled)
+    line_styles = _block_line_styles(page_dict, spelled)
     placed = [(_Block(*table.bbox, table.text), table) for table in found]
     table_of = {id(block): table for block, table in placed}
     parts: list[str] = []
@@ -235,8 +236,8 @@ def read_page(page: pymupdf.Page, stand_ins: Mapping[str, str] | None = None) ->
     return PageRead(text, tables, starts, styles)
 
 
-# A span set in a font whose name says so is bold or italic even without MuPDF's flag.
-_BOLD_FONT_RE = re.compile(r"(?i)bold|black|heavy|semibold|demi")
+# A span set in a font whose name says so is italic even without MuPDF's flag (bold:
+# pdf_tables.span_is_bold).
 _ITALIC_FONT_RE = re.compile(r"(?i)italic|oblique")
 
 
@@ -248,13 +249,11 @@ class _LineLook(NamedTuple):
     x0: float
 
 
-def _block_line_styles(
-    page: pymupdf.Page, textpage: pymupdf.TextPage, spelled: dict[int, str]
-) -> dict[int, list[_LineLook]]:
-    """For each text block (MuPDF number), its lines' text (stand-ins ``spelled`` out)
-    and the style of most of their characters."""
+def _block_line_styles(page_dict: dict, spelled: dict[int, str]) -> dict[int, list[_LineLook]]:
+    """For each text block (MuPDF number) of a page's "dict" reading, its lines' text
+    (stand-ins ``spelled`` out) and the style of most of their characters."""
     out: dict[int, list[_LineLook]] = {}
-    for block in page.get_text("dict", textpage=textpage)["blocks"]:
+    for block in page_dict["blocks"]:
         if block.get("type") != 0:
             continue
         out[block["number"]] = [_line_look(line, spelled) for line in block["lines"]]
@@ -268,7 +267,7 @@ def _line_look(line: dict, spelled: dict[int, str]) -> _LineLook:
         if not chars:
             continue
         font = span.get("font", "")
-        bold = bool(span["flags"] & pymupdf.TEXT_FONT_BOLD) or bool(_BOLD_FONT_RE.search(font))
+        bold = span_is_bold(span)
         italic = bool(span["flags"] & pymupdf.TEXT_FONT_ITALIC) or bool(
             _ITALIC_FONT_RE.search(font)
         )

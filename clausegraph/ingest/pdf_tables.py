@@ -51,11 +51,14 @@ LIST_LABEL_SHARE = 0.6
 LIST_TEXT_CHARS = 50
 _LIST_LABEL_RE = re.compile(r"\(?(?:[a-zA-Z]{1,2}|[ivxlIVXL]{1,5}|\d{1,3}(?:\.\d{1,3})*)[.)]")
 _EDGE_TOLERANCE = 1.0  # points
-# MuPDF's span flag for bold text, and font names that say bold where the flag does not
-_BOLD_FLAG = 16
-_BOLD_FONTS = ("bold", "black", "heavy", "semibold", "demi")
+# A span set in a font whose name says so is bold even without MuPDF's flag.
+_BOLD_FONT_RE = re.compile(r"(?i)bold|black|heavy|semibold|demi")
 _WHITE = 0.95  # a fill this light in every channel is the page, not shading
 _BACKGROUND_SHARE = 0.9  # of a table's height: a fill this tall is the table's background
+# rows read for a header (render_table looks at the first three with text), and the rows
+# below one whose shading tells whether it is the header's own
+_HEADER_ROWS = 5
+_SHADE_ROWS = 10
 # Two readings of one grid: its box and its rows' tops within this many points
 _SAME_BOX = 2.0
 # a filled shape this thin (points) is a drawn rule, not a band of shading
@@ -78,10 +81,12 @@ class FoundTable:
 
 def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
                      blocks: Mapping[int, Sequence],
-                     spelled: dict[int, str] | None = None) -> list[FoundTable]:
+                     spelled: dict[int, str] | None = None,
+                     page_dict: dict | None = None) -> list[FoundTable]:
     """The page's ruled tables; ``blocks`` are its text blocks by MuPDF number (x0, y0,
     x1, y1, text), ``spelled`` the ``str.maketrans`` table of letters that stand for
-    ligatures (``glyphs.ligature_stand_ins``)."""
+    ligatures (``glyphs.ligature_stand_ins``), ``page_dict`` the page's "dict" reading
+    when the caller has it (read here when a table needs its fonts, otherwise)."""
     drawings = page.get_cdrawings()
     if sum(len(path.get("items", ())) for path in drawings) < MIN_DRAWING_ITEMS:
         return []
@@ -100,7 +105,7 @@ def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
     if bands:
         candidates = _whole_cells(candidates, bands, strict_tables)
     words = page.get_text("words", textpage=textpage)
-    style = _PageStyle(textpage, [(pymupdf.Rect(path["rect"]), tuple(path["fill"]))
+    style = _PageStyle(textpage, page_dict, [(pymupdf.Rect(path["rect"]), tuple(path["fill"]))
                                   for path in drawings if path.get("fill") is not None
                                   and "f" in path.get("type", "") and not _white(path["fill"])])
     if needs_remapping([font[3] for font in page.get_fonts()]):
@@ -254,61 +259,74 @@ class _PageStyle:
     """How a page sets its text (spans with their fonts) and its shading (filled shapes):
     what tells a table's header row from the rows below it."""
 
-    def __init__(self, textpage: pymupdf.TextPage,
+    def __init__(self, textpage: pymupdf.TextPage, page_dict: dict | None,
                  fills: Sequence[tuple[pymupdf.Rect, tuple]]) -> None:
         self.textpage = textpage
+        self.page_dict = page_dict
         self.fills = fills
 
     @cached_property
     def spans(self) -> list[dict]:
         """The page's text spans with their fonts (read once, when a grid is read)."""
-        return [span for block in self.textpage.extractDICT()["blocks"]
+        reading = self.page_dict if self.page_dict is not None else self.textpage.extractDICT()
+        return [span for block in reading["blocks"]
                 for line in block.get("lines", ()) for span in line["spans"]]
 
     @cached_property
-    def _set_spans(self) -> list[tuple[pymupdf.Rect, int, bool]]:
-        return [(pymupdf.Rect(span["bbox"]), len(span["text"].strip()), _is_bold(span))
+    def _set_spans(self) -> list[tuple[float, float, int, bool]]:
+        """Each span with text: its middle, its characters and whether it is bold."""
+        return [((span["bbox"][0] + span["bbox"][2]) / 2, (span["bbox"][1] + span["bbox"][3]) / 2,
+                 len(span["text"].strip()), span_is_bold(span))
                 for span in self.spans if span["text"].strip()]
 
     def rows_set_apart(self, candidate) -> list[bool | None]:
         """Per row of the grid: whether it is set apart from the rows below it, as a
-        header is (bold where their text mostly is not, or on a shading they are not on);
-        None for a row without text."""
-        boxes = [pymupdf.Rect(row.bbox) for row in candidate.rows]
-        table = pymupdf.Rect(candidate.bbox)
-        bold = [self._bold_chars(box) for box in boxes]
-        shade = [self._shade(box, table) for box in boxes]
+        header is (bold where their text mostly is not, or on a shading most of the next
+        rows are not on); None for a row without text, and for the rows below the first
+        few, where no header is looked for (``blocks.render_table``)."""
+        boxes = [tuple(row.bbox) for row in candidate.rows]
+        table = tuple(candidate.bbox)
+        bottom = table[3]
+        background = _BACKGROUND_SHARE * (table[3] - table[1])
         out: list[bool | None] = []
-        for index, (chars, bolds) in enumerate(bold):
+        for index, box in enumerate(boxes[:_HEADER_ROWS]):
+            chars, bolds = self._bold_chars(box)
             if not chars:
                 out.append(None)
                 continue
-            below_chars = sum(c for c, _ in bold[index + 1:])
-            below_bold = sum(b for _, b in bold[index + 1:])
+            below_chars, below_bold = self._bold_chars((table[0], box[3], table[2], bottom))
             bolder = 2 * bolds >= chars and 2 * below_bold < below_chars
-            below_shades = shade[index + 1:]
-            shaded = shade[index] is not None and \
-                below_shades.count(shade[index]) * 2 < len(below_shades)
+            shade = self._shade(box, background)
+            below = [self._shade(other, background)
+                     for other in boxes[index + 1:index + 1 + _SHADE_ROWS]]
+            shaded = shade is not None and below.count(shade) * 2 < len(below)
             out.append(bolder or shaded)
-        return out
+        return out + [None] * (len(boxes) - len(out))
 
-    def _bold_chars(self, box: pymupdf.Rect) -> tuple[int, int]:
+    def _bold_chars(self, box: Sequence[float]) -> tuple[int, int]:
         """The characters whose span's middle is inside ``box``, and how many are bold."""
-        inside = [(size, bold) for rect, size, bold in self._set_spans
-                  if box.contains((rect.tl + rect.br) / 2)]
+        x0, y0, x1, y1 = box[:4]
+        inside = [(size, bold) for x, y, size, bold in self._set_spans
+                  if x0 <= x <= x1 and y0 <= y <= y1]
         return sum(size for size, _ in inside), sum(size for size, bold in inside if bold)
 
-    def _shade(self, box: pymupdf.Rect, table: pymupdf.Rect) -> tuple | None:
+    def _shade(self, box: Sequence[float], background: float) -> tuple | None:
         """The colour of the shading behind the middle of ``box`` (None: unshaded); a
-        shape as tall as the table is its background, not a row's."""
-        middle = (box.tl + box.br) / 2
-        return next((colour for rect, colour in self.fills if rect.contains(middle)
-                     and rect.height < _BACKGROUND_SHARE * table.height), None)
+        shape about as tall as the table is its background, not a row's."""
+        x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        return next((colour for (x0, y0, x1, y1), colour in self._fill_boxes
+                     if x0 <= x <= x1 and y0 <= y <= y1 and y1 - y0 < background), None)
+
+    @cached_property
+    def _fill_boxes(self) -> list[tuple[tuple[float, float, float, float], tuple]]:
+        return [(tuple(rect), colour) for rect, colour in self.fills]
 
 
-def _is_bold(span: dict) -> bool:
-    font = span.get("font", "").lower()
-    return bool(span.get("flags", 0) & _BOLD_FLAG) or any(w in font for w in _BOLD_FONTS)
+def span_is_bold(span: dict) -> bool:
+    """Whether a text span (MuPDF's "dict" reading) is set in bold: by its flag or its
+    font's name."""
+    return bool(span.get("flags", 0) & pymupdf.TEXT_FONT_BOLD) or \
+        _BOLD_FONT_RE.search(span.get("font", "")) is not None
 
 
 def _white(colour: Sequence[float]) -> bool:
