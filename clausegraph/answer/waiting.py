@@ -171,11 +171,16 @@ def waiting_link(answered: DirectAnswer, cover: DirectAnswer) -> ChainLink | Non
     answer (its share of the question's words when the gate is off)."""
     deciding = answered.answering_line()
     shown = {_where(line) for line in answered.lines}
+    granted = {_where(line) for line in cover.lines}
+    if deciding is not None and _where(deciding) in granted:
+        # asked with no time, the benefit leads and the wait follows it ("Yes, up to 25%,
+        # after a 24-month waiting period"): the wait's last line, its listed item, decides
+        deciding = next((line for line in reversed(answered.lines)
+                         if _where(line) not in granted and not line.heads), None)
     benefit = next((line for line in cover.lines if not line.heads and deciding is not None
                     and line.clause_id != deciding.clause_id and _where(line) in shown), None)
     if deciding is None or benefit is None:
         return None
-    granted = {_where(line) for line in cover.lines}
     said = " ".join(line.text for line in answered.lines if _where(line) not in granted)
     confidence = answered.right_probability if answered.right_probability is not None \
         else answered.confidence

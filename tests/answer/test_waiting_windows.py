@@ -152,6 +152,10 @@ def test_cover_asked_without_a_time_is_the_benefit_after_its_wait(waiting_graph,
     # the benefit first, then the rule with its period and the listed item
     assert quoted.index("subject to a limit") < quoted.index(period), quoted
     assert benefit in quoted, quoted
+    # the chain: the listed item's wait overrides the benefit
+    deferring = [link for link in answer.chain if link.rule_id == WAITING_RULE]
+    assert len(deferring) == 1 and deferring[0].target_label == "4.3", answer.chain
+    assert deferring[0].source_label != "4.3", deferring[0]
 
 
 @pytest.mark.parametrize("question, expected", [
