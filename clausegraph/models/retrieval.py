@@ -48,8 +48,9 @@ class RetrievedClause(BaseModel):
             return f"seed hit #{self.seed_rank} ({scores})"
         if self.origin == "review":
             return "the contract review's best clause for the clause type asked"
-        if self.origin == "rare-word":
-            return f"holds the question's rarest word, '{self.rare_word}' ({scores})"
+        if self.origin == "rare-word":  # not a fused hit: its own BM25 and cosine
+            return (f"holds the question's rarest word, '{self.rare_word}' "
+                    f"(BM25 {self.bm25:.2f}, dense {self.dense:.2f})")
         if self.origin == "hit":
             return f"retrieval hit ({scores})"
         steps = ", ".join(
