@@ -130,15 +130,18 @@ def _with_caveat(question: str, cover: DirectAnswer, waiting: DirectAnswer,
                  asked_wait: str) -> DirectAnswer:
     """Cover asked with no time ("Is cataract surgery covered?"): the cover answer, and
     after its lines the waiting period's where the cover answer grants cover and the
-    waiting answer states a wait for what is asked about ("Yes, up to 25% ... after a
-    24-month waiting period")."""
+    waiting answer states a wait for every word asked about ("Yes, up to 25% ... after a
+    24-month waiting period"); the waiting answer alone where the cover answer finds
+    nothing or quotes the same listed item as a refusal (a waiting list set under the
+    exclusions)."""
     granted = " ".join(line.text for line in cover.lines) if cover.found else ""
     said = " ".join(line.text for line in waiting.lines)
-    if cover.found and _listed_in_both(cover, waiting) and \
-            names_subject(asked_wait, said, every=True) and (_waits(said) or any(
-                v.kind == "duration" for v in extract_values(said))):
+    waits = names_subject(asked_wait, said, every=True) and (_waits(said) or any(
+        v.kind == "duration" for v in extract_values(said)))
+    if waits and (not cover.found or _listed_in_both(cover, waiting)):
         # the item the cover answer quotes from a list under "Exclusions" is an item of a
-        # waiting-period list: its wait, not a refusal, is the answer
+        # waiting-period list, or nothing answers but the waiting list that names it: its
+        # wait, not a refusal, is the answer
         return waiting.model_copy(update={"verdict": None})
     if not cover.found or not AFFIRMS_COVER.search(granted) or refuses_cover(granted) \
             or _waits(granted):

@@ -157,3 +157,18 @@ def test_the_row_outranks_waiting_periods_of_other_things_in_the_focus(
     assert len(others) == 6
     scores = focus_scores(listed_graph.index, question, [naming, *others])
     assert scores[0] > max(scores[1:]), scores
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+@pytest.mark.parametrize("subject", range(len(SUBJECTS)))
+def test_a_listed_condition_asked_with_no_time_waits(listed_graph, variant, subject):
+    """"Is hernia covered?" of a policy that names hernia only in its waiting list: covered
+    once the list's wait has run (no benefit clause names it; the list is the answer)."""
+    asked, row = SUBJECTS[subject]
+    shown = {"24 months": "24-month", "2 years": "2-year", "36 months": "36-month"}
+    answer = listed_graph.ask(f"Is {asked} covered?", documents=_document(variant))
+    assert answer.verdict is not None, answer.direct
+    assert answer.verdict.text == f"Yes, after a {shown[VARIANTS[variant][1]]} waiting period", \
+        answer.verdict.text
+    assert row in " ".join((answer.direct_answer or "").split()), answer.direct_answer
