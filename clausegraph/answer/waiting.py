@@ -105,10 +105,7 @@ def with_waiting(question: str, cover: DirectAnswer, waiting: DirectAnswer | Non
     if cover_waits and names_subject(asked_wait, granted):
         return cover  # the cover answer is itself the wait for what is asked about
     said = " ".join(line.text for line in waiting.lines)
-    # a period, or a wait whose length the wording leaves to the schedule ("excluded until
-    # the expiry of number of months as mentioned in the Certificate of Insurance")
-    if not any(v.kind == "duration" for v in extract_values(said)) and not _waits(said) \
-            and _WAITING.search(said) is None:
+    if not _states_wait(said) and _WAITING.search(said) is None:
         return cover
     if not names_subject(asked_wait, said):
         return cover  # a waiting period for something else ("30 days ... any illness")
@@ -134,22 +131,18 @@ def _with_caveat(question: str, cover: DirectAnswer, waiting: DirectAnswer,
     24-month waiting period"); the waiting answer alone where the cover answer finds
     nothing or quotes the same listed item as a refusal (a waiting list set under the
     exclusions)."""
-    granted = " ".join(line.text for line in cover.lines) if cover.found else ""
     said = " ".join(line.text for line in waiting.lines)
-    waits = names_subject(asked_wait, said, every=True) and (_waits(said) or any(
-        v.kind == "duration" for v in extract_values(said)))
-    if waits and (not cover.found or _listed_in_both(cover, waiting)):
+    # a wait for every word of what is asked ("day care" is not the "30 days" of the
+    # initial waiting period, which any illness waits)
+    if not _states_wait(said) or not names_subject(asked_wait, said, every=True):
+        return cover
+    if not cover.found or _listed_in_both(cover, waiting):
         # the item the cover answer quotes from a list under "Exclusions" is an item of a
         # waiting-period list, or nothing answers but the waiting list that names it: its
         # wait, not a refusal, is the answer
         return waiting.model_copy(update={"verdict": None})
-    if not cover.found or not AFFIRMS_COVER.search(granted) or refuses_cover(granted) \
-            or _waits(granted):
-        return cover
-    # every word of what is asked named ("day care" is not the "30 days" of the initial
-    # waiting period, which any illness waits)
-    if not (_waits(said) or any(v.kind == "duration" for v in extract_values(said))) \
-            or not names_subject(asked_wait, said, every=True) \
+    granted = " ".join(line.text for line in cover.lines)
+    if not AFFIRMS_COVER.search(granted) or refuses_cover(granted) or _waits(granted) \
             or excepts_accidents(question, said):
         return cover
     shown = {_where(line) for line in cover.lines}
@@ -196,6 +189,13 @@ def waiting_link(answered: DirectAnswer, cover: DirectAnswer) -> ChainLink | Non
 def _where(line: AnswerLine) -> tuple[str, tuple[int, int]]:
     """What a quoted line quotes: its clause and span."""
     return line.clause_id, tuple(line.span)
+
+
+def _states_wait(text: str) -> bool:
+    """Whether ``text`` states a period, or a wait whose length the wording leaves to the
+    schedule ("excluded until the expiry of number of months as mentioned in the
+    Certificate of Insurance")."""
+    return _waits(text) or any(v.kind == "duration" for v in extract_values(text))
 
 
 def _waits(text: str) -> bool:

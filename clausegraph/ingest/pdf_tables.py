@@ -105,9 +105,10 @@ def find_page_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
     if bands:
         candidates = _whole_cells(candidates, bands, strict_tables)
     words = page.get_text("words", textpage=textpage)
-    style = _PageStyle(textpage, page_dict, [(pymupdf.Rect(path["rect"]), tuple(path["fill"]))
-                                  for path in drawings if path.get("fill") is not None
-                                  and "f" in path.get("type", "") and not _white(path["fill"])])
+    style = _PageStyle(textpage, page_dict, [(tuple(path["rect"]), tuple(path["fill"]))
+                                             for path in drawings if path.get("fill") is not None
+                                             and "f" in path.get("type", "")
+                                             and not _white(path["fill"])])
     if needs_remapping([font[3] for font in page.get_fonts()]):
         # a rupee font's backtick, a Symbol bullet: as the page draws them
         drawn = str.maketrans(page_character_map(
@@ -260,7 +261,7 @@ class _PageStyle:
     what tells a table's header row from the rows below it."""
 
     def __init__(self, textpage: pymupdf.TextPage, page_dict: dict | None,
-                 fills: Sequence[tuple[pymupdf.Rect, tuple]]) -> None:
+                 fills: Sequence[tuple[tuple[float, float, float, float], tuple]]) -> None:
         self.textpage = textpage
         self.page_dict = page_dict
         self.fills = fills
@@ -314,12 +315,8 @@ class _PageStyle:
         """The colour of the shading behind the middle of ``box`` (None: unshaded); a
         shape about as tall as the table is its background, not a row's."""
         x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        return next((colour for (x0, y0, x1, y1), colour in self._fill_boxes
+        return next((colour for (x0, y0, x1, y1), colour in self.fills
                      if x0 <= x <= x1 and y0 <= y <= y1 and y1 - y0 < background), None)
-
-    @cached_property
-    def _fill_boxes(self) -> list[tuple[tuple[float, float, float, float], tuple]]:
-        return [(tuple(rect), colour) for rect, colour in self.fills]
 
 
 def span_is_bold(span: dict) -> bool:

@@ -254,9 +254,11 @@ class Retriever:
         return found
 
     def _rarest_word(self, tokens: list[str], doc_id: str) -> str | None:
-        """Of ``tokens``, the one the fewest of the document's clauses hold (None: none)."""
-        size = len(self.index.clauses.clause_ids([doc_id]))
-        counts = {t: len(self.index.lexical.top([t], size, [doc_id])[0]) for t in tokens}
+        """Of ``tokens``, the one the fewest of the document's clauses hold (None: none):
+        its clauses with a BM25 score for the word alone are counted, none ranked."""
+        ids = self.index.clauses.clause_ids([doc_id])
+        counts = {t: int(np.count_nonzero(self.index.lexical.scores([t], ids)))
+                  for t in tokens}
         used = [t for t in tokens if counts[t]]
         return min(used, key=counts.__getitem__) if used else None
 
@@ -443,5 +445,5 @@ def neighbours(graph: GraphStore, node: str, allowed_types: set[RelationType]):
 
 def _as_written(query: str, token: str) -> str:
     """The query's word that BM25 reads as ``token`` ("myomectomy" for "myomectomi")."""
-    words = (word.strip("?.,;:!\"'()") for word in query.split())
+    words = (word.strip("?.,;:!\"'()[]{}") for word in query.split())
     return next((word for word in words if tokenize(word) == [token]), token)

@@ -52,5 +52,5 @@ def segment(document: Document, config: SegmentConfig | None = None) -> list[Cla
     units = merge_lead_in_lists(units, document.text, config.max_clause_chars // 2)
     return build_clauses(
         document, units, config.max_clause_chars, config.lead_in_paths,
-        config.title_paths, config.max_table_chars or config.max_clause_chars,
+        config.title_paths, config.max_table_chars,
     )
