@@ -48,6 +48,7 @@ from clausegraph.classify.categories import CUAD_CATEGORIES
 from clausegraph.classify.questions import type_affinity
 from clausegraph.models import (
     CELL_SEPARATOR,
+    SEGMENT_JOINER,
     AnswerLine,
     Clause,
     DirectAnswer,
@@ -452,14 +453,18 @@ _ASKS_CONTENTS = re.compile(
 # period?", "What are the grounds for cancellation?", "List the exclusions": the members of
 # a set are asked, a plural noun before a verb that agrees with it or after "what are the"
 _ASKS_LIST = re.compile(
-    r"^\s*(?:(?:what|which)\s+(?:are|were)\s+(?:all\s+)?the\s+(?:\w+\s+){0,2}?\w+(?<!s)(?<!u)s\b|"
-    r"(?:what|which)\s+(?:\w+\s+){0,2}?\w+(?<!s)(?<!u)(?<!i)s\s+(?:are|were|have|do|must|"
+    r"^\s*(?:(?:what|which)\s+(?:are|were)\s+(?:all\s+)?the\s+(?:\w+\s+){0,2}?"
+    r"(?P<set>\w+(?<!s)(?<!u)s)\b|"
+    r"(?:what|which)\s+(?:\w+\s+){0,2}?(?P<members>\w+(?<!s)(?<!u)(?<!i)s)\s+(?:are|were|have|do|must|"
     r"should|can|need|may|will|would)\b|(?:list|name|enumerate)\s+(?:all\s+)?the\b)",
     re.IGNORECASE)
 # words that announce a list: a lead-in's colon, "the following", "listed below", "List of"
 _ANNOUNCES_LIST = re.compile(r":\s*$|\bthe\s+following\b|\b(?:listed|mentioned|given|stated|"
                              r"set\s+out)\s+(?:below|hereunder)\b|\bbelow[\s-]+(?:mentioned|listed|"
                              r"given)\b|\bas\s+under\b|\blist\s+of\b", re.IGNORECASE)
+# how near (characters) an announcing cue stands to the noun it announces: "the following
+# documents for or in support of the Claim:", "List of Claim documents:" (a few words)
+_CUE_REACH = 40
 # a readability bound on the items a list answer quotes, as _COMPLETING_ITEMS
 _LISTED_ITEMS = 8
 
@@ -468,6 +473,15 @@ def asks_list(question: str) -> bool:
     """Whether the question asks for the members of a set ("What documents are needed to
     make a claim?"): its answer is a list, quoted with its lead-in, not one item of it."""
     return _ASKS_LIST.search(question) is not None
+
+
+def _listed_noun(question: str) -> frozenset[str]:
+    """The word a list question asks the members of ("documents" in "What documents are
+    needed to make a claim?"), as answer tokens; empty when it names none ("List the
+    ...")."""
+    match = _ASKS_LIST.search(question)
+    noun = match and (match.group("set") or match.group("members"))
+    return frozenset(answer_tokens(noun)) if noun else frozenset()
 
 
 def asks_contents(question: str) -> bool:
@@ -611,6 +625,59 @@ def _holds_row(text: str, span: Span) -> bool:
     return CELL_SEPARATOR in text[span[0]:span[1]]
 
 
+def _with_table_titles(index: IndexReader, lines: list[AnswerLine]) -> list[AnswerLine]:
+    """``lines`` with the title of each quoted row's table read above the row, where the
+    table has one and no line says it yet: two rows "Embedded Deductible ... | Amounts:
+    $750" and "... | Amounts: $1,250" are the Gold and the Silver plan's only under the
+    titles "Gold PPO Plan" and "Silver PPO Plan" their tables open with."""
+    out: list[AnswerLine] = []
+    said = {line.text for line in lines}
+    for line in lines:
+        title = None if line.heads or CELL_SEPARATOR not in line.text else \
+            _row_title(index, line)
+        if title is not None and title.text not in said:
+            said.add(title.text)
+            out.append(title.model_copy(update={"heads": True}))
+        out.append(line)
+    return out
+
+
+def _row_title(index: IndexReader, line: AnswerLine) -> AnswerLine | None:
+    """The title of the table the row ``line`` quotes: the first line above the table's
+    rows (its header among them) when it reads as a title ("Gold PPO Plan" over "Type of
+    Expense | Amounts"); None when there is none in the clause."""
+    clause = index.clauses.clause(line.clause_id)
+    start = _clause_offset(clause, line.span[0])
+    if start is None:
+        return None
+    text = clause.text
+    end = text.rfind("\n", 0, start) + 1  # the row's own line start
+    while end > 0:
+        above = text.rfind("\n", 0, end - 1) + 1
+        row = text[above:end - 1]
+        if CELL_SEPARATOR not in row:
+            title = _trim(text, (above, end - 1))
+            said = text[title[0]:title[1]]
+            # a title, not the last words of a sentence wrapped above the table ("... the
+            # co-payment below shall apply:") nor a row of one named cell ("Option
+            # A/Sub-limit (in Rs): 30,000")
+            titled = reads_as_title(said) and ": " not in said
+            return _line(index, clause, title) if titled else None
+        end = above
+    return None
+
+
+def _clause_offset(clause: Clause, offset: int) -> int | None:
+    """The offset in ``clause.text`` of document offset ``offset`` (``document_span``
+    read backwards); None outside the clause's segments."""
+    consumed = 0
+    for start, end in clause.segments:
+        if start <= offset < end:
+            return consumed + offset - start
+        consumed += end - start + len(SEGMENT_JOINER)
+    return None
+
+
 def _table_row_spans(text: str) -> list[Span]:
     """The lines of ``text`` that are rows of a table as ingest renders them ("label |
     column: value"), end offsets past the line break."""
@@ -667,16 +734,19 @@ def _trim(text: str, span: Span) -> Span:
 
 
 # a heading that refuses cover: "Exclusions", "What is not covered", "What we don't pay for",
-# "We shall not be liable to pay for"
-_REFUSING = r"\bexclu\w*|\bnot\s+covered\b|(?:\bnot|n['’]t)\s+(?:pay|cover|be\s+liable)\b"
+# "We shall not be liable to pay for", "General Exceptions" (a motor wording's exclusions;
+# "Exception to ..." in the singular lifts one)
+_REFUSING = r"\bexclu\w*|\bnot\s+covered\b|(?:\bnot|n['’]t)\s+(?:pay|cover|be\s+liable)\b|" \
+    r"\bexceptions\b"
 REFUSING_HEADING = re.compile(_REFUSING, re.I)
 # a heading that names what is not covered or only in part: those, and "Limitations",
 # "Exceptions"
 # a clause that ends by refusing the list after it: "...; We will not cover:", "We shall not
-# be liable to pay for", "the following are excluded -", "... in respect of:-"
+# be liable to pay for", "the following are excluded -", "... in respect of:-", a title
+# "GENERAL EXCEPTIONS" the segmenter reads as the lead-in of the items after it
 REFUSES_ITEMS = re.compile(
     r"(?:(?:will|shall)\s+not\s+(?:cover|pay|be\s+liable)|not\s+covered|(?:are|is|be)\s+excluded|"
-    r"exclusions?)[^.;:]{0,60}(?::-|[:\-–])?\s*$", re.I)
+    r"exclusions?|exceptions)[^.;:]{0,60}(?::-|[:\-–])?\s*$", re.I)
 EXCEPTION_HEADING = re.compile(rf"\b(?:exception\w*|limitation\w*)\b|{_REFUSING}", re.I)
 
 
@@ -1207,6 +1277,14 @@ def direct_answer(
     # Chemotherapy", which names "treatment" and "covered" only)
     if asks_cover:
         candidates = _naming_rarest(candidates, weights, token_set(document))
+    # the members of a set asked for are answered by the list that announces them ("What
+    # documents are required to file a claim?": "... the following documents for or in
+    # support of the Claim:"), where one among the candidates names them; not by a sentence
+    # that shares the question's other words ("submit a Claim in accordance with Clause 4")
+    announced = False
+    if asks_list(question):
+        listing = _announcing(candidates, _listed_noun(question))
+        announced, candidates = bool(listing), listing or candidates
     # the review found the type asked in this clause: the answer quotes one of its sentences
     reviewed = [c for c in candidates if checked is not None and checked.present
                 and c.clause.clause_id == checked.lead_clause_id]
@@ -1227,6 +1305,10 @@ def direct_answer(
     # by an absence: the review is only as right as the question's type ("How long does the
     # agreement last?" is typed Agreement Date).
     if checked is not None and best is not None and checked.present:
+        answers = True
+    elif announced:
+        # the document announces a list of what the question asks the members of: the
+        # gate reads one sentence's words, and an announcement repeats few of them
         answers = True
     elif checked is not None and best is not None and checked.present is False \
             and absent_refuses:
@@ -1313,6 +1395,7 @@ def direct_answer(
             titles = [announced] if announced is not None else []
         lines[:0] = [_line(index, *where).model_copy(update={"heads": True})
                      for where in titles]
+    lines = _with_table_titles(index, lines)
     if asks_list(question):
         # the list the quoted item belongs to, with what announces it, answers: one of its
         # items ("vii. Any other document as required by Us") is not the set asked for
@@ -2175,6 +2258,25 @@ def _introduced(text: str, span: Span) -> Span | None:
     return (after[0][0], end) if end > span[1] else None
 
 
+def _announcing(candidates: list[_Scored], noun: frozenset[str]) -> list[_Scored]:
+    """The candidates whose sentence names ``noun`` and announces a list in so many words
+    (``_ANNOUNCES_LIST``: "the following documents", "List of Claim documents:"). (A
+    clause that merely has items is no announcement: "COVER FOR VEHICLES IMPORTED ..."
+    with its numbered conditions names "country" in passing.)"""
+    if not noun:
+        return []
+    return [c for c in candidates if _announces(c.clause.text, c.span, noun)]
+
+
+def _announces(text: str, span: Span, noun: frozenset[str]) -> bool:
+    """Whether the sentence at ``span`` announces a list of ``noun`` near its cue ("the
+    following documents", "List of Claim documents:"), not a list of anything else with
+    the noun elsewhere in it."""
+    return any(noun <= token_set(text[max(span[0], cue.start() - _CUE_REACH):
+                                      min(span[1], cue.end() + _CUE_REACH)])
+               for cue in _ANNOUNCES_LIST.finditer(text, span[0], span[1]))
+
+
 def _list_lines(index: IndexReader, terms: DocumentTerms, best: _Scored) -> list[AnswerLine]:
     """The list ``best``'s clause heads or is an item of, or the one its sentence announces,
     as answer lines: what announces it first (read under), then its items in order, at most
@@ -2413,8 +2515,13 @@ def _line(index: IndexReader, clause: Clause, span: Span, limit: bool = True) ->
         cut = True
     # a line ending in "... DOMESTIC COVER UNDER" goes on past the quote (a wrapped heading)
     cut = cut or ends_mid_phrase(text)
+    document = index.clauses.document(clause.doc_id)
+    span = clause.document_span(start, end)
+    # the pages the quote is on, not all of its clause's (a row of a benefit table in a
+    # section that runs over ten pages is cited on its own page)
+    pages = [page for page in document.pages_of(span) if page in clause.pages] \
+        if document.pages else []
     return AnswerLine(
-        clause_id=clause.clause_id, label=clause.label,
-        document=index.clauses.document(clause.doc_id).title, text=text,
-        span=clause.document_span(start, end), pages=clause.pages, cut_after=cut,
+        clause_id=clause.clause_id, label=clause.label, document=document.title, text=text,
+        span=span, pages=pages or clause.pages, cut_after=cut,
     )

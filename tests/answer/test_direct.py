@@ -206,7 +206,7 @@ def test_a_quoted_line_that_ends_mid_phrase_is_marked_as_going_on(line, cut):
     text = line + "\n20) Investigations into and treatment for loss of hair."
     clause = Clause(clause_id="doc:D", doc_id="0" * 16, text=text, span=(0, len(text)),
                     segments=[(0, len(text))], pages=[3], order=0)
-    document = SimpleNamespace(title="Policy")
+    document = SimpleNamespace(title="Policy", pages=[])
     index = SimpleNamespace(clauses=SimpleNamespace(document=lambda doc_id: document))
     quoted = _line(index, clause, (0, len(line)))
     assert quoted.text == line
