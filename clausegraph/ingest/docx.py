@@ -36,6 +36,14 @@ W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 _MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
 
 
+# the rows below a table row its setting is compared with (a header over a few rows)
+_ROWS_COMPARED = 3
+# fills that are no shading: Word's "auto" and white
+_NO_FILL = frozenset({"AUTO", "FFFFFF"})
+# the tblLook bit that applies a table style's first-row formatting (ECMA-376 17.4.56)
+_FIRST_ROW_LOOK = 0x0020
+
+
 def _w(tag: str) -> str:
     return f"{{{W}}}{tag}"
 
@@ -246,7 +254,8 @@ class _DocxReader:
             if element.tag == _w("p"):
                 self._paragraph(element)
             elif element.tag == _w("tbl"):
-                self.writer.add_table(self._table_rows(element))
+                self.writer.add_table(self._table_rows(element),
+                                      self._rows_set_apart(element))
         self._footnotes()
         title = (self.word.core_properties.title or "").strip() or None
         return self.writer.result(title=title, warnings=self._warnings())
@@ -312,22 +321,56 @@ class _DocxReader:
     def _footnote_mark(self, footnote_id: str) -> int:
         return self.footnote_marks.setdefault(footnote_id, len(self.footnote_marks) + 1)
 
-    def _table_rows(self, table: etree._Element) -> list[list[str]]:
-        rows: list[list[str]] = []
+    def _table_rows(self, table: etree._Element) -> list[list[str | None]]:
+        """Cell texts; None where a cell merged across columns covers the grid position
+        (the one table format, ``blocks.render_table``); a cell merged down repeats the
+        text above it."""
+        rows: list[list[str | None]] = []
         for tr in table.findall(_w("tr")):
-            row: list[str] = []
+            row: list[str | None] = []
             for tc in tr.findall(_w("tc")):
                 span = int(_val(tc.find(f"{_w('tcPr')}/{_w('gridSpan')}")) or 1)
                 merge = tc.find(f"{_w('tcPr')}/{_w('vMerge')}")
                 if merge is not None and _val(merge) in (None, "continue") and rows:
                     column = len(row)
-                    text = rows[-1][column] if column < len(rows[-1]) else ""
+                    text = (rows[-1][column] if column < len(rows[-1]) else None) or ""
                 else:
                     paragraphs = tc.findall(f".//{_w('p')}")
                     text = " ".join(self._text(p).strip() for p in paragraphs)
-                row.extend([text] + [""] * (span - 1))
+                row.extend([text] + [None] * (span - 1))
             rows.append(row)
         return rows
+
+    def _rows_set_apart(self, table: etree._Element) -> list[bool | None]:
+        """Per row, whether it is set apart from the rows below it as a header is (True) or
+        set like them (False), for ``blocks.render_table``'s header reading: marked to
+        repeat as the header row on each page, the first row of a table whose style sets
+        its first row apart, in bold where the rows below are not, or on a shading of its
+        own. None for the last row (nothing below to compare)."""
+        looks = [self._row_look(tr) for tr in table.findall(_w("tr"))]
+        styled_first = self.styles.sets_first_row_apart(table)
+        apart: list[bool | None] = []
+        for index, (repeated, bold, fill) in enumerate(looks):
+            below = looks[index + 1:index + 1 + _ROWS_COMPARED]
+            if repeated or (index == 0 and styled_first):
+                apart.append(True)
+            elif not below:
+                apart.append(None)
+            else:
+                body_bold = any(row_bold for _, row_bold, _ in below)
+                apart.append((bold and not body_bold) or fill != below[0][2])
+        return apart
+
+    def _row_look(self, tr: etree._Element) -> tuple[bool, bool, str | None]:
+        """(marked as a header row, every run with text in bold, the first cell's fill)."""
+        flag = tr.find(f"{_w('trPr')}/{_w('tblHeader')}")
+        repeated = flag is not None and _val(flag) not in ("0", "false")
+        runs = [(r, p) for p in tr.iter(_w("p")) for r in p.iter(_w("r"))
+                if "".join(t.text or "" for t in r.iter(_w("t"))).strip()]
+        bold = bool(runs) and all(self.styles.run_bold(r, p) for r, p in runs)
+        shading = tr.find(f"{_w('tc')}/{_w('tcPr')}/{_w('shd')}")
+        fill = _val(shading, "fill") if shading is not None else None
+        return repeated, bold, None if fill is None or fill.upper() in _NO_FILL else fill.upper()
 
     def _footnotes(self) -> None:
         notes = _footnotes_xml(self.word)
@@ -403,6 +446,46 @@ class _Styles:
         if outline is not None and outline.isdigit() and int(outline) < 9:
             return int(outline) + 1
         return None
+
+    def run_bold(self, r: etree._Element, p: etree._Element) -> bool:
+        """Whether a run is set in bold: its own setting, else its character style's, else
+        its paragraph style's."""
+        own = r.find(f"{_w('rPr')}/{_w('b')}")
+        if own is not None:
+            return _val(own) not in ("0", "false")
+        styles = [_val(r.find(f"{_w('rPr')}/{_w('rStyle')}")),
+                  _val(p.find(f"{_w('pPr')}/{_w('pStyle')}"))]
+        for style_id in styles:
+            for style in self._chain(style_id):
+                bold = style.find(f"{_w('rPr')}/{_w('b')}")
+                if bold is not None:
+                    return _val(bold) not in ("0", "false")
+        return False
+
+    def sets_first_row_apart(self, table: etree._Element) -> bool:
+        """Whether the table's style formats its first row on its own (a ``firstRow``
+        condition with bold or shading) and the table applies it (``tblLook``: its
+        ``firstRow`` flag; Word writes it by default)."""
+        look = table.find(f"{_w('tblPr')}/{_w('tblLook')}")
+        if look is not None:
+            flag = _val(look, "firstRow")
+            hex_flags = _val(look)
+            if flag is not None:
+                on = flag in ("1", "true", "on")
+            else:
+                try:
+                    on = hex_flags is None or bool(int(hex_flags, 16) & _FIRST_ROW_LOOK)
+                except ValueError:  # a malformed flag: Word's default applies the first row
+                    on = True
+            if not on:
+                return False
+        for style in self._chain(_val(table.find(f"{_w('tblPr')}/{_w('tblStyle')}"))):
+            for condition in style.findall(_w("tblStylePr")):
+                if _val(condition, "type") == "firstRow" and (
+                        condition.find(f"{_w('rPr')}/{_w('b')}") is not None
+                        or condition.find(f"{_w('tcPr')}/{_w('shd')}") is not None):
+                    return True
+        return False
 
     def numbering(self, style_id: str | None) -> tuple[str | None, str | None]:
         for style in self._chain(style_id):

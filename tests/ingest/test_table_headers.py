@@ -7,15 +7,20 @@ holds figures. Read as a header, every item was named by the first row's items (
 Prostatic Hypertrophy: Hydrocele"). A first row set in bold or on a shading of its own is a
 header whatever it holds, and a plain one over a column of figures ("Age of vehicle | % of
 depreciation" over "Not exceeding 6 months | 5%") still is. The pages are drawn here with
-pymupdf, the HTML written here; the same reading holds for <th> cells.
+pymupdf, the HTML and Word files written here; the same reading holds for <th> cells and
+for a Word row in bold, shaded, marked to repeat as the header row, or set apart by the
+table's style.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import docx
 import pymupdf
 import pytest
+from docx.oxml import OxmlElement
+from docx.oxml.ns import qn
 
 from clausegraph.ingest import load_document
 from clausegraph.ingest.blocks import render_table
@@ -112,3 +117,75 @@ def test_without_a_reading_of_the_page_the_words_decide() -> None:
     assert "Benign prostatic hypertrophy: Hydrocele" in unknown
     plain = render_table(rows, [False] * len(rows)).text
     assert plain.split("\n")[1] == "Hernia of all types | Hydrocele | Fistula in anus"
+
+
+def _table_docx(path: Path, rows: list[tuple[str, ...]], first_row: str = "plain",
+                style: str = "Table Grid") -> Path:
+    """One Word table after a lead-in; ``first_row``: "plain", "bold" (its runs),
+    "repeated" (marked to repeat as the header row on each page) or "shaded"."""
+    word = docx.Document()
+    word.add_paragraph("The listed conditions are:")
+    table = word.add_table(rows=len(rows), cols=len(rows[0]))
+    table.style = word.styles[style]
+    for index, row in enumerate(rows):
+        for column, text in enumerate(row):
+            cell = table.cell(index, column)
+            run = cell.paragraphs[0].add_run(text)
+            if index == 0 and first_row == "bold":
+                run.bold = True
+            if index == 0 and first_row == "shaded":
+                shading = OxmlElement("w:shd")
+                shading.set(qn("w:val"), "clear")
+                shading.set(qn("w:fill"), "D9E2F3")
+                cell._tc.get_or_add_tcPr().append(shading)
+    if first_row == "repeated":
+        header = OxmlElement("w:tblHeader")
+        table.rows[0]._tr.get_or_add_trPr().append(header)
+    word.add_paragraph("Claims must be notified within seven days.")
+    word.save(path)
+    return path
+
+
+@pytest.mark.parametrize("rows", [DISEASES, FIRST_ROW_DATA])
+def test_a_plain_word_first_row_over_no_figures_is_a_row(tmp_path: Path, rows) -> None:
+    text = _table_text(_table_docx(tmp_path / "list.docx", rows))
+    assert text.split("\n") == [" | ".join(row) for row in rows], text
+
+
+@pytest.mark.parametrize(("first_row", "style"), [
+    ("bold", "Table Grid"), ("repeated", "Table Grid"), ("shaded", "Table Grid"),
+    ("plain", "Light Grid Accent 1")])
+def test_a_word_first_row_set_apart_is_a_header(tmp_path: Path, first_row: str,
+                                                style: str) -> None:
+    text = _table_text(_table_docx(tmp_path / "headed.docx", DISEASES, first_row, style))
+    assert text.split("\n")[1] == "Hernia of all types | Benign prostatic hypertrophy: " \
+        "Hydrocele | Hysterectomy: Fistula in anus", text
+
+
+def test_a_plain_word_first_row_over_figures_is_a_header(tmp_path: Path) -> None:
+    text = _table_text(_table_docx(tmp_path / "depreciation.docx", DEPRECIATION))
+    assert "Not exceeding 6 months | % of depreciation: 5%" in text.split("\n"), text
+
+
+def test_a_word_header_merged_across_columns_takes_the_names_below(tmp_path: Path) -> None:
+    """"Plans" merged over two columns, "PLAN A | PLAN B" below it: each figure is named
+    by its plan, not by "Plans" twice."""
+    word = docx.Document()
+    word.add_paragraph("Table of Benefits:")
+    table = word.add_table(rows=4, cols=3)
+    table.style = word.styles["Table Grid"]
+    table.cell(0, 0).paragraphs[0].add_run("Benefit").bold = True
+    merged = table.cell(0, 1).merge(table.cell(0, 2))
+    merged.paragraphs[0].add_run("Plans").bold = True
+    for column, text in enumerate(["", "PLAN A", "PLAN B"]):
+        table.cell(1, column).paragraphs[0].add_run(text).bold = True
+    for index, row in enumerate([("Room rent per day", "1% of SI", "2% of SI"),
+                                 ("Ambulance", "Up to INR 2,500", "Up to INR 4,000")], 2):
+        for column, text in enumerate(row):
+            table.cell(index, column).paragraphs[0].add_run(text)
+    word.add_paragraph("The limits apply per policy year.")
+    path = tmp_path / "plans.docx"
+    word.save(path)
+    lines = _table_text(path).split("\n")
+    assert "Room rent per day | PLAN A: 1% of SI | PLAN B: 2% of SI" in lines, lines
+    assert "Ambulance | PLAN A: Up to INR 2,500 | PLAN B: Up to INR 4,000" in lines, lines
