@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from itertools import accumulate, pairwise
 
@@ -65,7 +65,22 @@ _ASKS_VALUE: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
 _ASKS_COVER = re.compile(r"\b(covered|cover|covers|payable|pay for|pays for|paid\s+for|reimburs\w*|"
                          r"included|indemnif\w*|claim\w*|(?:be|is|are|get|gets)\s+insured|"
                          # "Can I get hernia surgery paid ...?"
-                         r"get\s+(?:[\w'-]+\s+){1,4}?paid)\b", re.IGNORECASE)
+                         r"get\s+(?:[\w'-]+\s+){1,4}?paid|"
+                         # "Is emergency dental treatment abroad paid?" (not "Can the
+                         # premium be paid in instalments?", which asks leave)
+                         r"(?<!\bbe )paid)\b", re.IGNORECASE)
+# a table cell that marks what its row names covered or not ("Organ Donor | Plan A:
+# Covered"; "Acupuncture | Not covered")
+_CELL_COVERED = re.compile(r"^(?:covered|included|available|payable)\b", re.I)
+_CELL_REFUSED = re.compile(r"^(?:not\s+(?:covered|included|available|payable)|excluded)\b",
+                           re.I)
+_LETTERS = re.compile(r"[A-Za-z]{2}")
+# where the phrase a row label opens with ends: a preposition or a bracket or dash after it
+_LABEL_PHRASE_END = re.compile(r"\s(?:after|for|of|in|with|under|during|to|by|from|on|at|per|"
+                               r"including|excluding|upto|up to)\s|[(,;:–—]|\s-\s", re.I)
+# a column whose cells state the benefit itself ("Hearing Aids | Benefits: 90% of the
+# Allowable Charge, after Deductible")
+_BENEFIT_COLUMN = re.compile(r"\b(?:benefits?|cover(?:age|ed)?)\b", re.I)
 # "Does coverage continue during FMLA leave?", "Is cover maintained while abroad?"
 _ASKS_CONTINUE = re.compile(r"\b(?:continues?|continued|maintained|remains?)\b", re.I)
 _PERMISSION = re.compile(r"^\s*(can|could|may|might|is \w+ (allowed|permitted|entitled))\b",
@@ -268,8 +283,11 @@ def verdict(question: str, direct: DirectAnswer | None,
     clause_id = (direct.answering_line() or direct.lines[0]).clause_id
     if yes_no:
         renewal = _renewal(text, clause_id) if _ASKS_RENEWAL.search(question) else None
+        # the quoted rows of a table, each read on its own for what its cells say
+        rows = [line.text for line in direct.lines
+                if not line.heads and CELL_SEPARATOR in line.text]
         answer = renewal or _yes_no(question, text, clause_id, _read_under_exclusion(direct),
-                                    _reviewed_type(direct, clause_id))
+                                    _reviewed_type(direct, clause_id), rows)
         if answer.text == _NEITHER and kinds:
             # "Can the insured cancel, and what refund is given?": the value asked second
             # is an answer where the yes or no is not said in so many words
@@ -776,7 +794,7 @@ def _reviewed_yes(category: str, clause_id: str) -> Verdict:
 
 
 def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
-            reviewed: str | None = None) -> Verdict:
+            reviewed: str | None = None, rows: Sequence[str] = ()) -> Verdict:
     stated = _STATED_ANSWER.search(text)
     if stated is not None:
         answer = stated.group("answer").capitalize()
@@ -786,9 +804,9 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
     if bracket is not None:
         return bracket
     if ASKS_EXCLUSION.search(question):
-        return _exclusion(question, text, clause_id, excluded)
+        return _exclusion(question, text, clause_id, excluded, rows)
     if _ASKS_COVER.search(question) and not _claims_not_asked(question):
-        return _cover(question, text, clause_id, excluded)
+        return _cover(question, text, clause_id, excluded, rows)
     if _PERMISSION.search(question):
         if _FORBIDS.search(text):
             if _CONDITION.search(text[_FORBIDS.search(text).end():]):
@@ -955,7 +973,8 @@ def excepts_accidents(question: str, text: str) -> bool:
         _EXCEPTS_ACCIDENTS.search(text) is not None
 
 
-def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> Verdict:
+def _cover(question: str, text: str, clause_id: str, excluded: bool = False,
+           rows: Sequence[str] = ()) -> Verdict:
     """Cover questions: refused, refused for a waiting period, or paid; none when the quote
     does not name what is asked about ("Is maternity covered?" answered by a rule for "the
     listed conditions")."""
@@ -1005,6 +1024,10 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> 
                        text=f"Yes, after a waiting period stated in the {where}",
                        clause_id=clause_id, basis="covered once a waiting period stated "
                        "elsewhere has run")
+    row = next((read for line in rows if (read := _row_cover(question, line)) is not None),
+               None)
+    if row is not None:
+        return row.model_copy(update={"clause_id": clause_id})
     if refuses_cover(text):
         return Verdict(label="no", text="No: excluded", clause_id=clause_id,
                        basis="the clause refuses cover")
@@ -1028,11 +1051,54 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False) -> 
                    basis="the quote neither grants nor refuses cover in so many words")
 
 
-def _exclusion(question: str, text: str, clause_id: str, excluded: bool) -> Verdict:
+def _row_cover(question: str, row: str) -> Verdict | None:
+    """The cover a quoted table row states in its cells: "Covered" or "Not covered" (per
+    column: "Partly" when its columns differ), or a figure in a column of benefits ("Yes:
+    90% of the Allowable Charge ..."); None when its cells say neither, or when what its
+    label names is not what the question names ("AMBULANCE COLLAR | Not Payable" says
+    nothing of "ambulance charges")."""
+    cells = [cell.strip() for cell in row.split(CELL_SEPARATOR)]
+    at = next((i for i, cell in enumerate(cells) if _LETTERS.search(cell)), None)
+    if at is None or at + 1 >= len(cells):
+        return None
+    # what the row names is the last word of its label's first phrase: "collar" of
+    # "Ambulance collar", "wigs" of "Wigs after chemotherapy"
+    phrase = _LABEL_PHRASE_END.split(cells[at], maxsplit=1)[0]
+    words = [t for t in content_tokens(phrase) if len(t) > 1 and not t.isdigit()]
+    if not words or words[-1][:FAMILY_PREFIX] not in \
+            {t[:FAMILY_PREFIX] for t in content_tokens(question)}:
+        return None
+    named = [cell.rsplit(": ", 1) if ": " in cell else ["", cell] for cell in cells[at + 1:]]
+    refused = [name for name, value in named if _CELL_REFUSED.match(value)]
+    # beside a column that does not cover it, one that states a figure does ("PLAN A: Not
+    # covered | PLAN B: Up to 5% of SI")
+    covered = [name for name, value in named if _CELL_COVERED.match(value) or (
+        refused and not _CELL_REFUSED.match(value)
+        and any(v.kind in ("money", "percent") for v in extract_values(value)))]
+    if covered and refused:
+        where = "; ".join(f"{name or 'one column'}: not covered" for name in refused)
+        return Verdict(label="conditional", text=f"Partly: {where}", clause_id="",
+                       basis="the row's cells mark it covered in some columns, not in others")
+    if refused:
+        return Verdict(label="no", text="No: not covered", clause_id="",
+                       basis="the row's cells mark it not covered")
+    if covered:
+        return Verdict(label="yes", text="Yes", clause_id="",
+                       basis="the row's cells mark it covered")
+    benefit = next((value for name, value in named
+                    if _BENEFIT_COLUMN.search(name) and extract_values(value)), None)
+    if benefit is None:
+        return None
+    return Verdict(label="yes", text=f"Yes: {_phrase(benefit, 0)}", clause_id="",
+                   basis="the row gives it a benefit in a column of benefits")
+
+
+def _exclusion(question: str, text: str, clause_id: str, excluded: bool,
+               rows: Sequence[str] = ()) -> Verdict:
     """"Is X excluded?": the cover verdict read the other way round. Refused is "Yes:
     excluded", paid is "No: covered" (with its limit), and a waiting period excludes until
     it has run."""
-    cover = _cover(ASKS_EXCLUSION.sub(" ", question), text, clause_id, excluded)
+    cover = _cover(ASKS_EXCLUSION.sub(" ", question), text, clause_id, excluded, rows)
     wait = waiting_period(text) if cover.label != "cannot_tell" else None
     if wait is not None:
         return cover.model_copy(update={

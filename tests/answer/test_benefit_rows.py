@@ -57,5 +57,8 @@ def test_a_benefit_row_answers_whether_its_item_is_covered(plan_graph, variant):
     answer = ask_variant(plan_graph, variant, f"Does the plan cover {asked}?", suffix=".html")
     text = " ".join((answer.direct_answer or "").split())
     assert answer.direct.found
-    assert text.startswith(item) and share in text and money in text, text
+    # the row's benefit is the verdict ("Yes: 90% of the Allowable Charge"), the row quoted
+    assert answer.direct.verdict.text.startswith(f"Yes: {share}"), text
+    quote = text.split(" — ", 1)[-1].lstrip("“")
+    assert quote.startswith(item) and share in quote and money in quote, text
     assert "deductible waived" not in text, text

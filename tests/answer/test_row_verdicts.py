@@ -1,0 +1,112 @@
+"""A schedule row says in its cells whether what it names is covered.
+
+A benefit schedule marks each item in its plan columns: "Organ donor | Plan A: Covered |
+Plan B: Covered", "Acupuncture | ... Not covered", "Chiropractic care | In-network: Covered |
+Out-of-network: Not covered", "Home nursing | Plan A: Not covered | Plan B: Up to 5% of
+the sum insured". The cells answer "Is X covered?" as a sentence "X is covered"
+would: yes, no, or partly (the column that does not cover it named). A row whose label
+names more than the question ("Ambulance collar | Not payable") says nothing of what is
+asked ("ambulance charges"). Written with three cell wordings and two column namings.
+
+And "Is ... paid?" asks whether it is covered, as "Is ... covered?" does: "The Policy shall
+reimburse ... emergency dental treatment ..." answers it yes.
+"""
+
+from __future__ import annotations
+
+import pytest
+from written_graph import ask_variant, direct_text, variant_graph
+
+from clausegraph.answer.gate import using_gate
+
+WORDS = [("Covered", "Not covered"), ("Included", "Not included"), ("Payable", "Not payable")]
+COLUMNS = [("In-network", "Out-of-network"), ("Plan A", "Plan B")]
+VARIANTS = [(words, columns) for words in WORDS for columns in COLUMNS]
+
+
+def schedule(words: tuple[str, str], columns: tuple[str, str], figures: bool = False) -> str:
+    """The schedule; with ``figures``, one whose rows hold a limit beside "not covered"."""
+    yes, no = words
+    first, second = columns
+    rows = [("Home nursing", no, "Up to 5% of the sum insured"),
+            ("Physiotherapy", "Up to 10 sessions", "Up to 5 sessions")] if figures else [
+        ("Organ donor expenses", yes, yes), ("Acupuncture", no, no),
+        ("Chiropractic care", yes, no), ("Ambulance collar", no, no)]
+    cells = "\n".join(f"<tr><td>{item}</td><td>{a}</td><td>{b}</td></tr>"
+                      for item, a, b in rows)
+    return f"""<html><head><title>Health Plan</title></head><body>
+<h1>HEALTH PLAN</h1>
+<h2>Schedule of benefits</h2>
+<p>The schedule below shows, for each item, whether the plan pays for it.</p>
+<table>
+<tr><th>Item</th><th>{first}</th><th>{second}</th></tr>
+{cells}
+</table>
+<h2>Claims</h2>
+<p>A claim is notified within thirty days of the treatment.</p>
+</body></html>"""
+
+
+@pytest.fixture(scope="module")
+def rows_graph(tmp_path_factory):
+    texts = [schedule(*variant) for variant in VARIANTS] + \
+        [schedule(*variant, figures=True) for variant in VARIANTS]
+    return variant_graph(tmp_path_factory.mktemp("row-verdicts"), texts, suffix=".html")
+
+
+def _verdict(graph, variant: int, question: str) -> tuple[str, str]:
+    with using_gate(None):  # what the quoted row says, not whether the gate would answer
+        answer = ask_variant(graph, variant, question, suffix=".html")
+    return answer.direct.verdict.text, direct_text(answer)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_the_cells_of_the_row_answer(rows_graph, variant):
+    _, (first, second) = VARIANTS[variant]
+    said, text = _verdict(rows_graph, variant, "Are organ donor expenses covered?")
+    assert said == "Yes", text
+    said, text = _verdict(rows_graph, variant, "Is acupuncture covered?")
+    assert said == "No: not covered", text
+    said, text = _verdict(rows_graph, variant, "Is chiropractic care covered?")
+    assert said == f"Partly: {second}: not covered", text
+    # a figure in one column, "not covered" in the other
+    said, text = _verdict(rows_graph, len(VARIANTS) + variant, "Is home nursing covered?")
+    assert said == f"Partly: {first}: not covered", text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_a_row_naming_more_than_the_question_does_not_answer_it(rows_graph, variant):
+    said, text = _verdict(rows_graph, variant, "Are ambulance charges covered?")
+    assert not said.startswith(("No", "Yes", "Partly")), (said, text)
+
+
+TREATMENTS = ["emergency dental treatment", "emergency optical treatment",
+              "emergency physiotherapy"]
+
+
+def travel(treatment: str) -> str:
+    return f"""TRAVEL INSURANCE POLICY
+
+Section 4. {treatment.title()}
+The Policy shall reimburse to the Insured Person the expenses of {treatment} during a trip
+abroad, up to the limit shown in the schedule.
+
+Section 5. Baggage delay
+We will pay for essential purchases if checked-in baggage is delayed for more than twelve
+hours.
+"""
+
+
+@pytest.fixture(scope="module")
+def paid_graph(tmp_path_factory):
+    return variant_graph(tmp_path_factory.mktemp("paid-questions"),
+                         [travel(treatment) for treatment in TREATMENTS])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(TREATMENTS)))
+def test_is_it_paid_asks_whether_it_is_covered(paid_graph, variant):
+    answer = ask_variant(paid_graph, variant, f"Is {TREATMENTS[variant]} abroad paid?")
+    assert answer.direct.verdict.text == "Yes", direct_text(answer)
