@@ -739,6 +739,17 @@ def _trim(text: str, span: Span) -> Span:
 _REFUSING = r"\bexclu\w*|\bnot\s+covered\b|(?:\bnot|n['’]t)\s+(?:pay|cover|be\s+liable)\b|" \
     r"\bexceptions\b"
 REFUSING_HEADING = re.compile(_REFUSING, re.I)
+# the words of a bulleted item that only names something ("Acupuncture (if prescribed for
+# rehabilitation purposes)", "Non-emergency care when traveling outside the U.S."); a
+# longer one states a case ("- The patient takes treatment at home on account of ...")
+_BULLET_WORDS = 10
+# the bullets a run of items opens each of them with (blocks of bare items: _bare_bullets)
+_BULLETS = re.compile(r"(?:^|\n)\s*[•●▪◦■➢►\uf0b7\-–]\s")
+# a title over what is covered: "Other Covered Services", "Benefits covered", "What is
+# covered", "What we will pay for"
+GRANTING_TITLE = re.compile(r"\bcovered\s+(?:services|benefits|expenses|items)\b|"
+                            r"\bbenefits?\s+covered\b|\bwhat\s+(?:is|are)\s+covered\b|"
+                            r"\bwhat\s+we\s+(?:will\s+)?(?:pay|cover)\b", re.I)
 # a heading that names what is not covered or only in part: those, and "Limitations",
 # "Exceptions"
 # a clause that ends by refusing the list after it: "...; We will not cover:", "We shall not
@@ -1310,6 +1321,12 @@ def direct_answer(
         # the document announces a list of what the question asks the members of: the
         # gate reads one sentence's words, and an announcement repeats few of them
         answers = True
+    elif asks_cover and best is not None and _listed_under_title(terms, best, weights,
+                                                                 token_set(document)):
+        # a bulleted item that names all the question is about, in a box titled what is
+        # covered or not ("Other Covered Services" / "• Hearing aids"): the gate reads the
+        # item's words alone, which say nothing of cover
+        answers = True
     elif checked is not None and best is not None and checked.present is False \
             and absent_refuses:
         answers = probability is not None and probability >= SURE_ANSWER
@@ -1383,8 +1400,10 @@ def direct_answer(
                      .model_copy(update={"heads": True}))
     else:
         title = _value_title(terms, best, kind)
-        titles = [title] if title is not None else \
-            _exclusion_titles(terms, best, best.clause.clause_id in excluded)
+        # what a list is, said by the line its own clause opens with, before any heading
+        opening = _opening_lead_in(best)
+        titles = [title] if title is not None else [(best.clause, opening)] if opening \
+            else _exclusion_titles(terms, best, best.clause.clause_id in excluded)
         if best.clause.clause_id in granted:
             # the promise that covers the list says more than its bare title
             titles = [granted[best.clause.clause_id]]
@@ -1393,6 +1412,10 @@ def direct_answer(
             # deduction for depreciation at the rates mentioned below ...:" before it
             announced = terms.lead_in(best.clause)
             titles = [announced] if announced is not None else []
+        if not titles:
+            # bulleted items that go on in a clause of their own after the clause that
+            # opens their list ("Other Covered Services (...)" / "• Acupuncture ...")
+            titles = _bullets_title(terms, best.clause)
         lines[:0] = [_line(index, *where).model_copy(update={"heads": True})
                      for where in titles]
     lines = _with_table_titles(index, lines)
@@ -1846,7 +1869,11 @@ def _naming_rarest(candidates: list[_Scored], weights: dict[str, float],
     # Not a table's: its caption may be the sentence before it ("Period for harvesting of
     # the organ donated ..., provided that")
     titled = [c for c in naming if c.clause.kind != "table" and rarest in _title_words(c.clause)]
-    return titled or naming or candidates
+    # of the rest, a bulleted item that only names it ("▪ Cosmetic surgery") before the
+    # list's opening line whose clause names it only below ("Excluded services:")
+    listed = [c for c in naming if _bare_bullets(c.clause.text[c.span[0]:c.span[1]])
+              and rarest in token_set(c.clause.text[c.span[0]:c.span[1]])]
+    return titled or listed or naming or candidates
 
 
 def _title_words(clause: Clause) -> frozenset[str]:
@@ -1874,10 +1901,12 @@ def _title_words(clause: Clause) -> frozenset[str]:
 
 def _may_answer_cover(candidate: _Scored) -> bool:
     """A sentence that grants or refuses cover, or an item of a list (which its lead-in may
-    grant or refuse: "Other expenses: ... (ii) Dental treatment"); not a title line
+    grant or refuse: "Other expenses: ... (ii) Dental treatment", or a run of bulleted
+    items under "Other Covered Services"); not a title line
     ("Endorsement 16 - Personal accident to unnamed passengers"), which states nothing."""
     clause = candidate.clause
-    return candidate.has_value or (clause.number is not None and bare_item(clause.text))
+    return candidate.has_value or (clause.number is not None and bare_item(clause.text)) \
+        or _bare_bullets(clause.text[candidate.span[0]:candidate.span[1]])
 
 
 def _context_words(clause: Clause) -> frozenset[str]:
@@ -2099,6 +2128,30 @@ def _exclusion_titles(terms: DocumentTerms, best: _Scored, excluded: bool
             if not (clause is best.clause and span[1] > best.span[0])]
 
 
+def _opening_lead_in(best: _Scored) -> Span | None:
+    """The sentence a clause opens with when ``best`` quotes an item of the list that
+    follows it in the same clause, and that sentence says what the list is: it refuses
+    cover ("Services Your Plan Generally Does NOT Cover"), names covered services ("Other
+    Covered Services"), or ends in a colon. None otherwise."""
+    text, (start, _) = best.clause.text, best.span
+    line_start = text.rfind("\n", 0, start) + 1
+    if line_start == 0 or _LINE_ITEM.match(text, line_start) is None:
+        return None
+    spans = split_sentences(text)
+    if not spans or spans[0][1] > line_start:
+        return None
+    opening = _trim(text, spans[0])
+    return opening if _says_what_list_is(text[opening[0]:opening[1]]) else None
+
+
+def _says_what_list_is(opening: str) -> bool:
+    """Whether a list's opening line says what its items are: not covered ("Services Your
+    Plan Generally Does NOT Cover"), covered ("Other Covered Services"), or announced by a
+    colon ("The following details are to be provided:")."""
+    return REFUSING_HEADING.search(opening) is not None \
+        or GRANTING_TITLE.search(opening) is not None or opening.rstrip().endswith(":")
+
+
 def _granting_lead_in(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span] | None:
     """The sentence of the clause holding ``item``'s list that grants cover for the list
     ("The Company will indemnify the insured against loss or damage to the vehicle insured
@@ -2111,6 +2164,54 @@ def _granting_lead_in(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span]
     if read is False:
         return None
     return read or _section_grant(terms, item)
+
+
+def _bullets_title(terms: DocumentTerms, clause: Clause) -> list[tuple[Clause, Span]]:
+    """For a run of bulleted items (``_bare_bullets``), the opening sentence of the clause
+    that holds them when it says what the list is (``_says_what_list_is``): "Other Covered
+    Services (...)" over "• Acupuncture • Bariatric surgery"; else none."""
+    if not _bare_bullets(clause.text):
+        return []
+    holder = terms.list_holder(clause) or terms.parent(clause) or _path_clause(terms, clause)
+    spans = split_sentences(holder.text) if holder is not None else []
+    if not spans:
+        return []
+    opening = _trim(holder.text, spans[0])
+    return [(holder, opening)] if _says_what_list_is(holder.text[opening[0]:opening[1]]) else []
+
+
+def _listed_under_title(terms: DocumentTerms, best: _Scored, weights: dict[str, float],
+                        title: frozenset[str]) -> bool:
+    """Whether ``best`` is a bulleted item that names every subject word of a cover
+    question (those ``_rarest_subject`` chooses from) under an opening that says what its
+    list is (``_opening_lead_in``, ``_bullets_title``)."""
+    line = best.clause.text[best.span[0]:best.span[1]]
+    if _BULLETS.match(line.lstrip()) is None:
+        return False
+    subject = {t[:FAMILY_PREFIX] for t in weights if t not in _ASKS_COVER_WORDS and t not in title}
+    named = {t[:FAMILY_PREFIX] for t in token_set(line)}
+    if not subject or not subject <= named:
+        return False
+    return _opening_lead_in(best) is not None or bool(_bullets_title(terms, best.clause))
+
+
+def _path_clause(terms: DocumentTerms, clause: Clause) -> Clause | None:
+    """The clause the last entry of ``clause``'s section path names by its own id (an
+    unnumbered paragraph that holds the items after it: "preamble¶13")."""
+    if not clause.section_path:
+        return None
+    entry = f"{clause.clause_id.rsplit(':', 1)[0]}:{clause.section_path[-1]}"
+    clauses = terms.index.clauses
+    return clauses.clause(entry) if clauses.has_clause(entry) else None
+
+
+def _bare_bullets(text: str) -> bool:
+    """Whether ``text`` is one or more bulleted items that each only name things ("•
+    Acupuncture (if prescribed for rehabilitation purposes) • Bariatric surgery • Hearing
+    aids", short items the segmenter joins into one clause)."""
+    items = [" ".join(item.split()) for item in _BULLETS.split(text) if item.strip()]
+    return bool(items) and _BULLETS.match(text.lstrip()) is not None \
+        and all(bare_item(item) and len(item.split()) <= _BULLET_WORDS for item in items)
 
 
 def _enumerated_item(text: str) -> bool:

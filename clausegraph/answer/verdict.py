@@ -23,7 +23,8 @@ from itertools import accumulate, pairwise
 
 from clausegraph.answer.direct import (AFFIRMS_COVER, ASKS_DATE, ASKS_END, ASKS_EXCLUSION,
                                        ASKS_NOTICE, ASKS_YES_NO, CONTINUES_COVER, DEFERRED,
-                                       FAMILY_PREFIX, NIL, PROPORTIONAL, REFUSING_HEADING,
+                                       FAMILY_PREFIX, GRANTING_TITLE, NIL, PROPORTIONAL,
+                                       REFUSING_HEADING,
                                        VALUE_QUESTION_KINDS, WHILE_NEEDED,
                                        asks_contents, content_tokens, question_kind,
                                        refuses_cover, split_sentences, value_answers)
@@ -287,7 +288,8 @@ def verdict(question: str, direct: DirectAnswer | None,
         rows = [line.text for line in direct.lines
                 if not line.heads and CELL_SEPARATOR in line.text]
         answer = renewal or _yes_no(question, text, clause_id, _read_under_exclusion(direct),
-                                    _reviewed_type(direct, clause_id), rows)
+                                    _reviewed_type(direct, clause_id), rows,
+                                    _read_under_grant(direct))
         if answer.text == _NEITHER and kinds:
             # "Can the insured cancel, and what refund is given?": the value asked second
             # is an answer where the yes or no is not said in so many words
@@ -778,6 +780,14 @@ def _read_under_exclusion(direct: DirectAnswer) -> bool:
     return any(line.heads and REFUSING_HEADING.search(line.text) for line in direct.lines)
 
 
+def _read_under_grant(direct: DirectAnswer) -> bool:
+    """Whether the answer quotes, above its sentence, a title that lists what is covered
+    ("Other Covered Services" over "• Bariatric surgery") and none that refuses."""
+    heads = [line.text for line in direct.lines if line.heads]
+    return any(GRANTING_TITLE.search(text) for text in heads) and \
+        not any(REFUSING_HEADING.search(text) for text in heads)
+
+
 def _reviewed_type(direct: DirectAnswer, clause_id: str) -> str | None:
     """The CUAD clause type the question asks about when the contract review finds it in
     the document and reads the quoted clause as that type ("Is there an anti-assignment
@@ -794,7 +804,8 @@ def _reviewed_yes(category: str, clause_id: str) -> Verdict:
 
 
 def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
-            reviewed: str | None = None, rows: Sequence[str] = ()) -> Verdict:
+            reviewed: str | None = None, rows: Sequence[str] = (),
+            granted: bool = False) -> Verdict:
     stated = _STATED_ANSWER.search(text)
     if stated is not None:
         answer = stated.group("answer").capitalize()
@@ -804,9 +815,9 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
     if bracket is not None:
         return bracket
     if ASKS_EXCLUSION.search(question):
-        return _exclusion(question, text, clause_id, excluded, rows)
+        return _exclusion(question, text, clause_id, excluded, rows, granted)
     if _ASKS_COVER.search(question) and not _claims_not_asked(question):
-        return _cover(question, text, clause_id, excluded, rows)
+        return _cover(question, text, clause_id, excluded, rows, granted)
     if _PERMISSION.search(question):
         if _FORBIDS.search(text):
             if _CONDITION.search(text[_FORBIDS.search(text).end():]):
@@ -974,7 +985,7 @@ def excepts_accidents(question: str, text: str) -> bool:
 
 
 def _cover(question: str, text: str, clause_id: str, excluded: bool = False,
-           rows: Sequence[str] = ()) -> Verdict:
+           rows: Sequence[str] = (), granted: bool = False) -> Verdict:
     """Cover questions: refused, refused for a waiting period, or paid; none when the quote
     does not name what is asked about ("Is maternity covered?" answered by a rule for "the
     listed conditions")."""
@@ -1042,7 +1053,7 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False,
         return Verdict(label="no", text=f"No: only in {place}", value=place,
                        clause_id=clause_id, basis="the clause grants cover only within a place "
                        "the question asks about going outside of")
-    if AFFIRMS_COVER.search(text):
+    if AFFIRMS_COVER.search(text) or granted:
         limit = next((v for v in extract_values(text) if v.kind in ("money", "percent")), None)
         return Verdict(label="yes", text=f"Yes, up to {display(limit)}" if limit else "Yes",
                        value=limit.text if limit else None, clause_id=clause_id,
@@ -1067,6 +1078,12 @@ def _row_cover(question: str, row: str) -> Verdict | None:
     words = [t for t in content_tokens(phrase) if len(t) > 1 and not t.isdigit()]
     if not words or words[-1][:FAMILY_PREFIX] not in \
             {t[:FAMILY_PREFIX] for t in content_tokens(question)}:
+        return None
+    # ... and names at least half of what the question is about: "If your child needs
+    # dental or eye care" is not the row of "routine foot care"
+    subject = {t[:FAMILY_PREFIX] for t in _subject_words(question)}
+    label = {t[:FAMILY_PREFIX] for t in content_tokens(cells[at])}
+    if 2 * len(subject & label) < len(subject):
         return None
     named = [cell.rsplit(": ", 1) if ": " in cell else ["", cell] for cell in cells[at + 1:]]
     refused = [name for name, value in named if _CELL_REFUSED.match(value)]
@@ -1094,11 +1111,12 @@ def _row_cover(question: str, row: str) -> Verdict | None:
 
 
 def _exclusion(question: str, text: str, clause_id: str, excluded: bool,
-               rows: Sequence[str] = ()) -> Verdict:
+               rows: Sequence[str] = (), granted: bool = False) -> Verdict:
     """"Is X excluded?": the cover verdict read the other way round. Refused is "Yes:
     excluded", paid is "No: covered" (with its limit), and a waiting period excludes until
     it has run."""
-    cover = _cover(ASKS_EXCLUSION.sub(" ", question), text, clause_id, excluded, rows)
+    cover = _cover(ASKS_EXCLUSION.sub(" ", question), text, clause_id, excluded, rows,
+                   granted)
     wait = waiting_period(text) if cover.label != "cannot_tell" else None
     if wait is not None:
         return cover.model_copy(update={

@@ -199,7 +199,9 @@ class DirectAnswer(BaseModel):
         "question asks about one: read by the answer gate; every type present answers")
 
     def citations(self) -> list[str]:
-        return [line.clause_id for line in self.lines]
+        """The clauses the lines quote, each once, in the order first quoted (a title and
+        the sentence under it are often one clause's)."""
+        return list(dict.fromkeys(line.clause_id for line in self.lines))
 
     def named(self, text: str) -> str:
         """``text`` as the line of this document in an answer several documents share

@@ -112,8 +112,11 @@ def merge_tiny(units: list[Unit], min_chars: int, text: str | None = None) -> li
             pending = None
         if unit.size < min_chars and unit.node.family not in ("toc", "table"):
             following = units[position + 1] if position + 1 < len(units) else None
+            # a numbered item over its sub-items, or a short paragraph over the bullets
+            # it opens ("What is covered under this plan:" / "- Acupuncture"): it joins
+            # what it heads, not the list before it
             heads_list = (
-                unit.node.numbered
+                (unit.node.numbered or unit.node.family == "para")
                 and following is not None
                 and following.node.descends_from(unit.node)
             )

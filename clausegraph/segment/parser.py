@@ -213,6 +213,14 @@ class Parser:
                 self._set_definition_kind(top, s)
             outline.append(top, line.start, line.end, body=True)
             return
+        if top.family == "bullet" and line.blank_before and s[0].isupper() \
+                and not self._wraps_on_from(index):
+            # a paragraph set off by space after a list of bullets is no more of the last
+            # bullet ("• Routine foot care" / "Other Covered Services (Limitations ...)"),
+            # whose text carried on into the next box's title and its bullets
+            outline.pop_text_nodes()
+            self._open_para(line)
+            return
         if para or self.text[line.start] in '“"':
             term = definition_term(s, top.in_defs or outline.in_defs())
             if term is not None and (para or QUOTED_DEF_RE.match(s)):
@@ -229,6 +237,11 @@ class Parser:
             self._open_para(line)
             return
         outline.append(top, line.start, line.end, body=True)
+
+    def _wraps_on_from(self, index: int) -> bool:
+        """Whether the line before ``index`` stops mid-phrase ("... expenses of the"), so
+        that line ``index`` goes on with it whatever space stands between them."""
+        return index > 0 and ends_mid_phrase(self.lines.line_text(index - 1))
 
     # ---- opening nodes
 

@@ -1,0 +1,66 @@
+"""An item of a list its own clause opens with is read under what the list is.
+
+A summary of benefits lists, in one box each, "Services Your Plan Generally Does NOT Cover
+(...)" over "• Cosmetic surgery", "• Long-term care", and "Other Covered Services (...)" over
+"• Acupuncture", "• Hearing aids". Quoted alone, "• Cosmetic surgery" neither grants nor
+refuses cover; read under its box's opening line it is not covered, and "• Hearing aids" is
+(the items of a long box that the segmenter keeps in a clause of their own too). An item
+that names all that is asked under such a line is answered whatever the gate makes of its
+few words. Written with three bullet styles and three wordings of each opening line.
+"""
+
+from __future__ import annotations
+
+import pytest
+from written_graph import ask_variant, direct_text, variant_graph
+
+MARKERS = ["•", "-", "▪"]
+REFUSING = [("Services Your Plan Generally Does NOT Cover (Check your policy or plan document "
+             "for more information.)"),
+            "What this plan does not cover:",
+            "Excluded services (this is not a complete list):"]
+GRANTING = ["Other Covered Services (Limitations may apply to these services.)",
+            "Covered benefits (see the plan document for limits):",
+            "What is covered under this plan:"]
+VARIANTS = [(marker, REFUSING[i], GRANTING[(i + 1) % 3]) for i, marker in enumerate(MARKERS)] + \
+    [(marker, REFUSING[(i + 2) % 3], GRANTING[i]) for i, marker in enumerate(MARKERS)]
+
+
+def summary(marker: str, refusing: str, granting: str) -> str:
+    """Each box its opening line over its items, the boxes set apart by space (as a PDF's
+    boxes are read)."""
+    def box(opening: str, items: list[str]) -> str:
+        return "\n".join([opening, *(f"{marker} {item}" for item in items)])
+    return f"""SUMMARY OF BENEFITS AND COVERAGE
+
+Your share of the cost is stated in the plan document.
+
+{box(refusing, ["Cosmetic surgery", "Weight loss programs", "Routine eye care",
+                "Long-term care"])}
+
+{box(granting, ["Acupuncture", "Chiropractic care", "Private-duty nursing", "Hearing aids"])}
+
+Your rights to continue coverage are described in the plan document.
+"""
+
+
+@pytest.fixture(scope="module")
+def summaries_graph(tmp_path_factory):
+    return variant_graph(tmp_path_factory.mktemp("opening-lead-ins"),
+                         [summary(*variant) for variant in VARIANTS])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+@pytest.mark.parametrize(("item", "verdict"), [("cosmetic surgery", "No: excluded"),
+                                               ("long-term care", "No: excluded"),
+                                               ("hearing aids", "Yes"),
+                                               ("acupuncture", "Yes")])
+def test_an_item_is_read_under_its_clauses_opening_line(summaries_graph, variant, item,
+                                                         verdict):
+    _, refusing, granting = VARIANTS[variant]
+    answer = ask_variant(summaries_graph, variant, f"Is {item} covered?")
+    opening = refusing if verdict.startswith("No") else granting
+    text = direct_text(answer)
+    assert opening in text, text  # quoted above the item, or with it
+    assert answer.direct.verdict.text == verdict, text
