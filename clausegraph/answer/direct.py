@@ -2208,10 +2208,12 @@ def _path_clause(terms: DocumentTerms, clause: Clause) -> Clause | None:
 def _bare_bullets(text: str) -> bool:
     """Whether ``text`` is one or more bulleted items that each only name things ("•
     Acupuncture (if prescribed for rehabilitation purposes) • Bariatric surgery • Hearing
-    aids", short items the segmenter joins into one clause)."""
+    aids", short items the segmenter joins into one clause; not the end of a sentence set
+    as a bullet, "• before having the USA in Your region of cover")."""
     items = [" ".join(item.split()) for item in _BULLETS.split(text) if item.strip()]
     return bool(items) and _BULLETS.match(text.lstrip()) is not None \
-        and all(bare_item(item) and len(item.split()) <= _BULLET_WORDS for item in items)
+        and all(bare_item(item) and len(item.split()) <= _BULLET_WORDS
+                and not item[0].islower() for item in items)
 
 
 def _enumerated_item(text: str) -> bool:
