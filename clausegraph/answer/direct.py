@@ -2137,11 +2137,23 @@ def _opening_lead_in(best: _Scored) -> Span | None:
     line_start = text.rfind("\n", 0, start) + 1
     if line_start == 0 or _LINE_ITEM.match(text, line_start) is None:
         return None
-    spans = split_sentences(text)
-    if not spans or spans[0][1] > line_start:
+    opening = _opening_line(text)
+    if opening is None or opening[1] > line_start:
         return None
-    opening = _trim(text, spans[0])
     return opening if _says_what_list_is(text[opening[0]:opening[1]]) else None
+
+
+def _opening_line(text: str) -> Span | None:
+    """The sentence a clause opens with, or its whole first line when that line goes on
+    past the sentence ("Other Covered Services (Limitations may apply to these services.
+    This isn't a complete list.)": a box's title with its note)."""
+    spans = split_sentences(text)
+    if not spans:
+        return None
+    first = _trim(text, spans[0])
+    line_end = text.find("\n", first[0])
+    line_end = len(text) if line_end < 0 else line_end
+    return _trim(text, (first[0], line_end)) if line_end > first[1] else first
 
 
 def _says_what_list_is(opening: str) -> bool:
@@ -2173,10 +2185,9 @@ def _bullets_title(terms: DocumentTerms, clause: Clause) -> list[tuple[Clause, S
     if not _bare_bullets(clause.text):
         return []
     holder = terms.list_holder(clause) or terms.parent(clause) or _path_clause(terms, clause)
-    spans = split_sentences(holder.text) if holder is not None else []
-    if not spans:
+    opening = _opening_line(holder.text) if holder is not None else None
+    if opening is None:
         return []
-    opening = _trim(holder.text, spans[0])
     return [(holder, opening)] if _says_what_list_is(holder.text[opening[0]:opening[1]]) else []
 
 
