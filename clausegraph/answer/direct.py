@@ -1437,6 +1437,9 @@ def direct_answer(
         # an exclusion refuses cover by its place: it speaks of the "cover" asked about
         and governs(clause, best.clause, overrides,
                     _word_share(clause.text, weights, total, asks if excluded else frozenset()))
+        # a list of named things excepts only what it names ("• Cosmetic surgery • Dental
+        # care" is no exception to bariatric surgery's cover)
+        and not _lists_other_things(clause, _rarest_subject(weights, token_set(document)))
         # a document that repeats the rule elsewhere ("... with Us" / "... with Insurer")
         # has no exception in the repetition
         and not restates((line := _line(index, clause, _best_span(clause, weights, total))).text,
@@ -1849,6 +1852,14 @@ def _quoted_text(where: tuple[Clause, Span] | None) -> str:
     return "" if where is None else where[0].text[where[1][0]:where[1][1]]
 
 
+def _rarest_subject(weights: dict[str, float], title: frozenset[str]) -> str | None:
+    """The question's rarest word (the highest weight in the document) of those that do not
+    only ask whether something is covered or excluded, nor name the document by its
+    ``title``; None when none is left."""
+    subject = [t for t in weights if t not in _ASKS_COVER_WORDS and t not in title]
+    return max(subject, key=weights.__getitem__) if subject else None
+
+
 def _naming_rarest(candidates: list[_Scored], weights: dict[str, float],
                    title: frozenset[str]) -> list[_Scored]:
     """The candidates that may answer (``_may_answer_cover``) and name, in their own
@@ -1856,10 +1867,9 @@ def _naming_rarest(candidates: list[_Scored], weights: dict[str, float],
     (the highest weight in the document, of the question's words that do not only ask
     whether it is covered or excluded, nor name the document by its ``title``: "Does the
     add-on cover ...?" of an add-on's wording), where any does; else all."""
-    subject = [t for t in weights if t not in _ASKS_COVER_WORDS and t not in title]
-    if not subject:
+    rarest = _rarest_subject(weights, title)
+    if rarest is None:
         return candidates
-    rarest = max(subject, key=weights.__getitem__)
     naming = [c for c in candidates if _may_answer_cover(c) and (
         rarest in token_set(c.clause.text[c.span[0]:c.span[1]])
         or rarest in _context_words(c.clause))]
@@ -2194,7 +2204,7 @@ def _bullets_title(terms: DocumentTerms, clause: Clause) -> list[tuple[Clause, S
 def _listed_under_title(terms: DocumentTerms, best: _Scored, weights: dict[str, float],
                         title: frozenset[str]) -> bool:
     """Whether ``best`` is a bulleted item that names every subject word of a cover
-    question (those ``_rarest_subject`` chooses from) under an opening that says what its
+    question (those ``_rarest_subject`` chooses among) under an opening that says what its
     list is (``_opening_lead_in``, ``_bullets_title``)."""
     line = best.clause.text[best.span[0]:best.span[1]]
     if _BULLETS.match(line.lstrip()) is None:
@@ -2204,6 +2214,15 @@ def _listed_under_title(terms: DocumentTerms, best: _Scored, weights: dict[str, 
     if not subject or not subject <= named:
         return False
     return _opening_lead_in(best) is not None or bool(_bullets_title(terms, best.clause))
+
+
+def _lists_other_things(clause: Clause, rarest: str | None) -> bool:
+    """Whether ``clause`` is a list of bulleted items that each only name something (under
+    its opening line, if any), none of them ``rarest``."""
+    opening = _opening_line(clause.text)
+    items = clause.text[opening[1]:] if opening is not None and \
+        _BULLETS.match(clause.text[opening[1]:].lstrip()) else clause.text
+    return rarest is not None and _bare_bullets(items) and rarest not in token_set(items)
 
 
 def _path_clause(terms: DocumentTerms, clause: Clause) -> Clause | None:

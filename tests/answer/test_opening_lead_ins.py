@@ -6,7 +6,7 @@ A summary of benefits lists, in one box each, "Services Your Plan Generally Does
 refuses cover; read under its box's opening line it is not covered, and "• Hearing aids" is
 (the items of a long box that the segmenter keeps in a clause of their own too). An item
 that names all that is asked under such a line is answered whatever the gate makes of its
-few words. Written with three bullet styles and three wordings of each opening line.
+few words, and the other box, which names other things, is no exception to it. Written with three bullet styles and three wordings of each opening line.
 """
 
 from __future__ import annotations
@@ -33,12 +33,13 @@ def summary(marker: str, refusing: str, granting: str) -> str:
         return "\n".join([opening, *(f"{marker} {item}" for item in items)])
     return f"""SUMMARY OF BENEFITS AND COVERAGE
 
-Your share of the cost is stated in the plan document.
+Your share of the cost is stated in the plan document. The plan will pay its share of the
+cost of covered services; excluded services are not paid for.
 
 {box(refusing, ["Cosmetic surgery", "Weight loss programs", "Routine eye care",
                 "Long-term care"])}
 
-{box(granting, ["Acupuncture", "Chiropractic care", "Private-duty nursing", "Hearing aids"])}
+{box(granting, ["Acupuncture", "Bariatric surgery", "Private-duty nursing", "Hearing aids"])}
 
 Your rights to continue coverage are described in the plan document.
 """
@@ -55,6 +56,7 @@ def summaries_graph(tmp_path_factory):
 @pytest.mark.parametrize(("item", "verdict"), [("cosmetic surgery", "No: excluded"),
                                                ("long-term care", "No: excluded"),
                                                ("hearing aids", "Yes"),
+                                               ("bariatric surgery", "Yes"),
                                                ("acupuncture", "Yes")])
 def test_an_item_is_read_under_its_clauses_opening_line(summaries_graph, variant, item,
                                                          verdict):
@@ -64,3 +66,7 @@ def test_an_item_is_read_under_its_clauses_opening_line(summaries_graph, variant
     text = direct_text(answer)
     assert opening in text, text  # quoted above the item, or with it
     assert answer.direct.verdict.text == verdict, text
+    # the other box lists other things: no exception to what this one says
+    other = granting if verdict.startswith("No") else refusing
+    assert not any(other in line.text for line in answer.direct.exceptions), \
+        [line.text for line in answer.direct.exceptions]
