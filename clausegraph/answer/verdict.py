@@ -76,6 +76,9 @@ _CELL_COVERED = re.compile(r"^(?:covered|included|available|payable)\b", re.I)
 _CELL_REFUSED = re.compile(r"^(?:not\s+(?:covered|included|available|payable)|excluded)\b",
                            re.I)
 _LETTERS = re.compile(r"[A-Za-z]{2}")
+# a title at the head of a quoted line, numbered or not, ending in a colon ("5. Renewal
+# Benefits: a) A 10% cumulative bonus ...")
+_LEADING_TITLE = re.compile(r"^\s*(?:[\dA-Za-z]{1,4}[.)]\s+)?[A-Z][^.:;]{0,60}:\s+")
 # where the phrase a row label opens with ends: a preposition or a bracket or dash after it
 _LABEL_PHRASE_END = re.compile(r"\s(?:after|for|of|in|with|under|during|to|by|from|on|at|per|"
                                r"including|excluding|upto|up to)\s|[(,;:–—]|\s-\s", re.I)
@@ -283,7 +286,11 @@ def verdict(question: str, direct: DirectAnswer | None,
     text = " ".join(line.text for line in direct.lines)
     clause_id = (direct.answering_line() or direct.lines[0]).clause_id
     if yes_no:
-        renewal = _renewal(text, clause_id) if _ASKS_RENEWAL.search(question) else None
+        # what renews is read from the quote's statements, not from a title over them or
+        # at their head ("5. Renewal Benefits:" over a cumulative bonus)
+        stated = " ".join(_LEADING_TITLE.sub("", line.text) for line in direct.lines
+                          if not line.heads) or text
+        renewal = _renewal(stated, clause_id) if _ASKS_RENEWAL.search(question) else None
         # the quoted rows of a table, each read on its own for what its cells say
         rows = [line.text for line in direct.lines
                 if not line.heads and CELL_SEPARATOR in line.text]

@@ -70,3 +70,38 @@ def test_an_item_is_read_under_its_clauses_opening_line(summaries_graph, variant
     other = granting if verdict.startswith("No") else refusing
     assert not any(other in line.text for line in answer.direct.exceptions), \
         [line.text for line in answer.direct.exceptions]
+
+
+RENEWAL_TITLES = ["Renewal Benefits:", "Benefits on renewal:", "Renewal benefits are as follows:"]
+
+
+def renewal_benefits(title: str) -> str:
+    return f"""HEALTH INSURANCE POLICY
+
+4. Premium
+The premium is payable in advance for the policy period.
+
+5. {title}
+a) A 10% cumulative bonus will be applied on the Sum Insured for the next policy year
+after every claim free policy year.
+b) A free health check-up is offered every two claim free policy years.
+
+6. Claims
+A claim is notified within seven days of discharge.
+"""
+
+
+@pytest.fixture(scope="module")
+def renewal_graph(tmp_path_factory):
+    return variant_graph(tmp_path_factory.mktemp("renewal-titles"),
+                         [renewal_benefits(title) for title in RENEWAL_TITLES])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(RENEWAL_TITLES)))
+def test_a_renewal_title_over_a_bonus_says_nothing_of_renewing(renewal_graph, variant):
+    """What renews is read from what the quote states, not from the title it is quoted
+    under: a bonus under "Renewal Benefits:" does not say the policy renews."""
+    answer = ask_variant(renewal_graph, variant, "Can I renew the policy after a break?")
+    said = answer.direct.verdict.text if answer.direct.verdict else ""
+    assert not said.startswith(("Renews", "Yes: renews")), direct_text(answer)
