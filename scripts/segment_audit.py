@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from clausegraph.config import SegmentConfig
 from clausegraph.eval.data import shared_data_dir
 from clausegraph.ingest import load_document
-from clausegraph.models import SEGMENT_JOINER, Clause, Document
+from clausegraph.models import Clause, Document
 from clausegraph.segment import segment
 
 # Folders of the shared data: the policies rules were developed on, then those they are
@@ -83,12 +83,8 @@ def clause_at(clauses: list[Clause], offset: int) -> Clause | None:
 def clause_offset(clause: Clause, offset: int) -> int:
     """Where document ``offset`` falls in ``clause.text`` (its segments joined): the item's
     own place, not the first place its words recur ("ii." or a bullet recurs often)."""
-    consumed = 0
-    for start, end in clause.segments:
-        if start <= offset < end:
-            return consumed + offset - start
-        consumed += end - start + len(SEGMENT_JOINER)
-    return 0
+    found = clause.text_offset(offset)
+    return 0 if found is None else found
 
 
 def describe(document: Document, clauses: list[Clause], kind: str, line: tuple[int, int],

@@ -48,7 +48,6 @@ from clausegraph.classify.categories import CUAD_CATEGORIES
 from clausegraph.classify.questions import type_affinity
 from clausegraph.models import (
     CELL_SEPARATOR,
-    SEGMENT_JOINER,
     AnswerLine,
     Clause,
     DirectAnswer,
@@ -647,7 +646,7 @@ def _row_title(index: IndexReader, line: AnswerLine) -> AnswerLine | None:
     rows (its header among them) when it reads as a title ("Gold PPO Plan" over "Type of
     Expense | Amounts"); None when there is none in the clause."""
     clause = index.clauses.clause(line.clause_id)
-    start = _clause_offset(clause, line.span[0])
+    start = clause.text_offset(line.span[0])
     if start is None:
         return None
     text = clause.text
@@ -664,17 +663,6 @@ def _row_title(index: IndexReader, line: AnswerLine) -> AnswerLine | None:
             titled = reads_as_title(said) and ": " not in said
             return _line(index, clause, title) if titled else None
         end = above
-    return None
-
-
-def _clause_offset(clause: Clause, offset: int) -> int | None:
-    """The offset in ``clause.text`` of document offset ``offset`` (``document_span``
-    read backwards); None outside the clause's segments."""
-    consumed = 0
-    for start, end in clause.segments:
-        if start <= offset < end:
-            return consumed + offset - start
-        consumed += end - start + len(SEGMENT_JOINER)
     return None
 
 
@@ -1293,7 +1281,8 @@ def direct_answer(
     # support of the Claim:"), where one among the candidates names them; not by a sentence
     # that shares the question's other words ("submit a Claim in accordance with Clause 4")
     announced = False
-    if asks_list(question):
+    asks_members = asks_list(question)
+    if asks_members:
         listing = _announcing(candidates, _listed_noun(question))
         announced, candidates = bool(listing), listing or candidates
     # the review found the type asked in this clause: the answer quotes one of its sentences
@@ -1301,6 +1290,9 @@ def direct_answer(
                 and c.clause.clause_id == checked.lead_clause_id]
     best = _choose(reviewed or candidates, question, doc_id, kind, question_types, type_prior,
                    learned_choice, sentence_similarity)
+    # what the quoted item's list is, said by the line its own clause opens with
+    opening = None if best is None else _opening_lead_in(best)
+    subject = _subject_words(weights, token_set(document))
     nearest = [_line(index, c, _lead_span(c)) for c in ranked[:3]]
     confidence = round(min(best.score if best else 0.0, 1.0) * doc_coverage, 3)
     features = None if best is None else _gate_features(
@@ -1321,8 +1313,8 @@ def direct_answer(
         # the document announces a list of what the question asks the members of: the
         # gate reads one sentence's words, and an announcement repeats few of them
         answers = True
-    elif asks_cover and best is not None and _listed_under_title(terms, best, weights,
-                                                                 token_set(document)):
+    elif asks_cover and best is not None and _listed_under_title(terms, best, subject,
+                                                                 opening):
         # a bulleted item that names all the question is about, in a box titled what is
         # covered or not ("Other Covered Services" / "• Hearing aids"): the gate reads the
         # item's words alone, which say nothing of cover
@@ -1401,7 +1393,6 @@ def direct_answer(
     else:
         title = _value_title(terms, best, kind)
         # what a list is, said by the line its own clause opens with, before any heading
-        opening = _opening_lead_in(best)
         titles = [title] if title is not None else [(best.clause, opening)] if opening \
             else _exclusion_titles(terms, best, best.clause.clause_id in excluded)
         if best.clause.clause_id in granted:
@@ -1419,7 +1410,7 @@ def direct_answer(
         lines[:0] = [_line(index, *where).model_copy(update={"heads": True})
                      for where in titles]
     lines = _with_table_titles(index, lines)
-    if asks_list(question):
+    if asks_members:
         # the list the quoted item belongs to, with what announces it, answers: one of its
         # items ("vii. Any other document as required by Us") is not the set asked for
         listed = _list_lines(index, terms, best)
@@ -1427,6 +1418,7 @@ def direct_answer(
     answered = {line.clause_id for line in lines}
     shown_end = max(line.span[1] for line in lines if line.clause_id == best.clause.clause_id)
     proviso = _proviso_span(best.clause, best.clause.document_span(*best.span)[0], shown_end)
+    rarest = max(subject, key=weights.__getitem__) if subject else None
     # a bare "provided that:" (its conditions are the clauses after it) says nothing
     own_excepts = [_line(index, best.clause, span) for span in (inline_proviso, proviso)
                    if span and len(answer_tokens(best.clause.text[span[0]:span[1]])) >= 3]
@@ -1439,7 +1431,7 @@ def direct_answer(
                     _word_share(clause.text, weights, total, asks if excluded else frozenset()))
         # a list of named things excepts only what it names ("• Cosmetic surgery • Dental
         # care" is no exception to bariatric surgery's cover)
-        and not _lists_other_things(clause, _rarest_subject(weights, token_set(document)))
+        and not _lists_other_things(clause, rarest)
         # a document that repeats the rule elsewhere ("... with Us" / "... with Insurer")
         # has no exception in the repetition
         and not restates((line := _line(index, clause, _best_span(clause, weights, total))).text,
@@ -1852,11 +1844,16 @@ def _quoted_text(where: tuple[Clause, Span] | None) -> str:
     return "" if where is None else where[0].text[where[1][0]:where[1][1]]
 
 
+def _subject_words(weights: dict[str, float], title: frozenset[str]) -> list[str]:
+    """The question's words (of ``weights``) that do not only ask whether something is
+    covered or excluded, nor name the document by its ``title``: what it is about."""
+    return [t for t in weights if t not in _ASKS_COVER_WORDS and t not in title]
+
+
 def _rarest_subject(weights: dict[str, float], title: frozenset[str]) -> str | None:
-    """The question's rarest word (the highest weight in the document) of those that do not
-    only ask whether something is covered or excluded, nor name the document by its
-    ``title``; None when none is left."""
-    subject = [t for t in weights if t not in _ASKS_COVER_WORDS and t not in title]
+    """The rarest of ``_subject_words`` (the highest weight in the document); None when
+    none is left."""
+    subject = _subject_words(weights, title)
     return max(subject, key=weights.__getitem__) if subject else None
 
 
@@ -2201,19 +2198,18 @@ def _bullets_title(terms: DocumentTerms, clause: Clause) -> list[tuple[Clause, S
     return [(holder, opening)] if _says_what_list_is(holder.text[opening[0]:opening[1]]) else []
 
 
-def _listed_under_title(terms: DocumentTerms, best: _Scored, weights: dict[str, float],
-                        title: frozenset[str]) -> bool:
-    """Whether ``best`` is a bulleted item that names every subject word of a cover
-    question (those ``_rarest_subject`` chooses among) under an opening that says what its
-    list is (``_opening_lead_in``, ``_bullets_title``)."""
+def _listed_under_title(terms: DocumentTerms, best: _Scored, subject: list[str],
+                        opening: Span | None) -> bool:
+    """Whether ``best`` is a bulleted item that names every ``subject`` word of a cover
+    question (``_subject_words``) under an opening that says what its list is (its own
+    clause's ``opening``, from ``_opening_lead_in``, or ``_bullets_title``)."""
     line = best.clause.text[best.span[0]:best.span[1]]
-    if _BULLETS.match(line.lstrip()) is None:
+    if not subject or _BULLETS.match(line.lstrip()) is None:
         return False
-    subject = {t[:FAMILY_PREFIX] for t in weights if t not in _ASKS_COVER_WORDS and t not in title}
     named = {t[:FAMILY_PREFIX] for t in token_set(line)}
-    if not subject or not subject <= named:
+    if not {t[:FAMILY_PREFIX] for t in subject} <= named:
         return False
-    return _opening_lead_in(best) is not None or bool(_bullets_title(terms, best.clause))
+    return opening is not None or bool(_bullets_title(terms, best.clause))
 
 
 def _lists_other_things(clause: Clause, rarest: str | None) -> bool:

@@ -1042,10 +1042,10 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False,
                        text=f"Yes, after a waiting period stated in the {where}",
                        clause_id=clause_id, basis="covered once a waiting period stated "
                        "elsewhere has run")
-    row = next((read for line in rows if (read := _row_cover(question, line)) is not None),
-               None)
+    row = next((read for line in rows
+                if (read := _row_cover(question, line, clause_id)) is not None), None)
     if row is not None:
-        return row.model_copy(update={"clause_id": clause_id})
+        return row
     if refuses_cover(text):
         return Verdict(label="no", text="No: excluded", clause_id=clause_id,
                        basis="the clause refuses cover")
@@ -1069,7 +1069,7 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False,
                    basis="the quote neither grants nor refuses cover in so many words")
 
 
-def _row_cover(question: str, row: str) -> Verdict | None:
+def _row_cover(question: str, row: str, clause_id: str) -> Verdict | None:
     """The cover a quoted table row states in its cells: "Covered" or "Not covered" (per
     column: "Partly" when its columns differ), or a figure in a column of benefits ("Yes:
     90% of the Allowable Charge ..."); None when its cells say neither, or when what its
@@ -1101,19 +1101,19 @@ def _row_cover(question: str, row: str) -> Verdict | None:
         and any(v.kind in ("money", "percent") for v in extract_values(value)))]
     if covered and refused:
         where = "; ".join(f"{name or 'one column'}: not covered" for name in refused)
-        return Verdict(label="conditional", text=f"Partly: {where}", clause_id="",
+        return Verdict(label="conditional", text=f"Partly: {where}", clause_id=clause_id,
                        basis="the row's cells mark it covered in some columns, not in others")
     if refused:
-        return Verdict(label="no", text="No: not covered", clause_id="",
+        return Verdict(label="no", text="No: not covered", clause_id=clause_id,
                        basis="the row's cells mark it not covered")
     if covered:
-        return Verdict(label="yes", text="Yes", clause_id="",
+        return Verdict(label="yes", text="Yes", clause_id=clause_id,
                        basis="the row's cells mark it covered")
     benefit = next((value for name, value in named
                     if _BENEFIT_COLUMN.search(name) and extract_values(value)), None)
     if benefit is None:
         return None
-    return Verdict(label="yes", text=f"Yes: {_phrase(benefit, 0)}", clause_id="",
+    return Verdict(label="yes", text=f"Yes: {_phrase(benefit, 0)}", clause_id=clause_id,
                    basis="the row gives it a benefit in a column of benefits")
 
 

@@ -227,6 +227,16 @@ class Clause(BaseModel):
         """Document offsets of ``self.text[start:end]`` (through the segments)."""
         return self._to_document(start), self._to_document(max(end - 1, start)) + 1
 
+    def text_offset(self, offset: int) -> int | None:
+        """The offset in ``self.text`` of document offset ``offset`` (``document_span`` read
+        backwards); None outside the clause's segments."""
+        consumed = 0
+        for start, end in self.segments:
+            if start <= offset < end:
+                return consumed + offset - start
+            consumed += end - start + len(SEGMENT_JOINER)
+        return None
+
     def _to_document(self, offset: int) -> int:
         consumed = 0
         for seg_start, seg_end in self.segments:
