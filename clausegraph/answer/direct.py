@@ -224,6 +224,8 @@ UNDERTAKES = re.compile(r"\bundertakes?\s+to\s+(?:pay|indemnify|reimburse|make g
 # ("coverage will be maintained"); an insurer that "undertakes to pay". Read by the verdict
 # of a quote, and of a list's lead-in, whose items it covers (``_granting_lead_in``: a verb
 # of the promise, not the noun, as in "opt for this cover for any one of the periods below")
+# the first part of a clause id that names an attachment ("Annexure III", "SCHEDULE B")
+_ATTACHMENT_PART = re.compile(r"(?i)(?:annex(?:ure)?|schedule|appendix|exhibit|attachment)\b")
 AFFIRMS_COVER = re.compile(
     r"\b(?:we|the company|the insurer|the plan|(?:the|this) (?:policy|insurance|cover|benefit|"
     r"section|plan))\s+(?:(?:will|shall)\s+(?:pay|cover|reimburse|indemnify|bear)\b|(?:covers|pays|"
@@ -809,6 +811,7 @@ class DocumentTerms:
         # per document: the reading-order places of the clauses of each "number heading"
         self._sections: dict[str, dict[str, list[int]]] = {}
         self._families: dict[tuple[str, str], bool] = {}
+        self._attached: dict[tuple[str, str], list[tuple[Clause, Span]]] = {}
 
     def weights(self, doc_id: str, tokens: Sequence[str]) -> dict[str, float]:
         if doc_id not in self._df:
@@ -1101,6 +1104,42 @@ class DocumentTerms:
         self._family(clause.doc_id)
         return self._headed[clause.doc_id].get(clause.clause_id)
 
+    def attachment_references(self, clause: Clause) -> list[tuple[Clause, Span]]:
+        """The sentences outside the attachment ``clause`` sits in (an annexure, schedule,
+        appendix, exhibit: the first part of its clause id) that refer to it ("We will pay
+        ... the Modern Treatment Methods as mentioned in Annexure III" for "G. Robotic
+        surgeries" of Annexure III), in reading order: what an attached list is for is
+        written where the wording points to it, not in the list."""
+        key, _, path = clause.clause_id.partition(":")
+        top = path.split("/", 1)[0].split("~", 1)[0]
+        if _ATTACHMENT_PART.match(top) is None:
+            return []
+        cached = self._attached.get((clause.doc_id, top))
+        if cached is None:
+            cached = self._attached[(clause.doc_id, top)] = \
+                self._find_attachment_references(clause.doc_id, f"{key}:{top}")
+        return cached
+
+    def _find_attachment_references(self, doc_id: str, prefix: str
+                                    ) -> list[tuple[Clause, Span]]:
+        def inside(clause_id: str) -> bool:
+            return clause_id.split("/", 1)[0].split("~", 1)[0] == prefix
+
+        found: dict[tuple[str, Span], tuple[Clause, Span]] = {}
+        for edge in self.index.graph.document_edges(doc_id):
+            if edge.type is not RelationType.REFERS_TO or not inside(edge.target) \
+                    or inside(edge.source) or edge.evidence_span is None:
+                continue
+            source = self.index.clauses.clause(edge.source)
+            offset = source.text_offset(edge.evidence_span[0])
+            span = next((s for s in split_sentences(source.text)
+                         if offset is not None and s[0] <= offset < s[1]), None)
+            if span is not None:
+                found.setdefault((source.clause_id, span), (source, span))
+        _, place = self._reading_order(doc_id)
+        return sorted(found.values(), key=lambda ref: (place.get(ref[0].clause_id, 0),
+                                                       ref[1]))
+
     def present(self, doc_id: str, token: str) -> bool:
         """Whether the document uses the word (or, for a long word, one of its family:
         "governs" is there when the document says "governed" or "governing")."""
@@ -1222,6 +1261,12 @@ def direct_answer(
     # clause's exclusion as its answer, and the heading that excludes is quoted with it
     asks_cover = kind == "coverage" or ASKS_EXCLUSION.search(question) is not None
     excluded = {c.clause_id for c in exceptions} if asks_cover else set()
+    # an item of an attachment that only an exclusion refers to ("... not pay for the items
+    # listed in Annexure I" / "b. Walking aids") is excluded by it
+    refused = {clause.clause_id: refusal for clause in ranked[:CANDIDATE_CLAUSES]
+               if asks_cover and clause.clause_id not in excluded
+               and (refusal := _attachment_refusal(terms, clause)) is not None}
+    excluded |= set(refused)
     # an item of a list its lead-in grants ("The Company will indemnify the insured against
     # loss or damage to the vehicle: ... ii. by burglary housebreaking or theft") is covered
     # by its list, as an item of a refused list is excluded by it
@@ -1398,6 +1443,9 @@ def direct_answer(
         if best.clause.clause_id in granted:
             # the promise that covers the list says more than its bare title
             titles = [granted[best.clause.clause_id]]
+        if best.clause.clause_id in refused:
+            # what refuses an attachment's list is written where the wording points to it
+            titles = _refusal_lines(terms, refused[best.clause.clause_id])
         if not titles and best.clause.number and bare_item(best.clause.text):
             # "1. For all rubber / nylon / plastic parts ... - 50%" reads with "Subject to a
             # deduction for depreciation at the rates mentioned below ...:" before it
@@ -2182,7 +2230,53 @@ def _granting_lead_in(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span]
     read = _lead_in_reading(holder)
     if read is False:
         return None
-    return read or _section_grant(terms, item)
+    return read or _section_grant(terms, item) or _attachment_grant(terms, item)
+
+
+def _attachment_grant(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span] | None:
+    """The sentence that grants cover for the attachment ``item`` is listed in ("We will
+    pay ... for the Modern Treatment Methods as mentioned in Annexure III"), when no
+    sentence that refers to it refuses (a list of items not payable is referred to by an
+    exclusion); None when one does or none grants."""
+    readings = terms.attachment_references(item)
+    if not readings or any(_refuses_attachment(clause, span) for clause, span in readings):
+        return None
+    return next(((clause, span) for clause, span in readings
+                 if AFFIRMS_COVER.search(clause.text[span[0]:span[1]]) is not None), None)
+
+
+def _attachment_refusal(terms: DocumentTerms, item: Clause) -> tuple[Clause, Span] | None:
+    """The sentence that refuses cover for the attachment a bare ``item`` is listed in
+    ("We will not pay for any of the non-medical items listed in Annexure I", or an
+    exclusion that refers to it), when every sentence that refers to it refuses."""
+    if not (bare_item(item.text) or _enumerated_item(item.text)):
+        return None
+    readings = terms.attachment_references(item)
+    if not readings or not all(_refuses_attachment(clause, span) for clause, span in readings):
+        return None
+    return readings[0]
+
+
+def _refusal_lines(terms: DocumentTerms, refusal: tuple[Clause, Span]
+                   ) -> list[tuple[Clause, Span]]:
+    """The sentence that refuses an attachment's list, after the heading that excludes it
+    when the sentence does not refuse in words of its own ("Exclusions" over "23. Any
+    expenses ... as set out in Annexure I")."""
+    clause, span = refusal
+    if refuses_cover(clause.text[span[0]:span[1]]):
+        return [refusal]
+    heading = next((title for title in map(path_title_of, reversed(clause.section_path))
+                    if exclusion_heading(title)), None)
+    found = terms.find_before(clause, heading) if heading else None
+    return [found, refusal] if found is not None else [refusal]
+
+
+def _refuses_attachment(clause: Clause, span: Span) -> bool:
+    """Whether a sentence that refers to an attachment refuses what it lists: in so many
+    words, or by standing under a heading that excludes ("Exclusions" / "23. Any expenses
+    ... as set out in Annexure I")."""
+    return refuses_cover(clause.text[span[0]:span[1]]) or any(
+        exclusion_heading(path_title_of(entry)) for entry in clause.section_path)
 
 
 def _bullets_title(terms: DocumentTerms, clause: Clause) -> list[tuple[Clause, Span]]:

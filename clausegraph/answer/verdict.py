@@ -84,7 +84,8 @@ _LABEL_PHRASE_END = re.compile(r"\s(?:after|for|of|in|with|under|during|to|by|fr
                                r"including|excluding|upto|up to)\s|[(,;:–—]|\s-\s", re.I)
 # a column whose cells state the benefit itself ("Hearing Aids | Benefits: 90% of the
 # Allowable Charge, after Deductible")
-_BENEFIT_COLUMN = re.compile(r"\b(?:benefits?|cover(?:age|ed)?)\b", re.I)
+# (a column of limits caps what is paid: "Sub limits: 10% of SI, up to INR 50,000")
+_BENEFIT_COLUMN = re.compile(r"\b(?:benefits?|cover(?:age|ed)?|(?:sub[\s-]?)?limits?)\b", re.I)
 # "Does coverage continue during FMLA leave?", "Is cover maintained while abroad?"
 _ASKS_CONTINUE = re.compile(r"\b(?:continues?|continued|maintained|remains?)\b", re.I)
 _PERMISSION = re.compile(r"^\s*(can|could|may|might|is \w+ (allowed|permitted|entitled))\b",
@@ -765,8 +766,10 @@ def _asked_cell(text: str, question: str) -> Span | None:
     return cells[0][1]
 
 
-_PHRASE_END = re.compile(r"[,;:.()\n]|\s(?:and|or|if|which|where|subject|provided|shall|"
-                         r"will|is|are)\b", re.I)
+# (a comma or stop between digits is part of a number: "INR 30,000", "2.5%")
+_PHRASE_END = re.compile(r"(?<!\d)[,.]|[,.](?!\d)|[;:()\n]|"
+                         r"\s(?:and|or|if|which|where|subject|provided|shall|will|is|are)\b",
+                         re.I)
 
 
 def _phrase(text: str, start: int, words: int = 8) -> str:
@@ -783,8 +786,12 @@ def _read_under_exclusion(direct: DirectAnswer) -> bool:
     """Whether the answer quotes, above its sentence, a heading that excludes it ("GENERAL
     EXCLUSIONS" over "xv. Maternity: Medical treatment expenses traceable to childbirth"):
     the item refuses cover by the list it is in, not by a verb of its own."""
-    # ("Limitations" limits cover, it does not refuse it: not REFUSING_HEADING)
-    return any(line.heads and REFUSING_HEADING.search(line.text) for line in direct.lines)
+    # ("Limitations" limits cover, it does not refuse it: not REFUSING_HEADING); a promise
+    # quoted above the item ("We will pay ... as mentioned in Annexure III subject to the
+    # ... exclusions contained ... in this Policy") names exclusions without refusing it
+    return any(line.heads and REFUSING_HEADING.search(line.text)
+               and not (AFFIRMS_COVER.search(line.text) and not refuses_cover(line.text))
+               for line in direct.lines)
 
 
 def _read_under_grant(direct: DirectAnswer) -> bool:

@@ -28,7 +28,7 @@ _KIND_WORD = re.compile(
 )
 _LABEL = re.compile(
     r"(?i)^\s*(?:(?P<kind>(?:sub-?)?(?:articles?|sections?|clauses?|paragraphs?|schedules?"
-    r"|exhibits?|annex(?:es)?|appendix|attachments?|parts?)|§+)\s*)?(?P<ident>\S[^\s:–—]*)"
+    r"|exhibits?|annex(?:ures?|es)?|appendix|attachments?|parts?)|§+)\s*)?(?P<ident>\S[^\s:–—]*)"
 )
 _ROMAN = re.compile(r"(?i)^[ivxlc]{1,7}$")
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}

@@ -110,3 +110,38 @@ def paid_graph(tmp_path_factory):
 def test_is_it_paid_asks_whether_it_is_covered(paid_graph, variant):
     answer = ask_variant(paid_graph, variant, f"Is {TREATMENTS[variant]} abroad paid?")
     assert answer.direct.verdict.text == "Yes", direct_text(answer)
+
+
+LIMIT_COLUMNS = ["Sub limits", "Sub-limit per policy year", "Limit"]
+
+
+def modern_treatments(column: str) -> str:
+    return f"""<html><head><title>Group Mediclaim Policy</title></head><body>
+<h1>GROUP MEDICLAIM POLICY</h1>
+<h2>Modern treatments</h2>
+<p>The following procedures are covered in the policy period within the limits below.</p>
+<table>
+<tr><th>Name of the procedure</th><th>{column}</th></tr>
+<tr><td>Deep brain stimulation</td><td>10% of the sum insured, up to INR 50,000</td></tr>
+<tr><td>Balloon sinuplasty</td><td>Up to INR 30,000</td></tr>
+<tr><td>Robotic surgery</td><td>25% of the sum insured</td></tr>
+</table>
+<h2>Claims</h2>
+<p>A claim is notified within thirty days of the treatment.</p>
+</body></html>"""
+
+
+@pytest.fixture(scope="module")
+def limits_graph(tmp_path_factory):
+    return variant_graph(tmp_path_factory.mktemp("limit-columns"),
+                         [modern_treatments(column) for column in LIMIT_COLUMNS],
+                         suffix=".html")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", range(len(LIMIT_COLUMNS)))
+@pytest.mark.parametrize(("item", "figure"), [("deep brain stimulation", "10%"),
+                                              ("balloon sinuplasty", "30,000")])
+def test_a_figure_in_a_column_of_limits_covers_up_to_it(limits_graph, variant, item, figure):
+    verdict, text = _verdict(limits_graph, variant, f"Is {item} covered?")
+    assert verdict.startswith("Yes") and figure in verdict, (verdict, text)

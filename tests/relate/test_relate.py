@@ -483,6 +483,21 @@ def test_schedule_letter_reference() -> None:
     assert edge(graph, REFERS_TO, "2(q)", "Schedule B") is not None
 
 
+@pytest.mark.parametrize("word", ["Annexure", "ANNEXURE", "annexure", "Annex"])
+@pytest.mark.parametrize("ident", ["III", "3", "C"])
+def test_annexure_reference_resolves_to_the_annexure(word: str, ident: str) -> None:
+    # Indian policy wordings: "... as mentioned in Annexure III" before the list it names
+    # ("Annexure" had read as the kind "annex" and the identifier "ure")
+    document, clauses = build([
+        ("2.2", ("2.2 We will pay the reasonable expenses for the Modern Treatment Methods as "
+                 f"mentioned in {word} {ident}, subject to the Sum Insured.")),
+        (f"Annexure {ident}", f"Annexure {ident}: list of Modern Treatment Methods"),
+        (f"Annexure {ident}/(A)", "A. Robotic surgeries"),
+    ])
+    graph = relate(document, clauses, RULES)
+    assert pairs(graph, REFERS_TO) == {("2.2", f"Annexure {ident}")}
+
+
 def test_this_section_points_to_the_enclosing_section() -> None:
     # CUAD: BellringBrandsInc ... Manufacturing Agreement, Section 1(a).
     document, clauses = build([
