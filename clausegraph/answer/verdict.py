@@ -95,6 +95,18 @@ _EXISTS = re.compile(r"^\s*(is|are) there\b|^\s*(does|do) (the|this|it|either|an
                      # "Is a grace period allowed?", "Is an engine protect add-on available?"
                      r"^\s*(is|are) (a|an|any)\b.{1,60}\b(available|allowed|permitted|offered|"
                      r"provided)\b", re.I)
+# "Is there a/an/any <phrase> on/for/in ...?": the provision asked about, up to the first
+# word that relates it to something else
+_PROVISION_ASKED = re.compile(r"^\s*(?:is|are)\s+there\s+(?:a|an|any)\s+(?P<phrase>(?:(?!(?:on|"
+                              r"for|in|of|under|to|if|when|after|before|that|which|with|by|"
+                              r"from|at|per|during)\b)[\w'’]+\s*){1,6})", re.I)
+# a provision named by its kind alone ("clause", "provision") says nothing the quote must name
+_GENERIC_PROVISIONS = frozenset({"claus", "provis", "term", "section", "requir", "restrict",
+                                 "right", "oblig", "condit", "limit", "rule"})
+# ... nor one a figure names ("Is there a cap on liability?": "shall not exceed $1,000,000";
+# "Is there a waiting period ...?": "excluded until 48 months")
+_NAMED_BY_FIGURE = frozenset({"cap", "maximum", "minimum", "ceil", "sublimit", "amount",
+                              "threshold", "wait", "period"})
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _HYPHENATED = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 # the quote names what is asked but neither grants, refuses, allows nor forbids it
@@ -122,6 +134,13 @@ _ALTERNATIVE = re.compile(r"\s*(?:/|,|\bor\b|\band/or\b)\s*", re.IGNORECASE)
 _EXAMPLE = re.compile(r"\bfor\s+(?:example|instance)\b|\be\.\s?g\.|\bexample\b|\billustrat\w*",
                       re.I)
 _BEFORE = re.compile(r"\s*(?:prior\s+to|before|in\s+advance\s+of)\b", re.I)
+# ... and a length bounded ("a continuous period of less than 24 hours", "up to 60 days",
+# "a minimum period of 24 consecutive hours") is how long a stay or a benefit lasts
+_BOUND = re.compile(r"\b(?:(?:less|fewer|more)\s+than|under|up\s*to|not\s+(?:exceeding|more\s+"
+                    r"than)|(?:minimum|maximum)(?:\s+period)?\s+of)\s*$", re.I)
+# ... as is a period counted from an event of the claim ("60 days after discharge")
+_AFTER_EVENT = re.compile(r"\s*(?:immediately\s+)?(?:after|following|from|of)\s+(?:the\s+)?"
+                          r"(?:date\s+of\s+)?(?:discharge|admission|hospitali[sz]ation)\b", re.I)
 _WAIT = re.compile(r"\b(waiting|wait|until|till|after|expiry|completion|continuous(ly)?)\b",
                    re.I)
 _FORBIDS = re.compile(
@@ -848,7 +867,8 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
                        basis="the clause says cover goes on")
     if _EXISTS.search(question):
         # the quote's words as written and with hyphenated words joined ("co-payment")
-        if not names_subject(_joined(question), f"{text} {_joined(text)}"):
+        if not names_subject(_joined(question), f"{text} {_joined(text)}") \
+                or not _names_provision(question, text):
             if reviewed is not None:
                 # a clause type is seldom named by its own name: the review reads the
                 # quoted clause as the type asked (the clause-type model, fitted on CUAD)
@@ -950,6 +970,23 @@ def _bracket(question: str, text: str, clause_id: str) -> Verdict | None:
                        "quoted clause grants")
     return Verdict(label="no", text=f"No: {sets}; {asked} is outside it", clause_id=clause_id,
                    basis="the figure asked lies outside the range the quoted clause grants")
+
+
+def _names_provision(question: str, text: str) -> bool:
+    """Whether the quote names the provision "Is there a ...?" asks about: a word of the
+    phrase after the article ("co-payment" of "Is there a co-payment for insured persons
+    above a certain age?", "compulsory deductible"), or of its word family. A limit or a
+    period is named by its figure as well as by its name ("cap", "maximum", "waiting
+    period"), a provision named by its kind alone ("a clause") names nothing to look for, and
+    a question that names no such phrase asks nothing of this kind (True)."""
+    asked = _PROVISION_ASKED.search(_joined(question))
+    if asked is None:
+        return True
+    words = [t for t in content_tokens(asked.group("phrase")) if not t.isdigit()]
+    if not words or words[-1] in _GENERIC_PROVISIONS or _NAMED_BY_FIGURE.intersection(words):
+        return True
+    quoted = {t[:FAMILY_PREFIX] for t in tokenize(f"{text} {_joined(text)}")}
+    return any(word[:FAMILY_PREFIX] in quoted for word in words)
 
 
 def _joined(text: str) -> str:
@@ -1150,6 +1187,9 @@ def waiting_period(text: str) -> Value | None:
     wait."""
     for value in extract_values(text):
         if value.kind == "duration" and _BEFORE.match(text, value.end) is None and \
+                (_BOUND.search(text[max(0, value.start - 30):value.start]) is None
+                 or "waiting" in text[max(0, value.start - 40):value.start].lower()) and \
+                _AFTER_EVENT.match(text, value.end) is None and \
                 _WAIT.search(text[max(0, value.start - 80):value.end + 40]):
             return value
     return None

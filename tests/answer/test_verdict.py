@@ -283,6 +283,65 @@ def test_a_time_before_expiry_is_no_waiting_period(time, before):
     assert "waiting period" not in result.text, result
 
 
+# How long a stay or a benefit lasts is no wait for cover: a day-care stay "of less than 24
+# hours", post-hospitalisation expenses "up to 60 days after discharge" (a Max Bupa group
+# wording's day care was read "Yes, after a 24-hour waiting period"), in other styles.
+LASTING = [("Day-care treatment", ("We will cover Medical Expenses for Day-Care Treatment "
+                                    "undertaken in a Hospital for a continuous period of "
+                                    "{bound} 24 hours.")),
+           ("post-hospitalisation", ("We will cover post-hospitalisation expenses incurred "
+                                     "{bound} 60 days after discharge.")),
+           ("post-hospitalisation", ("The Company shall indemnify post-hospitalisation "
+                                     "expenses for a period of {bound} sixty (60) days "
+                                     "following hospitalisation."))]
+
+
+@pytest.mark.parametrize("case", range(len(LASTING)))
+@pytest.mark.parametrize("bound", ["less than", "up to", "not exceeding", "a maximum of"])
+def test_how_long_a_stay_or_benefit_lasts_is_no_waiting_period(case, bound):
+    subject, quote = LASTING[case]
+    result = verdict(f"Is {subject} covered?", _direct(quote.format(bound=bound)))
+    assert result.text == "Yes", result
+
+
+# "Is there a <provision> ...?" of a quote that names the rest of the question but not the
+# provision ("Is there a co-payment for insured persons above a certain age?" of a health
+# check-up row "Upto 1% of Sum Insured per Insured Person" was "Yes: 1%").
+@pytest.mark.parametrize(("question", "quote"), [
+    ("Is there a co-payment for insured persons above a certain age?",
+     "Health check-up: up to 1% of the Sum Insured per Insured Person above 45 years of age."),
+    ("Is there a deductible for members over 60?",
+     "Members over 60 years are covered for cataract surgery up to INR 40,000 per eye."),
+    ("Is there an excess on own damage claims?",
+     "Own damage claims are settled within 30 days of the surveyor's report."),
+])
+def test_a_quote_that_does_not_name_the_provision_asked_is_no_yes(question, quote):
+    result = verdict(question, _direct(quote))
+    assert result.text == "Cannot tell: the quote does not name what is asked about", result
+
+
+@pytest.mark.parametrize(("question", "quote", "expected"), [
+    ("Is there a co-payment for insured persons above a certain age?",
+     "A co-payment of 20% applies to each claim of an Insured Person aged above 60.", "Yes: 20%"),
+    ("Is there a copayment for older members?",
+     "Members aged 61 or more bear a co-payment of 10% of each claim.", "Yes: 10%"),
+    ("Is there a cap on liability?",
+     "In no event shall either party's liability exceed $1,000,000.", "Yes: $1,000,000"),
+    ("Is there a waiting period for pre-existing diseases?",
+     ("Pre-existing diseases are excluded until the expiry of 48 months of continuous "
+      "coverage."), "Yes: 48 months"),
+])
+def test_a_quote_naming_the_provision_or_its_figure_says_yes(question, quote, expected):
+    assert verdict(question, _direct(quote)).text == expected
+
+
+@pytest.mark.parametrize("bound", ["not more than", "up to"])
+def test_a_bounded_period_called_a_waiting_period_is_one(bound):
+    quote = f"Maternity expenses are covered after a waiting period of {bound} 9 months."
+    result = verdict("Is maternity covered?", _direct(quote))
+    assert "9-month waiting period" in result.text, result
+
+
 @pytest.mark.parametrize("period", ["36 months", "3 years"])
 def test_a_wait_after_a_deadline_is_still_read(period):
     quote = ("Claims must be notified 30 days before discharge. Expenses related to knee "
