@@ -230,7 +230,9 @@ AFFIRMS_COVER = re.compile(
     r"\b(?:we|the company|the insurer|the plan|(?:the|this) (?:policy|insurance|cover|benefit|"
     r"section|plan))\s+(?:(?:will|shall)\s+(?:pay|cover|reimburse|indemnify|bear)\b|(?:covers|pays|"
     r"reimburses|indemnifies)\b)|\b(?:is|are|shall be|will be)\s+"
-    r"(?:covered|payable|reimbursed|included)\b|" + CONTINUES_COVER.pattern + "|"
+    r"(?:covered|payable|reimbursed|reimbursable|included|indemnified)\b|"
+    # (what "shall be paid" is a promise; "if the premium is paid" is a condition)
+    r"\b(?:shall|will)\s+be\s+paid\b|" + CONTINUES_COVER.pattern + "|"
     + UNDERTAKES.pattern, re.IGNORECASE)
 _VALUE_PATTERNS = {
     "law": re.compile(r"(?i:(?<!organized under the )(?<!organised under the )"

@@ -556,18 +556,14 @@ def _nearest_subject(found: list[Value], text: str, question: str | None) -> Val
     what it is stated for ("$500 / individual"); None when no word of the subject decides."""
     # a short word names little ("out" of "out-of-pocket" is in "out-of-network" too); an
     # acronym does ("ICU", "OPD")
-    acronyms = {a.lower() for a in _ACRONYM.findall(question)} if question else set()
-    wanted = {t[:FAMILY_PREFIX] for t in _subject_words(question)
-              if len(t) > 3 or t in acronyms} if question else set()
+    wanted = _wanted_words(question)
 
     def names(word: str) -> bool:
         return (tokenize(word) or [""])[0][:FAMILY_PREFIX] in wanted
 
-    # a word a value is stated for comes after it: "$500 / individual or $1,000 / family"
-    for value in found if wanted else ():
-        after = _STATED_FOR.match(text, value.end)
-        if after is not None and names(after.group("word")):
-            return value
+    stated_for = _stated_for_subject(found, text, question)
+    if stated_for is not None:
+        return stated_for
     places = [m.end() for m in _WORD.finditer(text) if names(m.group())] if wanted else []
     reach = [(min((v.start - p for p in places if 0 <= v.start - p <= _SUBJECT_REACH),
                   default=None), i) for i, v in enumerate(found)]
@@ -576,6 +572,29 @@ def _nearest_subject(found: list[Value], text: str, question: str | None) -> Val
                     and found[near[1][1]].text != found[near[0][1]].text):
         return None  # no word, or the same words the same way before each ("Co-payment of")
     return found[near[0][1]]
+
+
+def _wanted_words(question: str | None) -> set[str]:
+    """The word families of the question's subject a value may be stated for: a short word
+    names little ("out" of "out-of-pocket" is in "out-of-network" too); an acronym does
+    ("ICU", "OPD")."""
+    if not question:
+        return set()
+    acronyms = {a.lower() for a in _ACRONYM.findall(question)}
+    return {t[:FAMILY_PREFIX] for t in _subject_words(question) if len(t) > 3 or t in acronyms}
+
+
+def _stated_for_subject(found: list[Value], text: str, question: str | None) -> Value | None:
+    """The first of ``found`` stated for a word of the question's subject, the word right
+    after it: "$500 / individual or $1,000 / family", "$100/day copay | ... 40% coinsurance"
+    (of "What is the coinsurance ...?")."""
+    wanted = _wanted_words(question)
+    for value in found if wanted else ():
+        after = _STATED_FOR.match(text, value.end)
+        if after is not None and (tokenize(after.group("word")) or [""])[0][:FAMILY_PREFIX] \
+                in wanted:
+            return value
+    return None
 
 
 def _sentence_of(value: Value, sentences: list[Span], line_starts: tuple[int, ...]) -> Span:
@@ -640,7 +659,7 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
            question: str | None = None, line_starts: tuple[int, ...] = ()) -> Verdict:
     # the figures of a worked example ("For e.g. If Policy Premium ... is Rs. 10000") are
     # not the document's: values are read before it
-    example = _EXAMPLE.search(text)
+    example = _worked_example(text)
     values = extract_values(text[:example.start()] if example else text)
     # the column the question names ("out of network") holds the figure asked, when it
     # holds one of an asked kind
@@ -657,6 +676,14 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
     if end is not None:
         return Verdict(label="value", text=display(end), value=end.text, clause_id=clause_id,
                        basis=f"the {end.kind} the quoted clause sets as the end asked")
+    # asked two kinds ("coinsurance": an amount or a share), the value stated for the word
+    # asked ("40% coinsurance") is read before the first kind's other figures ("$100 copay")
+    labelled = _stated_for_subject([v for v in read if v.kind in kinds], text, question) \
+        if len(kinds) > 1 else None
+    if labelled is not None:
+        return Verdict(label="value", text=display(labelled), value=labelled.text,
+                       clause_id=clause_id, basis=f"the {labelled.kind} the quoted clause "
+                       "states for what is asked")
     for kind in kinds:
         found = [v for v in read if v.kind == kind]
         if found:
@@ -791,6 +818,21 @@ _PHRASE_END = re.compile(r"(?<!\d)[,.]|[,.](?!\d)|[;:()\n]|"
                          re.I)
 
 
+def _worked_example(text: str) -> re.Match[str] | None:
+    """Where a worked example of the document's figures starts ("For e.g. If Policy Premium
+    ... is Rs. 10000"): the first example cue that is not an aside in brackets naming kinds
+    of a thing ("Facility fee (e.g., ambulatory surgery center) | ... $100/day copay": the
+    figures after it are the row's own)."""
+    for match in _EXAMPLE.finditer(text):
+        close = text.find(")", match.end())
+        opened = text.rfind("(", 0, match.start())
+        aside = opened >= 0 and text.rfind(")", opened, match.start()) < 0 and close >= 0 \
+            and not any(char.isdigit() for char in text[match.end():close])
+        if not aside:
+            return match
+    return None
+
+
 def _phrase(text: str, start: int, words: int = 8) -> str:
     """The words of ``text`` from ``start`` to the end of its phrase (a comma, a stop, a
     bracket or the verb or conjunction that goes on), at most ``words`` of them."""
@@ -883,7 +925,7 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
         # "Is there a cap on liability?" is not answered "Yes: 10 days" by the notice period
         # the quote states first: the figure is of the kind asked, when a kind is asked
         kind = question_kind(question)
-        example = _EXAMPLE.search(text)
+        example = _worked_example(text)
         figure = next((v for v in extract_values(text[:example.start()] if example else text)
                        if v.kind in _PROVISION_FIGURES
                        and (kind not in VALUE_QUESTION_KINDS or value_answers(kind, v))), None)

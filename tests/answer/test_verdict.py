@@ -892,3 +892,46 @@ def test_a_payment_asked_of_the_premium_is_no_cover_question():
     read = verdict("Is the premium paid monthly?",
                    _direct("The premium is payable annually in advance."))
     assert read is None or not read.text.startswith(("Yes, up to", "No: excluded")), read
+
+
+# A promise in the passive: "shall be reimbursable", "will be paid by the Plan" (an Oriental
+# group wording's ambulance clause read "Cannot tell from the quote"); a premium that "is
+# paid" in instalments is a condition, not cover.
+@pytest.mark.parametrize("promise", ["shall be reimbursable", "will be reimbursable",
+                                     "shall be paid by the Company", "will be indemnified"])
+def test_a_passive_promise_covers(promise):
+    quote = (f"Ambulance services up to 1% of the sum insured or Rs 2,000, whichever is less, "
+             f"{promise} when the patient is shifted to a hospital.")
+    assert verdict("Is ambulance cost covered?", _direct(quote)).text.startswith("Yes"), quote
+
+
+@pytest.mark.parametrize("condition", ["is paid", "are paid"])
+def test_a_premium_paid_in_instalments_is_no_cover(condition):
+    quote = (f"Where the premium {condition} in instalments, the sum insured for ambulance "
+             "services is stated in the schedule.")
+    assert not verdict("Is ambulance cost covered?", _direct(quote)).text.startswith("Yes")
+
+
+# A bracketed aside that names kinds of a thing ("Facility fee (e.g., ambulatory surgery
+# center)") is no worked example: the figures after it are the row's own (a US summary's
+# outpatient surgery row was "Cannot tell: the quote states no money", then not found).
+# Asked a word two kinds of value may state ("coinsurance"), the value stated for that word
+# is read ("40% coinsurance", not the "$100/day copay" before it).
+ROW = ("If you have outpatient surgery | Services You May Need: Facility fee ({aside} "
+       "ambulatory surgery center) | Network Provider: $100/day copay | Out-of-Network "
+       "Provider: 40% coinsurance")
+
+
+@pytest.mark.parametrize("aside", ["e.g.,", "e.g.", "for example,", "for instance"])
+@pytest.mark.parametrize(("asked", "expected"), [("coinsurance", "40%"), ("copay", "$100")])
+def test_an_aside_naming_kinds_is_no_worked_example(aside, asked, expected):
+    quote = ROW.format(aside=aside)
+    result = verdict(f"What is the {asked} for an outpatient surgery facility fee?",
+                     _direct(quote))
+    assert result.text == expected, result
+
+
+def test_a_worked_example_after_the_figure_is_still_left_out():
+    quote = ("The refund is 50% of the premium. For e.g. If Policy Premium is Rs. 10000, the "
+             "refund is Rs. 5000.")
+    assert verdict("What percentage of the premium is refunded?", _direct(quote)).text == "50%"
