@@ -108,6 +108,10 @@ _GENERIC_PROVISIONS = frozenset({"claus", "provis", "term", "section", "requir",
 _NAMED_BY_FIGURE = frozenset({"cap", "maximum", "minimum", "ceil", "sublimit", "amount",
                               "threshold", "wait", "period"})
 _WORD = re.compile(r"[A-Za-z0-9]+")
+# what an exclusion excepts from itself: the rest of its sentence after "other than",
+# "except (for)", "save for"
+_CARVE_OUT = re.compile(r"\b(?:other\s+than|except(?:\s+for)?|save\s+for)\b", re.I)
+_CARVE_END = re.compile(r"[.;](?:\s|$)|\n\s*\n")
 _HYPHENATED = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 # the quote names what is asked but neither grants, refuses, allows nor forbids it
 _NEITHER = "Cannot tell from the quote"
@@ -1077,6 +1081,25 @@ def excepts_accidents(question: str, text: str) -> bool:
         _EXCEPTS_ACCIDENTS.search(text) is not None
 
 
+def _carved_out(question: str, text: str) -> bool:
+    """Whether a word of the question's subject stands in what an exclusion excepts (the
+    rest of its sentence after "other than", "except (for)", "save for") and nowhere else in
+    ``text``: "Treatment for any other system other than modern medicine (allopathy) and
+    AYUSH therapies" names AYUSH only as what it does not exclude; "Dental treatment ... is
+    excluded, except treatment needed after an accident" names dental treatment outside."""
+    wanted = {t[:FAMILY_PREFIX] for t in _subject_words(question)}
+    carves = [(m.end(), _CARVE_END.search(text, m.end())) for m in _CARVE_OUT.finditer(text)]
+    spans = [(start, end.start() if end else len(text)) for start, end in carves]
+    inside: set[str] = set()
+    outside: set[str] = set()
+    for match in _WORD.finditer(text):
+        family = (tokenize(match.group()) or [""])[0][:FAMILY_PREFIX]
+        if family in wanted:
+            carved = any(a <= match.start() < b for a, b in spans)
+            (inside if carved else outside).add(family)
+    return bool(inside - outside)
+
+
 def _cover(question: str, text: str, clause_id: str, excluded: bool = False,
            rows: Sequence[str] = (), granted: bool = False) -> Verdict:
     """Cover questions: refused, refused for a waiting period, or paid; none when the quote
@@ -1090,6 +1113,11 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False,
                                               waiting_period(text) is not None):
         return Verdict(label="yes", text="Yes: accidents are excepted", clause_id=clause_id,
                        basis="the quoted refusal or waiting period excepts accidents")
+    if (refuses_cover(text) or excluded) and _carved_out(question, text):
+        return Verdict(label="cannot_tell",
+                       text="Not excluded by the quote: its exclusion excepts what is asked",
+                       clause_id=clause_id, basis="the question's subject is named only in "
+                       "what the quoted exclusion excepts ('other than ...')")
     wait = waiting_period(text)
     asked = _asked_time(question)
     if wait is not None and _among_alternatives(text, wait):

@@ -935,3 +935,33 @@ def test_a_worked_example_after_the_figure_is_still_left_out():
     quote = ("The refund is 50% of the premium. For e.g. If Policy Premium is Rs. 10000, the "
              "refund is Rs. 5000.")
     assert verdict("What percentage of the premium is refunded?", _direct(quote)).text == "50%"
+
+
+# What an exclusion excepts from itself is not excluded by it: "Treatment for any other
+# system other than modern medicine (allopathy) and AYUSH therapies" under an exclusions
+# heading answered "Are AYUSH treatments covered?" with "No: excluded" (a Bajaj Allianz
+# mediclaim wording). The same in other carve-out words; a subject named outside the
+# carve-out too is still excluded.
+def _under_exclusions(text: str) -> DirectAnswer:
+    heading = AnswerLine(clause_id="doc:D", label="D", document="Policy",
+                         text="SECTION D) EXCLUSIONS UNDER THE POLICY", span=(0, 38), pages=[6],
+                         heads=True)
+    item = AnswerLine(clause_id="doc:D/10", label="D/10", document="Policy", text=text,
+                      span=(40, 40 + len(text)), pages=[6])
+    return DirectAnswer(found=True, text=text, lines=[heading, item])
+
+
+@pytest.mark.parametrize("carve", ["other than", "except", "except for", "save for"])
+def test_what_an_exclusion_excepts_is_not_excluded_by_it(carve):
+    quote = f"10. Treatment for any other system {carve} modern medicine and AYUSH therapies."
+    result = verdict("Are AYUSH treatments covered?", _under_exclusions(quote))
+    assert result.text == "Not excluded by the quote: its exclusion excepts what is asked", \
+        result
+    result = verdict("Is acupuncture treatment covered?", _under_exclusions(quote))
+    assert result.text == "No: excluded", result
+
+
+@pytest.mark.parametrize("carve", ["other than", "except"])
+def test_a_subject_named_outside_the_carve_out_is_still_excluded(carve):
+    quote = f"Dental treatment of any kind is excluded, {carve} dental treatment after an accident."
+    assert verdict("Is dental treatment covered?", _direct(quote)).text == "No: excluded"
