@@ -142,19 +142,37 @@ _BEFORE = re.compile(r"\s*(?:prior\s+to|before|in\s+advance\s+of)\b", re.I)
 # "a minimum period of 24 consecutive hours") is how long a stay or a benefit lasts
 _BOUND = re.compile(r"\b(?:(?:less|fewer|more)\s+than|under|up\s*to|not\s+(?:exceeding|more\s+"
                     r"than)|(?:minimum|maximum)(?:\s+period)?\s+of)\s*$", re.I)
-# ... as is a period counted from an event of the claim ("60 days after discharge")
+# ... as is a period counted from an event of the claim ("60 days after discharge", "until
+# 30 days following birth of the new born")
 _AFTER_EVENT = re.compile(r"\s*(?:immediately\s+)?(?:after|following|from|of)\s+(?:the\s+)?"
-                          r"(?:date\s+of\s+)?(?:discharge|admission|hospitali[sz]ation)\b", re.I)
+                          r"(?:date\s+of\s+)?(?:discharge|admission|hospitali[sz]ation|birth|"
+                          r"delivery|(?:the\s+)?(?:accident|injury|surgery))\b", re.I)
 _WAIT = re.compile(r"\b(waiting|wait|until|till|after|expiry|completion|continuous(ly)?)\b",
                    re.I)
 _FORBIDS = re.compile(
-    r"\b(shall|will|may|must|can)\s+not\b|\bcannot\b|\b(neither|no)\s+(party|person|one)\b|"
+    # ("shall not exceed" caps a figure; it forbids nothing asked)
+    r"\b(shall|will|may|must|can)\s+not\b(?!\s+(?:exceed|be\s+(?:more|less|greater)\s+than))|\bcannot\b|\b(neither|no)\s+(party|person|one)\b|"
     # "Neither this Agreement nor any interest hereunder shall be assignable ..."
     r"\bneither\b[^.;]{1,80}?\bnor\b[^.;]{1,80}?\b(shall|will|may|can)\b|"
     r"\bnot\s+be\s+(entitled|permitted|allowed|assignable)\b|\bprohibit\w*\b|\bnot\s+"
     r"(assign|transfer|terminate)\w*\b", re.I)
 _ALLOWS = re.compile(r"\b(may|can|is entitled to|shall be entitled to|has the right to|"
                      r"shall have the right to|is permitted to)\b", re.I)
+# the two sides of an insurance contract, as a question or a wording names them
+_INSURER_SIDE = r"insurers?|company|underwriters?|we|us"
+_INSURED_SIDE = r"policy\s*holders?|insured(?:\s+persons?)?|proposers?|members?|you|i"
+# whom a question asks a right of: "... be cancelled by the insurer?", "Can the insurer
+# cancel ...?"
+_ASKED_SIDE = re.compile(rf"\bby\s+(?:the\s+)?(?:(?P<insurer>{_INSURER_SIDE})|(?P<insured>"
+                         rf"{_INSURED_SIDE}))\b|^\s*(?:can|could|may)\s+(?:the\s+)?(?:(?P<"
+                         rf"insurer2>{_INSURER_SIDE})|(?P<insured2>{_INSURED_SIDE}))\b", re.I)
+# who a quote gives a right to: "The Policyholder may cancel this policy ...", "The Company
+# may cancel the policy ..."
+# (not "i": "(i) may be ..." is a list label)
+_RIGHT_OF = re.compile(rf"\b(?:the\s+)?(?:(?P<insurer>{_INSURER_SIDE})|(?P<insured>"
+                       rf"{_INSURED_SIDE.removesuffix('|i')}))\s+(?:may|can|"
+                       rf"(?:is|are|shall\s+be)\s+entitled\s+to|"
+                       rf"(?:has|have|shall\s+have)\s+the\s+(?:right|option)\s+to)\b", re.I)
 _CONDITION = re.compile(r"\b(without|unless|except|provided that|provided, however|subject to|"
                         r"only if|only with|upon|after)\b", re.I)
 # a question about cover outside a place, and a grant limited to within one
@@ -188,6 +206,12 @@ _ASKS_RENEWAL = re.compile(
     r"\brenew\w*|\b(?:extend\w*|extension)\b(?=[^?]*\b(?:term|period|duration|years?|"
     r"months?)\b)|\b(?:term|period|duration|agreement|contract)\b[^?]*\b(?:extend\w*|"
     r"extension)\b", re.I)
+# ... not what happens at a renewal ("Can the sum insured be increased at renewal?", "Is
+# there a discount for a claim-free renewal?", "the renewal premium"): asked yes or no of
+# those, whether the policy renews is no answer
+_AT_RENEWAL = re.compile(r"\b(?:at|on|upon|for|during|after|before)\s+(?:the\s+|a\s+|an\s+|each\s+|"
+                         r"every\s+|its\s+)?(?:[\w-]+\s+)?renewal\b|\brenewal\s+(?:premium|"
+                         r"discount|bonus|date)s?\b", re.I)
 _AUTOMATIC = re.compile(r"\bautomatic\w*|\bunless\b[^.;]{0,120}\b(?:notice|notif\w*)\b", re.I)
 _BY_CHOICE = re.compile(r"\b(?:mutual\w*|option|may\s+be\s+(?:renewed|extended)|may\s+"
                         r"(?:renew|extend)|(?:upon|by)\s+(?:the\s+)?(?:written\s+)?agreement)\b",
@@ -314,13 +338,17 @@ def verdict(question: str, direct: DirectAnswer | None,
         # at their head ("5. Renewal Benefits:" over a cumulative bonus)
         stated = " ".join(_LEADING_TITLE.sub("", line.text) for line in direct.lines
                           if not line.heads) or text
-        renewal = _renewal(stated, clause_id) if _ASKS_RENEWAL.search(question) else None
+        renewal = _renewal(stated, clause_id) if _ASKS_RENEWAL.search(question) \
+            and not _AT_RENEWAL.search(question) else None
         # the quoted rows of a table, each read on its own for what its cells say
         rows = [line.text for line in direct.lines
                 if not line.heads and CELL_SEPARATOR in line.text]
+        # the answering clause whole: a right the quote gives one side may be given to the
+        # other further on ("The Policyholder may cancel ..." / "The Company may cancel ...")
+        whole = clause_text(clause_id) if clause_text else None
         answer = renewal or _yes_no(question, text, clause_id, _read_under_exclusion(direct),
                                     _reviewed_type(direct, clause_id), rows,
-                                    _read_under_grant(direct))
+                                    _read_under_grant(direct), whole)
         if answer.text == _NEITHER and kinds:
             # "Can the insured cancel, and what refund is given?": the value asked second
             # is an answer where the yes or no is not said in so many words
@@ -884,7 +912,7 @@ def _reviewed_yes(category: str, clause_id: str) -> Verdict:
 
 def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
             reviewed: str | None = None, rows: Sequence[str] = (),
-            granted: bool = False) -> Verdict:
+            granted: bool = False, whole: str | None = None) -> Verdict:
     stated = _STATED_ANSWER.search(text)
     if stated is not None:
         answer = stated.group("answer").capitalize()
@@ -898,6 +926,11 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
     if _ASKS_COVER.search(question) and not _claims_not_asked(question):
         return _cover(question, text, clause_id, excluded, rows, granted)
     if _PERMISSION.search(question):
+        other = _right_of_other_side(question, text, whole)
+        if other is not None:
+            return Verdict(label="cannot_tell", text=f"Cannot tell: the quote gives that right "
+                           f"to the {other}", clause_id=clause_id,
+                           basis="the quote allows it to the other side than the one asked of")
         if _FORBIDS.search(text):
             if _CONDITION.search(text[_FORBIDS.search(text).end():]):
                 return Verdict(label="conditional", text="Only on conditions (quoted below)",
@@ -1079,6 +1112,24 @@ def excepts_accidents(question: str, text: str) -> bool:
     except claims arising due to an accident")."""
     return _ASKS_ACCIDENT.search(question) is not None and \
         _EXCEPTS_ACCIDENTS.search(text) is not None
+
+
+def _right_of_other_side(question: str, text: str, whole: str | None = None) -> str | None:
+    """The side ("policyholder", "insurer") the quote gives a right to when the question
+    asks it of the other side and neither the quote nor its whole clause (``whole``) gives
+    it to the asked side ("Can the group policy be cancelled by the insurer?" of "The
+    Policyholder may cancel this policy by giving 7 days' written notice"); None
+    otherwise."""
+    asked = _ASKED_SIDE.search(question)
+    if asked is None:
+        return None
+    side = "insurer" if asked.group("insurer") or asked.group("insurer2") else "insured"
+    given = {"insurer" if m.group("insurer") else "insured" for m in _RIGHT_OF.finditer(text)}
+    whole_gives = {"insurer" if m.group("insurer") else "insured"
+                   for m in _RIGHT_OF.finditer(whole or "")}
+    if not given or side in given | whole_gives:
+        return None
+    return "insurer" if "insurer" in given else "policyholder"
 
 
 def _carved_out(question: str, text: str) -> bool:

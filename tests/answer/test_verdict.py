@@ -965,3 +965,71 @@ def test_what_an_exclusion_excepts_is_not_excluded_by_it(carve):
 def test_a_subject_named_outside_the_carve_out_is_still_excluded(carve):
     quote = f"Dental treatment of any kind is excluded, {carve} dental treatment after an accident."
     assert verdict("Is dental treatment covered?", _direct(quote)).text == "No: excluded"
+
+
+# Asked what happens at a renewal, whether the policy renews is no answer: "Can the sum
+# insured be increased at renewal?" and "Is there a discount for a claim-free renewal?"
+# read "Renews; not said to be automatic" (HDFC Easy Health, Arogya Sanjeevani).
+RENEWED = "The policy shall ordinarily be renewed except on grounds of fraud or misrepresentation."
+
+
+@pytest.mark.parametrize("question", [
+    "Can the sum insured be increased at renewal?",
+    "Is a medical check-up needed on renewal?",
+    "Is there a discount for a claim-free renewal?",
+    "Is the renewal premium the same as the first year's?",
+])
+def test_what_happens_at_a_renewal_is_not_whether_it_renews(question):
+    assert not verdict(question, _direct(RENEWED)).text.startswith("Renews"), question
+
+
+@pytest.mark.parametrize("question", ["Is the policy renewable?", "Can the policy be renewed?",
+                                      "Is renewal guaranteed for life?"])
+def test_whether_it_renews_is_still_read(question):
+    assert verdict(question, _direct(RENEWED)).text == "Renews; not said to be automatic"
+
+
+# A right asked of one side is not given by the quote that gives it to the other: "Can the
+# group policy be cancelled by the insurer?" of "The Policyholder may cancel this policy
+# ..." read "Yes" (Reliance group health).
+BY_POLICYHOLDER = ("17. Cancellation The Policyholder may cancel this policy by giving 7 days' "
+                   "written notice to the Company, and the Company shall refund the premium.")
+BY_INSURER = ("The Company may cancel the policy on grounds of misrepresentation or fraud by "
+              "sending 15 days' notice to the insured.")
+
+
+@pytest.mark.parametrize(("question", "quote", "expected"), [
+    ("Can the group policy be cancelled by the insurer?", BY_POLICYHOLDER,
+     "Cannot tell: the quote gives that right to the policyholder"),
+    ("Can the insurer cancel the policy?", BY_POLICYHOLDER,
+     "Cannot tell: the quote gives that right to the policyholder"),
+    ("Can I cancel the policy?", BY_INSURER,
+     "Cannot tell: the quote gives that right to the insurer"),
+    ("Can the policy be cancelled by the policyholder?", BY_POLICYHOLDER, "Yes"),
+    ("Can the insurer cancel the policy?", BY_INSURER, "Yes"),
+    ("Can the policy be cancelled?", BY_POLICYHOLDER, "Yes"),
+])
+def test_a_right_is_read_for_the_side_asked(question, quote, expected):
+    assert verdict(question, _direct(quote)).text == expected
+
+
+@pytest.mark.parametrize("event", ["birth of the new born", "delivery", "the accident"])
+def test_a_period_counted_from_an_event_of_the_claim_is_no_wait(event):
+    quote = f"Routine preventive care is covered until 30 days following {event}."
+    assert verdict("Is routine preventive care covered?", _direct(quote)).text == "Yes"
+
+
+# "shall not exceed" caps a figure; asked whether something may be done, it says no
+# ("Can the sum insured be increased at renewal?" of a loading clause read "No").
+@pytest.mark.parametrize("cap", ["shall not exceed", "will not be more than"])
+def test_a_cap_on_a_figure_forbids_nothing(cap):
+    quote = (f"The risk loading {cap} 100% per condition; loadings apply from the renewal or "
+             "on a request to increase the sum insured.")
+    assert verdict("Can the sum insured be increased?", _direct(quote)).text != "No"
+
+
+def test_a_right_the_whole_clause_gives_the_side_asked_is_not_refused():
+    # the quote cut after the policyholder's right; the clause goes on with the insurer's
+    result = verdict("Can the insurer cancel the policy?", _direct(BY_POLICYHOLDER),
+                     clause_text=lambda clause_id: f"{BY_POLICYHOLDER} {BY_INSURER}")
+    assert result.text == "Yes", result
