@@ -102,12 +102,18 @@ _PROVISION_ASKED = re.compile(r"^\s*(?:is|are)\s+there\s+(?:a|an|any)\s+(?P<phra
                               r"from|at|per|during)\b)[\w'’]+\s*){1,6})", re.I)
 # a provision named by its kind alone ("clause", "provision") says nothing the quote must name
 _GENERIC_PROVISIONS = frozenset({"claus", "provis", "term", "section", "requir", "restrict",
-                                 "right", "oblig", "condit", "limit", "rule"})
+                                 "right", "oblig", "condit", "rule"})
 # ... nor one a figure names ("Is there a cap on liability?": "shall not exceed $1,000,000";
 # "Is there a waiting period ...?": "excluded until 48 months")
-_NAMED_BY_FIGURE = frozenset({"cap", "maximum", "minimum", "ceil", "sublimit", "amount",
-                              "threshold", "wait", "period"})
+_NAMED_BY_FIGURE = frozenset({"cap", "limit", "maximum", "minimum", "ceil", "sublimit",
+                              "amount", "threshold", "wait", "period"})
+_CAP_WORDS = frozenset({"cap", "limit", "ceil", "sublimit"})
+# ... or by the words that set one ("shall not exceed", "up to", "limited to")
+_SETS_LIMIT = re.compile(r"\b(?:exceed\w*|up\s*to|upto|maximum|max|not\s+more\s+than|"
+                         r"(?:limited|restricted|capped)\s+(?:to|at)|ceiling)\b", re.I)
 _WORD = re.compile(r"[A-Za-z0-9]+")
+# a word of two to five capitals: an acronym ("AIDS", "ICU", "OPD")
+_SHORT_CAPS = re.compile(r"\b[A-Z]{2,5}\b")
 # what an exclusion excepts from itself: the rest of its sentence after "other than",
 # "except (for)", "save for"
 _CARVE_OUT = re.compile(r"\b(?:other\s+than|except(?:\s+for)?|save\s+for)\b", re.I)
@@ -540,9 +546,26 @@ def names_subject(question: str, text: str, every: bool = False) -> bool:
     wanted = _subject_words(question)
     if not wanted:
         return True
-    quoted = {t[:FAMILY_PREFIX] for t in tokenize(text)}
+    # a common word the question writes in lower case is not named by an acronym the quote
+    # writes only in capitals ("hearing aids" / "HIV/ AIDS Cover")
+    acronyms = _acronyms(text) - {word.lower() for word in _WORD.findall(question)
+                                  if word.isupper()}
+    quoted = {t[:FAMILY_PREFIX] for t in tokenize(" ".join(
+        word for word in _WORD.findall(text) if word.lower() not in acronyms))}
     named = (t[:FAMILY_PREFIX] in quoted for t in wanted)
     return all(named) if every else any(named)
+
+
+def _acronyms(text: str) -> set[str]:
+    """The words ``text`` writes only as short capitals inside lines written mostly in
+    lower case ("AIDS" of "HIV/ AIDS Cover The Company shall indemnify ..."), lower-cased; a
+    line set in capitals ("EACH PARTY'S LIABILITY ... SHALL NOT EXCEED") holds none."""
+    found: set[str] = set()
+    for line in text.splitlines() or [text]:
+        words = _WORD.findall(line)
+        if 2 * sum(word.isupper() for word in words) < len(words):
+            found.update(word.lower() for word in _SHORT_CAPS.findall(line))
+    return found - {word.lower() for word in _WORD.findall(text) if not word.isupper()}
 
 
 def _subject_words(question: str) -> list[str]:
@@ -1062,10 +1085,25 @@ def _names_provision(question: str, text: str) -> bool:
     if asked is None:
         return True
     words = [t for t in content_tokens(asked.group("phrase")) if not t.isdigit()]
-    if not words or words[-1] in _GENERIC_PROVISIONS or _NAMED_BY_FIGURE.intersection(words):
+    if not words or words[-1] in _GENERIC_PROVISIONS:
         return True
     quoted = {t[:FAMILY_PREFIX] for t in tokenize(f"{text} {_joined(text)}")}
-    return any(word[:FAMILY_PREFIX] in quoted for word in words)
+    if any(word[:FAMILY_PREFIX] in quoted for word in words):
+        return True
+    # a limit named by its figure (an amount or a share, the words that set one, the
+    # schedule it is left to) and a wait by its duration ("• Cataract • NIL" of a waiting-
+    # period list names no limit on cataract surgery)
+    named = _NAMED_BY_FIGURE.intersection(words)
+    if not named:
+        return False
+    if named & {"wait", "period"}:
+        return any(v.kind == "duration" for v in extract_values(text))
+    # a cap or limit by an amount or a share; a minimum or maximum of anything by its count
+    # or length too ("One (1) day at a community event")
+    kinds = ("money", "percent") if named <= _CAP_WORDS else \
+        ("money", "percent", "number", "duration")
+    return _SETS_LIMIT.search(text) is not None or DEFERRED.search(text) is not None or \
+        any(v.kind in kinds for v in extract_values(text))
 
 
 def _joined(text: str) -> str:

@@ -1033,3 +1033,55 @@ def test_a_right_the_whole_clause_gives_the_side_asked_is_not_refused():
     result = verdict("Can the insurer cancel the policy?", _direct(BY_POLICYHOLDER),
                      clause_text=lambda clause_id: f"{BY_POLICYHOLDER} {BY_INSURER}")
     assert result.text == "Yes", result
+
+
+# "Is there a limit on ...?" is answered yes by a figure, the words that set a limit or the
+# schedule it is left to; an item of a waiting-period list ("• Cataract • NIL") names no
+# limit (HDFC Easy Health's read "Yes").
+@pytest.mark.parametrize(("question", "quote", "expected"), [
+    ("Is there a limit on cataract surgery per eye?", "f. Eye • Cataract • NIL",
+     "Cannot tell: the quote does not name what is asked about"),
+    ("Is there a limit on cataract surgery per eye?",
+     "Cataract treatment is covered up to 25% of the Sum Insured or INR 40,000 per eye.",
+     "Yes: 25%"),
+    ("Is there a limit on room rent?",
+     "We will cover Reasonable and Customary Charges for Room Rent as shown in the Schedule.",
+     "Yes"),
+    ("Is there a cap on liability?",
+     "In no event shall either party's liability exceed the fees paid in the twelve months.",
+     "Yes"),
+])
+def test_a_limit_is_named_by_its_figure_or_the_words_that_set_it(question, quote, expected):
+    assert verdict(question, _direct(quote)).text == expected
+
+
+# A common word asked in lower case is not named by an acronym the quote writes only in
+# capitals: "Are hearing aids covered?" of the HIV/AIDS cover read "Yes" (an Oriental group
+# wording). Asked in capitals, or named in lower case by the quote, it is.
+HIV_COVER = ("HIV/ AIDS Cover The Company shall indemnify the Medical Expenses related to the "
+             "following stages of HIV infection.")
+
+
+@pytest.mark.parametrize(("question", "quote", "expected"), [
+    ("Are hearing aids covered?", HIV_COVER,
+     "Cannot tell: the quote does not name what is asked about"),
+    ("Is AIDS treatment covered?", HIV_COVER, "Yes"),
+    ("Are hearing aids covered?", "Hearing aids are covered up to $1,000 a year.",
+     "Yes, up to $1,000"),
+    ("Are icu charges covered?", "ICU charges are payable up to 2% of the sum insured.",
+     "Yes, up to 2%"),
+    # a clause set in capitals holds no acronyms: its words name what they say
+    ("Is there a maximum amount a party can be liable for?",
+     "EXCEPT FOR ITS INDEMNITIES, EACH PARTY'S LIABILITY FOR DAMAGES HEREUNDER SHALL NOT "
+     "EXCEED $1,000,000.", "Yes: $1,000,000"),
+])
+def test_an_acronym_does_not_name_a_common_word(question, quote, expected):
+    assert verdict(question, _direct(quote)).text == expected
+
+
+@pytest.mark.parametrize("quote", ["(C) One (1) day at a community event, on a date the Parties agree.",
+                                   "Buyer shall order at least 500 units in each quarter."])
+def test_a_minimum_is_named_by_a_count_or_a_length(quote):
+    result = verdict("Is there a minimum purchase or order quantity that a party must meet?",
+                     _direct(quote))
+    assert result.text.startswith("Yes"), result
