@@ -224,8 +224,6 @@ UNDERTAKES = re.compile(r"\bundertakes?\s+to\s+(?:pay|indemnify|reimburse|make g
 # ("coverage will be maintained"); an insurer that "undertakes to pay". Read by the verdict
 # of a quote, and of a list's lead-in, whose items it covers (``_granting_lead_in``: a verb
 # of the promise, not the noun, as in "opt for this cover for any one of the periods below")
-# the first part of a clause id that names an attachment ("Annexure III", "SCHEDULE B")
-_ATTACHMENT_PART = re.compile(r"(?i)(?:annex(?:ure)?|schedule|appendix|exhibit|attachment)\b")
 AFFIRMS_COVER = re.compile(
     r"\b(?:we|the company|the insurer|the plan|(?:the|this) (?:policy|insurance|cover|benefit|"
     r"section|plan))\s+(?:(?:will|shall)\s+(?:pay|cover|reimburse|indemnify|bear)\b|(?:covers|pays|"
@@ -793,6 +791,10 @@ def _whole_title_line(clause: Clause, span: Span) -> tuple[Clause, Span]:
     end = len(text) if end < 0 else end
     line = _trim(text, (start, end))
     return (clause, line) if line[1] - line[0] <= LIST_TITLE_CHARS else (clause, span)
+
+
+# the first part of a clause id that names an attachment ("Annexure III", "SCHEDULE B")
+_ATTACHMENT_PART = re.compile(r"(?i)(?:annex(?:ure)?|schedule|appendix|exhibit|attachment)\b")
 
 
 class DocumentTerms:

@@ -112,8 +112,6 @@ _CAP_WORDS = frozenset({"cap", "limit", "ceil", "sublimit"})
 _SETS_LIMIT = re.compile(r"\b(?:exceed\w*|up\s*to|upto|maximum|max|not\s+more\s+than|"
                          r"(?:limited|restricted|capped)\s+(?:to|at)|ceiling)\b", re.I)
 _WORD = re.compile(r"[A-Za-z0-9]+")
-# a word of two to five capitals: an acronym ("AIDS", "ICU", "OPD")
-_SHORT_CAPS = re.compile(r"\b[A-Z]{2,5}\b")
 # what an exclusion excepts from itself: the rest of its sentence after "other than",
 # "except (for)", "save for"
 _CARVE_OUT = re.compile(r"\b(?:other\s+than|except(?:\s+for)?|save\s+for)\b", re.I)
@@ -157,7 +155,8 @@ _WAIT = re.compile(r"\b(waiting|wait|until|till|after|expiry|completion|continuo
                    re.I)
 _FORBIDS = re.compile(
     # ("shall not exceed" caps a figure; it forbids nothing asked)
-    r"\b(shall|will|may|must|can)\s+not\b(?!\s+(?:exceed|be\s+(?:more|less|greater)\s+than))|\bcannot\b|\b(neither|no)\s+(party|person|one)\b|"
+    r"\b(shall|will|may|must|can)\s+not\b(?!\s+(?:exceed|be\s+(?:more|less|greater)\s+than))|"
+    r"\bcannot\b|\b(neither|no)\s+(party|person|one)\b|"
     # "Neither this Agreement nor any interest hereunder shall be assignable ..."
     r"\bneither\b[^.;]{1,80}?\bnor\b[^.;]{1,80}?\b(shall|will|may|can)\b|"
     r"\bnot\s+be\s+(entitled|permitted|allowed|assignable)\b|\bprohibit\w*\b|\bnot\s+"
@@ -215,9 +214,9 @@ _ASKS_RENEWAL = re.compile(
 # ... not what happens at a renewal ("Can the sum insured be increased at renewal?", "Is
 # there a discount for a claim-free renewal?", "the renewal premium"): asked yes or no of
 # those, whether the policy renews is no answer
-_AT_RENEWAL = re.compile(r"\b(?:at|on|upon|for|during|after|before)\s+(?:the\s+|a\s+|an\s+|each\s+|"
-                         r"every\s+|its\s+)?(?:[\w-]+\s+)?renewal\b|\brenewal\s+(?:premium|"
-                         r"discount|bonus|date)s?\b", re.I)
+_AT_RENEWAL = re.compile(r"\b(?:at|on|upon|for|during|after|before)\s+(?:the\s+|a\s+|an\s+|"
+                         r"each\s+|every\s+|its\s+)?(?:[\w-]+\s+)?renewal\b|"
+                         r"\brenewal\s+(?:premium|discount|bonus|date)s?\b", re.I)
 _AUTOMATIC = re.compile(r"\bautomatic\w*|\bunless\b[^.;]{0,120}\b(?:notice|notif\w*)\b", re.I)
 _BY_CHOICE = re.compile(r"\b(?:mutual\w*|option|may\s+be\s+(?:renewed|extended)|may\s+"
                         r"(?:renew|extend)|(?:upon|by)\s+(?:the\s+)?(?:written\s+)?agreement)\b",
@@ -564,7 +563,7 @@ def _acronyms(text: str) -> set[str]:
     for line in text.splitlines() or [text]:
         words = _WORD.findall(line)
         if 2 * sum(word.isupper() for word in words) < len(words):
-            found.update(word.lower() for word in _SHORT_CAPS.findall(line))
+            found.update(word.lower() for word in _ACRONYM.findall(line))
     return found - {word.lower() for word in _WORD.findall(text) if not word.isupper()}
 
 

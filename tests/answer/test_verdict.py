@@ -1079,8 +1079,10 @@ def test_an_acronym_does_not_name_a_common_word(question, quote, expected):
     assert verdict(question, _direct(quote)).text == expected
 
 
-@pytest.mark.parametrize("quote", ["(C) One (1) day at a community event, on a date the Parties agree.",
-                                   "Buyer shall order at least 500 units in each quarter."])
+@pytest.mark.parametrize("quote", [
+    "(C) One (1) day at a community event, on a date the Parties agree.",
+    "Buyer shall order at least 500 units in each quarter.",
+])
 def test_a_minimum_is_named_by_a_count_or_a_length(quote):
     result = verdict("Is there a minimum purchase or order quantity that a party must meet?",
                      _direct(quote))
