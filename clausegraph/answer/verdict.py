@@ -115,6 +115,13 @@ _WORD = re.compile(r"[A-Za-z0-9]+")
 # what an exclusion excepts from itself: the rest of its sentence after "other than",
 # "except (for)", "save for"
 _CARVE_OUT = re.compile(r"\b(?:other\s+than|except(?:\s+for)?|save\s+for)\b", re.I)
+# the persons an age is stated of, and how far before an age the one it is stated of stands
+_PERSON = re.compile(r"\b(?:(?:grand)?child(?:ren)?|kids?|(?:grand)?(?:sons?|daughters?)|"
+                     r"depend[ae]nts?|spouses?|wife|"
+                     r"husband|partners?|parents?|fathers?|mothers?|in-laws?|adults?|proposers?|"
+                     r"insured|members?|employees?|new\s*borns?|bab(?:y|ies)|infants?|seniors?|"
+                     r"drivers?|siblings?)\b", re.I)
+_PERSON_REACH = 60
 _CARVE_END = re.compile(r"[.;](?:\s|$)|\n\s*\n")
 _HYPHENATED = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 # the quote names what is asked but neither grants, refuses, allows nor forbids it
@@ -628,6 +635,18 @@ def _nearest_subject(found: list[Value], text: str, question: str | None) -> Val
     return found[near[0][1]]
 
 
+def _age_of_another(value: Value, text: str, question: str | None) -> bool:
+    """Whether ``question`` names the person it asks the age of ("the insured", "a
+    dependent child") and the person named nearest before the age ``value`` in ``text``
+    (within ``_PERSON_REACH`` characters) is another ("children" before "aged below 17
+    years")."""
+    asked = {m.group().lower()[:FAMILY_PREFIX] for m in _PERSON.finditer(question or "")}
+    if not asked:
+        return False
+    before = list(_PERSON.finditer(text, max(0, value.start - _PERSON_REACH), value.start))
+    return bool(before) and before[-1].group().lower()[:FAMILY_PREFIX] not in asked
+
+
 def _wanted_words(question: str | None) -> set[str]:
     """The word families of the question's subject a value may be stated for: a short word
     names little ("out" of "out-of-pocket" is in "out-of-network" too); an acronym does
@@ -720,6 +739,14 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
     cell = _asked_cell(text, question) if question else None
     inside = [v for v in values if cell and cell[0] <= v.start and v.end <= cell[1]]
     read = inside if any(v.kind in kinds for v in inside) else values
+    # an age stated of another person than the one asked about ("age limit for the insured"
+    # of "the Insured Person's minor children aged below 17 years") is not the age asked
+    others = [v for v in read if v.kind == "age" and _age_of_another(v, text, question)]
+    read = [v for v in read if v not in others]
+    if others and not any(v.kind in kinds for v in read):
+        return Verdict(label="cannot_tell", text="Cannot tell: the quote states the age of "
+                       "another person", clause_id=clause_id,
+                       basis="the quote's ages are of persons the question does not ask about")
     sentences: list[Span] = []
 
     def unit(value: Value) -> Span:  # split only when no word of the subject decides

@@ -1087,3 +1087,24 @@ def test_a_minimum_is_named_by_a_count_or_a_length(quote):
     result = verdict("Is there a minimum purchase or order quantity that a party must meet?",
                      _direct(quote))
     assert result.text.startswith("Yes"), result
+
+
+# An age stated of another person than the one asked about is not the age asked: "What is
+# the age limit for the insured?" of a child escort cover ("... Insured Person's minor
+# children aged below 17 years") read "17 years" (Chola travel).
+ESCORT = ("The policy shall reimburse the travelling expenses of the Insured Person's minor "
+          "{who} aged below {age} for their return home.")
+
+
+@pytest.mark.parametrize("who", ["children", "dependants", "grandchildren"])
+@pytest.mark.parametrize("age", ["17 years", "seventeen (17) years"])
+def test_an_age_of_another_person_is_not_the_age_asked(who, age):
+    quote = ESCORT.format(who=who, age=age)
+    result = verdict("What is the age limit for the insured?", _direct(quote))
+    assert result.text == "Cannot tell: the quote states the age of another person", result
+
+
+@pytest.mark.parametrize("age", ["17 years", "seventeen (17) years"])
+def test_an_age_of_the_person_asked_is_read(age):
+    quote = ESCORT.format(who="children", age=age)
+    assert verdict("Up to what age are children covered?", _direct(quote)).text == "17 years"
