@@ -309,6 +309,9 @@ def main() -> None:
     else:
         graphs = {folder: open_index(folder, args.data / folder, args.index_dir, args.fresh,
                                      settings) for folder in folders}
+        # a document its ingest refused (named above with the reason) is listed as skipped,
+        # and the others are still scored
+        items = indexed_only(graphs, documents, items)
     started = time.perf_counter()
     if args.leave_one_out:
         rows = []
