@@ -765,6 +765,13 @@ def exclusion_heading(text: str) -> bool:
     return EXCEPTION_HEADING.search(text) is not None
 
 
+def excluding_section(clause: Clause) -> str | None:
+    """The title of the nearest section ``clause`` sits in that names what is not covered
+    ("What we don't pay for", "Exclusions"), from its section path; None under none."""
+    return next((title for title in map(path_title_of, reversed(clause.section_path))
+                 if title and exclusion_heading(title)), None)
+
+
 def path_title(clause: Clause) -> str:
     """The title of the section ``clause`` sits in, as its section path names it, without
     its number ("6.3(f)(i) 24 Months waiting period" -> "24 Months waiting period"); ""
@@ -2174,9 +2181,7 @@ def _exclusion_titles(terms: DocumentTerms, best: _Scored, excluded: bool
     if refusing and title and (refusing[0] is title[0]
                                or refusing[0] is terms.list_holder(best.clause)):
         titles = [refusing]  # the item's own list refuses: its label title adds nothing
-    heading = next((t for t in (path_title_of(entry) for entry in
-                                reversed(best.clause.section_path))
-                    if t and exclusion_heading(t)), None)
+    heading = excluding_section(best.clause)
     if heading and refusing is None \
             and not (titles and exclusion_heading(terms.list_title(best.clause))):
         found = terms.find_before(best.clause, heading)
@@ -2269,8 +2274,7 @@ def _refusal_lines(terms: DocumentTerms, refusal: tuple[Clause, Span]
     clause, span = refusal
     if refuses_cover(clause.text[span[0]:span[1]]):
         return [refusal]
-    heading = next((title for title in map(path_title_of, reversed(clause.section_path))
-                    if exclusion_heading(title)), None)
+    heading = excluding_section(clause)
     found = terms.find_before(clause, heading) if heading else None
     return [found, refusal] if found is not None else [refusal]
 
@@ -2279,8 +2283,7 @@ def _refuses_attachment(clause: Clause, span: Span) -> bool:
     """Whether a sentence that refers to an attachment refuses what it lists: in so many
     words, or by standing under a heading that excludes ("Exclusions" / "23. Any expenses
     ... as set out in Annexure I")."""
-    return refuses_cover(clause.text[span[0]:span[1]]) or any(
-        exclusion_heading(path_title_of(entry)) for entry in clause.section_path)
+    return refuses_cover(clause.text[span[0]:span[1]]) or excluding_section(clause) is not None
 
 
 def _bullets_title(terms: DocumentTerms, clause: Clause) -> list[tuple[Clause, Span]]:

@@ -149,12 +149,10 @@ _ALTERNATIVE = re.compile(r"\s*(?:/|,|\bor\b|\band/or\b)\s*", re.IGNORECASE)
 _EXAMPLE = re.compile(r"\bfor\s+(?:example|instance)\b|\be\.\s?g\.|\bexample\b|\billustrat\w*",
                       re.I)
 _BEFORE = re.compile(r"\s*(?:prior\s+to|before|in\s+advance\s+of)\b", re.I)
-# ... and a length bounded ("a continuous period of less than 24 hours", "up to 60 days",
-# "a minimum period of 24 consecutive hours") is how long a stay or a benefit lasts
-_BOUND = re.compile(r"\b(?:(?:less|fewer|more)\s+than|under|up\s*to|not\s+(?:exceeding|more\s+"
-                    r"than)|(?:minimum|maximum)(?:\s+period)?\s+of)\s*$", re.I)
-# ... as is a period counted from an event of the claim ("60 days after discharge", "until
-# 30 days following birth of the new born")
+# ... and a length a bound sets (text.values.bound_side: "a continuous period of less than
+# 24 hours", "up to 60 days", "a minimum period of 24 consecutive hours") is how long a stay
+# or a benefit lasts, as is a period counted from an event of the claim ("60 days after
+# discharge", "until 30 days following birth of the new born")
 _AFTER_EVENT = re.compile(r"\s*(?:immediately\s+)?(?:after|following|from|of)\s+(?:the\s+)?"
                           r"(?:date\s+of\s+)?(?:discharge|admission|hospitali[sz]ation|birth|"
                           r"delivery|(?:the\s+)?(?:accident|injury|surgery))\b", re.I)
@@ -1372,7 +1370,7 @@ def waiting_period(text: str) -> Value | None:
     wait."""
     for value in extract_values(text):
         if value.kind == "duration" and _BEFORE.match(text, value.end) is None and \
-                (_BOUND.search(text[max(0, value.start - 30):value.start]) is None
+                (bound_side(text, value) is None
                  or "waiting" in text[max(0, value.start - 40):value.start].lower()) and \
                 _AFTER_EVENT.match(text, value.end) is None and \
                 _WAIT.search(text[max(0, value.start - 80):value.end + 40]):

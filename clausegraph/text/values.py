@@ -736,17 +736,17 @@ def _meets_range(low: float, high: float, plain: list[float],
 
 
 # the words before a figure that make it a bound: "aged greater than 75 years", "up to 65",
-# "not exceeding 3 years" (read before "exceeding" alone); a group that matched: the figure
-# itself is inside the bound
+# "not exceeding 3 years" (read before "exceeding" alone), "a minimum period of 24 hours";
+# a group that matched: the figure itself is inside the bound
 _ABOVE = re.compile(r"(?:(?<!not\s)(?<!no\s)(?:greater|more|older|higher)\s+than"
                     r"(\s+(?:or\s+)?equal\s+to)?|above|"
                     r"over|(?<!not\s)exceeding|beyond|in\s+excess\s+of|"
                     r"((?:not|no)\s+(?:less|fewer|younger|lower)\s+than|at\s+least|"
-                    r"minimum\s+of))\s*$", re.IGNORECASE)
+                    r"minimum(?:\s+period)?\s+of))\s*$", re.IGNORECASE)
 _BELOW = re.compile(r"(?:(?<!not\s)(?<!no\s)(?:less|fewer|younger|lower)\s+than"
                     r"(\s+(?:or\s+)?equal\s+to)?|below|under|"
                     r"(up\s*to|not\s+exceeding|(?:not|no)\s+(?:more|greater|older)\s+than|"
-                    r"at\s+most|maximum\s+of))\s*$", re.IGNORECASE)
+                    r"at\s+most|maximum(?:\s+period)?\s+of))\s*$", re.IGNORECASE)
 
 
 # ... or just after it: "18 years and above", "65 years or below"

@@ -32,15 +32,25 @@ def schedule(words: tuple[str, str], columns: tuple[str, str], figures: bool = F
             ("Physiotherapy", "Up to 10 sessions", "Up to 5 sessions")] if figures else [
         ("Organ donor expenses", yes, yes), ("Acupuncture", no, no),
         ("Chiropractic care", yes, no), ("Ambulance collar", no, no)]
-    cells = "\n".join(f"<tr><td>{item}</td><td>{a}</td><td>{b}</td></tr>"
-                      for item, a, b in rows)
-    return f"""<html><head><title>Health Plan</title></head><body>
-<h1>HEALTH PLAN</h1>
-<h2>Schedule of benefits</h2>
-<p>The schedule below shows, for each item, whether the plan pays for it.</p>
+    return plan_page("Health Plan", "Schedule of benefits",
+                     "The schedule below shows, for each item, whether the plan pays for it.",
+                     ("Item", first, second), rows)
+
+
+def plan_page(title: str, heading: str, lead_in: str, header: tuple[str, ...],
+              rows: list[tuple[str, ...]]) -> str:
+    """A plan's page in HTML: ``heading`` over ``lead_in`` and a table of ``header`` and
+    ``rows``, then a claims section (so the table is not the document's last clause)."""
+    def row(cells: tuple[str, ...], tag: str) -> str:
+        return "<tr>" + "".join(f"<{tag}>{cell}</{tag}>" for cell in cells) + "</tr>"
+    body = "\n".join(row(cells, "td") for cells in rows)
+    return f"""<html><head><title>{title}</title></head><body>
+<h1>{title.upper()}</h1>
+<h2>{heading}</h2>
+<p>{lead_in}</p>
 <table>
-<tr><th>Item</th><th>{first}</th><th>{second}</th></tr>
-{cells}
+{row(header, "th")}
+{body}
 </table>
 <h2>Claims</h2>
 <p>A claim is notified within thirty days of the treatment.</p>
@@ -116,19 +126,12 @@ LIMIT_COLUMNS = ["Sub limits", "Sub-limit per policy year", "Limit"]
 
 
 def modern_treatments(column: str) -> str:
-    return f"""<html><head><title>Group Mediclaim Policy</title></head><body>
-<h1>GROUP MEDICLAIM POLICY</h1>
-<h2>Modern treatments</h2>
-<p>The following procedures are covered in the policy period within the limits below.</p>
-<table>
-<tr><th>Name of the procedure</th><th>{column}</th></tr>
-<tr><td>Deep brain stimulation</td><td>10% of the sum insured, up to INR 50,000</td></tr>
-<tr><td>Balloon sinuplasty</td><td>Up to INR 30,000</td></tr>
-<tr><td>Robotic surgery</td><td>25% of the sum insured</td></tr>
-</table>
-<h2>Claims</h2>
-<p>A claim is notified within thirty days of the treatment.</p>
-</body></html>"""
+    return plan_page("Group Mediclaim Policy", "Modern treatments",
+                     "The following procedures are covered in the policy period within the "
+                     "limits below.", ("Name of the procedure", column),
+                     [("Deep brain stimulation", "10% of the sum insured, up to INR 50,000"),
+                      ("Balloon sinuplasty", "Up to INR 30,000"),
+                      ("Robotic surgery", "25% of the sum insured")])
 
 
 @pytest.fixture(scope="module")
