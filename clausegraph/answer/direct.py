@@ -226,8 +226,11 @@ UNDERTAKES = re.compile(r"\bundertakes?\s+to\s+(?:pay|indemnify|reimburse|make g
 # of the promise, not the noun, as in "opt for this cover for any one of the periods below")
 AFFIRMS_COVER = re.compile(
     r"\b(?:we|the company|the insurer|the plan|(?:the|this) (?:policy|insurance|cover|benefit|"
-    r"section|plan))\s+(?:(?:will|shall)\s+(?:pay|cover|reimburse|indemnify|bear)\b|(?:covers|pays|"
-    r"reimburses|indemnifies)\b)|\b(?:is|are|shall be|will be)\s+"
+    r"section|plan|extension|endorsement))\s+(?:(?:will|shall)\s+(?:pay|cover|reimburse|"
+    r"indemnify|bear)\b|(?:covers|pays|reimburses|indemnifies)\b|"
+    # "This Section provides for indemnity against ...", "The plan provides coverage for"
+    r"(?:(?:will|shall)\s+provide|provides)\s+(?:for\s+)?(?:an?\s+)?(?:indemnity|cover(?:age)?|"
+    r"reimbursement|compensation)\b)|\b(?:is|are|shall be|will be)\s+"
     r"(?:covered|payable|reimbursed|reimbursable|included|indemnified)\b|"
     # (what "shall be paid" is a promise; "if the premium is paid" is a condition)
     r"\b(?:shall|will)\s+be\s+paid\b|" + CONTINUES_COVER.pattern + "|"

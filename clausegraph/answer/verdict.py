@@ -24,7 +24,7 @@ from itertools import accumulate, pairwise
 from clausegraph.answer.direct import (AFFIRMS_COVER, ASKS_DATE, ASKS_END, ASKS_EXCLUSION,
                                        ASKS_NOTICE, ASKS_YES_NO, CONTINUES_COVER, DEFERRED,
                                        FAMILY_PREFIX, GRANTING_TITLE, NIL, PROPORTIONAL,
-                                       REFUSING_HEADING,
+                                       REFUSES_ITEMS, REFUSING_HEADING,
                                        VALUE_QUESTION_KINDS, WHILE_NEEDED,
                                        asks_contents, content_tokens, question_kind,
                                        refuses_cover, split_sentences, value_answers)
@@ -101,6 +101,9 @@ _PROVISION_ASKED = re.compile(r"^\s*(?:is|are)\s+there\s+(?:a|an|any)\s+(?P<phra
                               r"for|in|of|under|to|if|when|after|before|that|which|with|by|"
                               r"from|at|per|during)\b)[\w'’]+\s*){1,6})", re.I)
 # a provision named by its kind alone ("clause", "provision") says nothing the quote must name
+# words every clause of a policy may use for what it pays: asked whether a provision
+# exists, no subject of their own beside a word that says which ("maternity benefits")
+_GENERIC_SUBJECTS = frozenset({"benef", "expen", "charg", "cost", "treat", "servi"})
 _GENERIC_PROVISIONS = frozenset({"claus", "provis", "term", "section", "requir", "restrict",
                                  "right", "oblig", "condit", "rule"})
 # ... nor one a figure names ("Is there a cap on liability?": "shall not exceed $1,000,000";
@@ -187,6 +190,35 @@ _CONDITION = re.compile(r"\b(without|unless|except|provided that|provided, howev
                         r"only if|only with|upon|after)\b", re.I)
 # a question about cover outside a place, and a grant limited to within one
 _ASKS_ABROAD = re.compile(r"\b(?:outside|abroad|overseas)\b", re.I)
+# a sum insured named right before a figure by the words of a band ("Sum Insured up to",
+# "sum insured above"; within _BAND_REACH characters), or before a figure the band's words
+# follow ("Sum Insured of INR 5 lakh and above", "is $100,000 or more"): the figure is the
+# sum insured of the plans a cover applies to. "within the sum insured of Rs 50,000 under
+# the Maternity extension" is the cover's own limit.
+_SUM_INSURED = r"\bsums?\s+insured\s+"
+_SUM_INSURED_BAND = re.compile(
+    _SUM_INSURED + r"(?:is\s+|opted\s+)?(?:up\s*to|upto|above|below|over|under|between|from|"
+    r"exceeding|more\s+than|less\s+than|equal\s+to|till)\s*(?:rs\.?|inr|usd|₹|\$|£|€)?\s*$",
+    re.I)
+_SUM_INSURED_BEFORE = re.compile(
+    _SUM_INSURED + r"(?:is|of|opted)?\s*(?:rs\.?|inr|usd|₹|\$|£|€)?\s*$", re.I)
+_BAND_AFTER = re.compile(r"\s*(?:and|or)\s+(?:above|over|more|higher|below|less|lower)\b", re.I)
+_BAND_REACH = 40
+# an exclusion of what does not meet conditions it lists ("Expenses related to the surgical
+# treatment of obesity that does not fulfil all the below conditions:", "unless all the
+# following conditions are met"): what meets them is covered
+_EXCLUDED_UNLESS_MET = re.compile(
+    r"\b(?:that|which|who)\s+(?:does|do|did)\s+not\s+(?:fulfil+|meet|satisfy|comply\s+with|"
+    r"conform\s+to)\b[^.;]{0,40}\bconditions?\b|\bunless\b[^.;]{0,40}\bconditions?\b[^.;]{0,30}"
+    r"\b(?:are|is|have\s+been|has\s+been)\s+(?:met|fulfil+ed|satisfied|complied\s+with)\b", re.I)
+# an optional cover that applies on a condition ("This cover is applicable if it is shown on
+# your schedule", "This Benefit is available only if ...", "The extension shall be operative
+# provided that ..."): cover, on that condition, where no sentence promises it outright
+_APPLIES_IF = re.compile(
+    r"\b(?:this|the|such)\s+(?:cover(?:age)?|benefit|extension|add[- ]?on|section|endorsement|"
+    r"option)\s+(?:is|shall\s+be|will\s+be)\s+(?:only\s+)?(?:applicable|available|operative|"
+    r"in\s+force|valid|effective)\s+(?:only\s+)?(?P<condition>(?:if|when|where|provided)\b"
+    r"[^.;:]{3,120})", re.I)
 _ONLY_WITHIN = re.compile(
     r"\b(?:in|within)\s+(?:the\s+)?(?P<place>[A-Z][\w]*(?:\s+[A-Z][\w]*){0,2})\s+only\b"
     r"|\bonly\s+(?:in|within)\s+(?:the\s+)?(?P<place2>[A-Z][\w]*(?:\s+[A-Z][\w]*){0,2})",
@@ -344,6 +376,7 @@ def verdict(question: str, direct: DirectAnswer | None,
     text = " ".join(line.text for line in direct.lines)
     clause_id = (direct.answering_line() or direct.lines[0]).clause_id
     if yes_no:
+        text = _without_unquoted_refusals(direct) or text
         # what renews is read from the quote's statements, not from a title over them or
         # at their head ("5. Renewal Benefits:" over a cumulative bonus)
         stated = " ".join(_LEADING_TITLE.sub("", line.text) for line in direct.lines
@@ -542,14 +575,17 @@ def _long_date(iso: str | None) -> str:
     return f"{day.day} {calendar.month_name[day.month]} {day.year}"
 
 
-def names_subject(question: str, text: str, every: bool = False) -> bool:
+def names_subject(question: str, text: str, every: bool = False, specific: bool = False) -> bool:
     """Whether the quote names what the question is about: a word of the question left
     when the words that only ask (the auxiliary, "covered", "how long", "in the first two
     years", the kind of value) are taken out, or a word of its family (the same first
-    FAMILY_PREFIX letters: "warranty" / "warrants"); with ``every``, each such word."""
+    FAMILY_PREFIX letters: "warranty" / "warrants"); with ``every``, each such word; with
+    ``specific``, only words other than ``_GENERIC_SUBJECTS`` where the question has any."""
     wanted = _subject_words(question)
     if not wanted:
         return True
+    if specific:
+        wanted = [t for t in wanted if t[:FAMILY_PREFIX] not in _GENERIC_SUBJECTS] or wanted
     # a common word the question writes in lower case is not named by an acronym the quote
     # writes only in capitals ("hearing aids" / "HIV/ AIDS Cover")
     acronyms = _acronyms(text) - {word.lower() for word in _WORD.findall(question)
@@ -922,6 +958,18 @@ def _phrase(text: str, start: int, words: int = 8) -> str:
     return " ".join(kept)
 
 
+def _without_unquoted_refusals(direct: DirectAnswer) -> str:
+    """The quote's lines without a lead-in quoted after the answer that refuses a list not
+    quoted ("Subject however to the condition that Domiciliary Hospitalisation benefit shall
+    not cover" below the grant of domiciliary hospitalisation, its items left out): it
+    refuses those items, not what the answer grants. Above a quoted item (a title line),
+    it refuses the item and stays."""
+    answering = direct.answering_line()
+    return " ".join(line.text for line in direct.lines
+                    if line.heads or line is answering
+                    or REFUSES_ITEMS.search(line.text.rstrip()) is None)
+
+
 def _read_under_exclusion(direct: DirectAnswer) -> bool:
     """Whether the answer quotes, above its sentence, a heading that excludes it ("GENERAL
     EXCLUSIONS" over "xv. Maternity: Medical treatment expenses traceable to childbirth"):
@@ -993,7 +1041,9 @@ def _yes_no(question: str, text: str, clause_id: str, excluded: bool = False,
                        basis="the clause says cover goes on")
     if _EXISTS.search(question):
         # the quote's words as written and with hyphenated words joined ("co-payment")
-        if not names_subject(_joined(question), f"{text} {_joined(text)}") \
+        # "Is there a waiting period for maternity benefits?" is not answered by "Benefits
+        # will not be available for Pre-Existing Diseases until 48 months ..."
+        if not names_subject(_joined(question), f"{text} {_joined(text)}", specific=True) \
                 or not _names_provision(question, text):
             if reviewed is not None:
                 # a clause type is seldom named by its own name: the review reads the
@@ -1231,6 +1281,11 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False,
                        text="Not excluded by the quote: its exclusion excepts what is asked",
                        clause_id=clause_id, basis="the question's subject is named only in "
                        "what the quoted exclusion excepts ('other than ...')")
+    if (refuses_cover(text) or excluded) and _EXCLUDED_UNLESS_MET.search(text):
+        return Verdict(label="conditional",
+                       text="Only when the conditions it lists are met: excluded otherwise",
+                       clause_id=clause_id, basis="the quoted exclusion applies where its "
+                       "conditions are not met")
     wait = waiting_period(text)
     asked = _asked_time(question)
     if wait is not None and _among_alternatives(text, wait):
@@ -1251,7 +1306,7 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False,
         # asked of no time, the benefit's limit is part of the answer ("Yes, up to 25%,
         # after a 24-month waiting period")
         limit = None if asked is not None or not AFFIRMS_COVER.search(text) else \
-            next((v for v in extract_values(text) if v.kind in ("money", "percent")), None)
+            _benefit_limit(text)
         said = f"Yes, up to {display(limit)}, after" if limit else "Yes, after"
         return Verdict(label="yes" if asked is not None else "conditional",
                        text=f"{said} a {shown} waiting period", value=wait.text,
@@ -1288,12 +1343,32 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False,
                        clause_id=clause_id, basis="the clause grants cover only within a place "
                        "the question asks about going outside of")
     if AFFIRMS_COVER.search(text) or granted:
-        limit = next((v for v in extract_values(text) if v.kind in ("money", "percent")), None)
+        limit = _benefit_limit(text)
         return Verdict(label="yes", text=f"Yes, up to {display(limit)}" if limit else "Yes",
                        value=limit.text if limit else None, clause_id=clause_id,
                        basis="the clause grants cover")
+    applies = _APPLIES_IF.search(text)
+    if applies is not None:
+        condition = " ".join(applies.group("condition").split()).rstrip(" ,")
+        return Verdict(label="conditional", text=f"Yes, {condition}", clause_id=clause_id,
+                       basis="the quoted cover applies on a condition")
     return Verdict(label="cannot_tell", text=_NEITHER, clause_id=clause_id,
                    basis="the quote neither grants nor refuses cover in so many words")
+
+
+def _benefit_limit(text: str) -> Value | None:
+    """The first amount or percentage the quote states, unless it is the sum insured of the
+    plans the cover applies to ("applicable for Sum Insured up to 75 Lakh", "policies with
+    a sum insured above INR 5 lakh"): a band of plans is no limit of the benefit."""
+    return next((v for v in extract_values(text) if v.kind in ("money", "percent")
+                 and not _plans_sum_insured(text, v)), None)
+
+
+def _plans_sum_insured(text: str, value: Value) -> bool:
+    before = max(0, value.start - _BAND_REACH)
+    return _SUM_INSURED_BAND.search(text, before, value.start) is not None or (
+        _SUM_INSURED_BEFORE.search(text, before, value.start) is not None
+        and _BAND_AFTER.match(text, value.end) is not None)
 
 
 def _row_cover(question: str, row: str, clause_id: str) -> Verdict | None:

@@ -182,6 +182,11 @@ def _fallbacks(ident: str) -> Iterator[str]:
         yield ident
 
 
+# how many words a section path entry has for it to be looked for in a clause's text: a
+# lead-in or a title ("Permanent Exclusions"), not a label with a word ("Clause 4")
+_NAMING_WORDS = 3
+
+
 class ClauseTree:
     """Parents, siblings, labels and section headings of the clauses of one document."""
 
@@ -191,6 +196,8 @@ class ClauseTree:
         self.by_id = {c.clause_id: c for c in self.clauses}
         self.rank = {c.clause_id: i for i, c in enumerate(self.clauses)}
         self.keys = {c.clause_id: self._own_keys(c) for c in self.clauses}
+        self._by_section: dict[tuple[str, ...], list[Clause]] | None = None
+        self._flat: dict[str, str] = {}
         self.parent = self._parents()
         # Siblings share a parent clause, or, when the segmenter folded the parent's heading
         # into its first child ("ARTICLE 2. PURCHASE ORDERS 2.1 ..."), the same section path.
@@ -271,7 +278,7 @@ class ClauseTree:
                 parent = by_path.get((*clause.section_path[:-1], key.group, key.ident))
                 if parent:
                     return parent
-            return None
+            return self._lead_in_parent(clause)
         prefix, _, path = clause.clause_id.partition(":")
         if "/" in path:
             parent_id = f"{prefix}:{path.rsplit('/', 1)[0]}"
@@ -283,6 +290,43 @@ class ClauseTree:
                 if parent:
                     return parent
         return None
+
+    def _lead_in_parent(self, clause: Clause) -> str | None:
+        """The clause a section path entry names by its lead-in (``segment.lead_in_paths``:
+        "Among other things, the insurance does not cover:" over its bullets, "Def.7
+        Critical Illness means the following illnesses:" over its numbered items) or its
+        title line (``segment.title_paths``), when its label did not find it: the
+        nearest clause before, under the rest of the path, whose text holds that sentence
+        (cut to its end after "... " when long; with or without the label before it). Its
+        first item may have been joined to it, so the sentence need not end the clause."""
+        entry = " ".join(clause.section_path[-1].split()).removeprefix("... ")
+        unlabelled = entry.split(" ", 1)[-1]
+        # a sentence or a title, not a bare label ("4", "(ii)"), which many clauses hold
+        leads = {lead for lead in (entry, unlabelled, unlabelled.removeprefix("... "))
+                 if len(lead.split()) >= _NAMING_WORDS}
+        if not leads:
+            return None
+        place = self.rank[clause.clause_id]
+        for other in reversed(self._under_path(tuple(clause.section_path[:-1]))):
+            if self.rank[other.clause_id] < place and \
+                    any(lead in self._flat_text(other) for lead in leads):
+                return other.clause_id
+        return None
+
+    def _flat_text(self, clause: Clause) -> str:
+        """``clause``'s text with its whitespace runs as single spaces, as paths write it."""
+        flat = self._flat.get(clause.clause_id)
+        if flat is None:
+            flat = self._flat[clause.clause_id] = " ".join(clause.text.split())
+        return flat
+
+    def _under_path(self, path: tuple[str, ...]) -> list[Clause]:
+        """The clauses whose section path is ``path``, in reading order."""
+        if self._by_section is None:
+            self._by_section = defaultdict(list)
+            for clause in self.clauses:
+                self._by_section[tuple(clause.section_path)].append(clause)
+        return self._by_section.get(path, [])
 
     def _index_keys(self, clause: Clause) -> list[RefKey]:
         keys = list(self.keys[clause.clause_id])

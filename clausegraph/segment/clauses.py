@@ -138,12 +138,17 @@ class _Naming:
         self.text = text
         self.lead_in_paths = lead_in_paths
         self.title_paths = title_paths
+        # each ancestor's name, read once for all its descendants
+        self._names: dict[int, str] = {}
 
     def section_path(self, node: Node) -> list[str]:
         labels: list[str] = []
         current = node.parent
         while current is not None and current.family != "root":
-            labels.append(self._display(current))
+            name = self._names.get(id(current))
+            if name is None:
+                name = self._names[id(current)] = self._display(current)
+            labels.append(name)
             current = current.parent
         return labels[::-1]
 
@@ -184,11 +189,15 @@ class _Naming:
         return line
 
     def _lead_in(self, node: Node) -> str | None:
-        """The last sentence of the node's own text when it ends in a colon (or dash)."""
+        """The last sentence of the node's own text when it ends in a colon (or dash), or
+        stops on a word no phrase ends with (its items finish it: "... whilst the vehicle
+        insured herein is" / "(a) being used otherwise than ...")."""
         if not node.pieces:
             return None
         own = " ".join(" ".join(self.text[a:b] for a, b in node.pieces).split())
-        if not _LEAD_IN_END_RE.search(own):
+        # a colon or dash, or a sentence its items finish ("The Company shall not be liable
+        # to make any payment in respect of" / "(a) ...")
+        if not (_LEAD_IN_END_RE.search(own) or ends_mid_phrase(own)):
             return None
         sentences = _SENTENCE_END_RE.split(own)
         lead = sentences[-1]

@@ -217,8 +217,10 @@ def test_items_under_we_will_not_cover_are_exclusions(reader):
     assert groups[home.clause_id] == "exception"
     assert groups[licensed.clause_id] == "base_rule"
     assert groups[grant.clause_id] == "base_rule"
-    # without the index (no list structure) the section alone decides, as before
-    assert assign_groups([_retrieved(home)], [])[home.clause_id] == "base_rule"
+    # without the index (no list structure) the section alone decides: its path names the
+    # list by its lead-in ("(v) We will not cover:", segment.lead_in_paths), which refuses
+    assert any("We will not cover" in entry for entry in home.section_path)
+    assert assign_groups([_retrieved(home)], [])[home.clause_id] == "exception"
     question = ("Is transportation from hospital to home after discharge covered by the air "
                 "ambulance cover?")
     terms = DocumentTerms(reader)

@@ -1108,3 +1108,129 @@ def test_an_age_of_another_person_is_not_the_age_asked(who, age):
 def test_an_age_of_the_person_asked_is_read(age):
     quote = ESCORT.format(who="children", age=age)
     assert verdict("Up to what age are children covered?", _direct(quote)).text == "17 years"
+
+
+# An optional cover that applies on a condition ("TA15- Key Replacement ... This cover is
+# applicable if it is shown on your schedule") read "Cannot tell from the quote" (Tata AIG
+# motor, fresh questions of session 44): it is cover, on that condition.
+@pytest.mark.parametrize(("quote", "said"), [
+    ("TA15- Key Replacement. This cover is applicable if it is shown on your schedule.",
+     "Yes, if it is shown on your schedule"),
+    ("Section 7 - Key Replacement. The benefit shall be available only if the Schedule shows it.",
+     "Yes, if the Schedule shows it"),
+    ("Key replacement extension: this Extension is operative provided that an additional "
+     "premium of $25 has been paid.", "Yes, provided that an additional premium of $25 has "
+     "been paid"),
+    ("KEY REPLACEMENT - This add-on will be applicable when opted for in the proposal form.",
+     "Yes, when opted for in the proposal form"),
+])
+def test_a_cover_that_applies_on_a_condition_is_a_conditional_yes(quote, said):
+    result = verdict("Is key replacement covered?", _direct(quote))
+    assert result.text == said and result.label == "conditional", result
+
+
+def test_a_cover_applicable_on_a_condition_of_something_else_is_not_asked():
+    quote = "Roadside assistance. This cover is applicable if it is shown on your schedule."
+    assert verdict("Is key replacement covered?", _direct(quote)).text.startswith(
+        "Cannot tell: the quote does not name")
+
+
+# "Is a health check-up covered every year?" read "Yes, up to 75 Lakh rupees" from "...
+# applicable for Sum Insured up to 75 Lakh rupees" (Aditya Birla Activ Health, session 44):
+# the sum insured of the plans a cover applies to is no limit of the cover.
+@pytest.mark.parametrize("band", ["for Sum Insured up to 75 Lakh rupees",
+                                  "for policies with a sum insured above INR 5,00,000",
+                                  "where the Sum Insured is $100,000 or more",
+                                  "for sums insured of £50,000 and over"])
+def test_a_sum_insured_band_is_no_limit_of_the_cover(band):
+    quote = f"We will cover one health check-up in a Policy Year, {band}."
+    assert verdict("Is a health check-up covered?", _direct(quote)).text == "Yes"
+
+
+@pytest.mark.parametrize(("limit", "shown"), [("up to 1% of the Sum Insured", "1%"),
+                                              ("up to Rs. 5,000", "Rs. 5,000")])
+def test_a_limit_stated_of_the_sum_insured_is_still_read(limit, shown):
+    quote = f"We will cover one health check-up in a Policy Year, {limit}."
+    assert verdict("Is a health check-up covered?", _direct(quote)).text == f"Yes, up to {shown}"
+
+
+def test_the_sum_insured_of_the_cover_itself_is_its_limit():
+    quote = ("Newly born child shall be covered from day one and expenses shall only be payable "
+             "within the specified sum insured of Rs 50,000/- under Maternity benefit extension.")
+    assert verdict("Is a newly born child covered?", _direct(quote)).text == \
+        "Yes, up to Rs 50,000/-"
+
+
+# "Is treatment of obesity covered?" read "No: excluded" from "Obesity / Weight Control
+# (Code- Excl06) Expenses related to the surgical treatment of obesity that does not fulfil
+# all the below conditions:" (Aditya Birla Activ Health, session 44): what meets the
+# conditions is covered.
+@pytest.mark.parametrize("quote", [
+    "6. Obesity / Weight Control (Code- Excl06) Expenses related to the surgical treatment of "
+    "obesity that does not fulfil all the below conditions:",
+    "(f) Weight control: we will not pay for surgery for obesity which does not meet each of "
+    "the following conditions -",
+    "Obesity treatment is excluded unless all of the conditions in Schedule 2 have been met.",
+])
+def test_an_exclusion_of_what_fails_its_conditions_is_conditional(quote):
+    result = verdict("Is treatment of obesity covered?", _under_exclusions(quote))
+    assert result.label == "conditional", result
+
+
+def test_an_exclusion_with_an_unrelated_condition_word_still_excludes():
+    quote = "Obesity treatment is excluded. Claims are paid subject to the policy conditions."
+    assert verdict("Is treatment of obesity covered?", _direct(quote)).text == "No: excluded"
+
+
+# "Misuse of app / information is however not covered including any consequential loss"
+# read "Cannot tell from the quote" (SBI General motor, session 44): an adverb between the
+# verb and its negation still refuses.
+@pytest.mark.parametrize("adverb", ["however", "also", "therefore", "further"])
+def test_a_refusal_with_an_adverb_before_not_is_read(adverb):
+    quote = f"Misuse of the app is {adverb} not covered, including any consequential loss."
+    assert verdict("Is consequential loss covered?", _direct(quote)).text == "No: excluded"
+
+
+# "Is there a waiting period for maternity benefits?" read "Yes: 48 months" from "Benefits
+# will not be available for Pre-Existing Diseases until 48 months ..." (Max Bupa group
+# health, session 44): "benefits" says what is paid, not which.
+@pytest.mark.parametrize(("asked", "generic"), [("maternity", "benefits"),
+                                                ("ambulance", "charges"),
+                                                ("dental", "treatment")])
+def test_a_provision_is_not_named_by_a_generic_word_alone(asked, generic):
+    quote = (f"{generic.capitalize()} will not be available for Pre-Existing Diseases until 48 "
+             "months of continuous coverage have elapsed.")
+    result = verdict(f"Is there a waiting period for {asked} {generic}?", _direct(quote))
+    assert result.text == "Cannot tell: the quote does not name what is asked about", result
+    named = quote.replace("Pre-Existing Diseases", f"{asked} {generic}")
+    assert verdict(f"Is there a waiting period for {asked} {generic}?",
+                   _direct(named)).text == "Yes: 48 months"
+
+
+def _lines(*texts: str, heads: tuple[bool, ...] = ()) -> DirectAnswer:
+    lines, start = [], 0
+    for number, text in enumerate(texts):
+        lines.append(AnswerLine(clause_id=f"doc:{number}", label=str(number), document="Policy",
+                                text=text, span=(start, start + len(text)), pages=[2],
+                                heads=number < len(heads) and heads[number]))
+        start += len(text) + 1
+    return DirectAnswer(found=True, text=" ".join(texts), lines=lines)
+
+
+# "Is domiciliary hospitalisation covered?" read "No: excluded": below the grant the answer
+# quoted "Subject however to the condition that Domiciliary Hospitalisation benefit shall not
+# cover" without the list it refuses (Oriental group mediclaim, session 44).
+@pytest.mark.parametrize("refusal", [
+    "Subject however to the condition that Domiciliary Hospitalisation benefit shall not cover",
+    "Domiciliary hospitalisation benefit will not cover:",
+    "The following are excluded from the domiciliary hospitalisation benefit:-",
+])
+def test_a_refusing_lead_in_quoted_below_a_grant_refuses_its_list_not_the_grant(refusal):
+    grant = ("The policy reimburses the payment of Hospitalisation and / or Domiciliary "
+             "Hospitalisation expenses for illness contracted by the Insured Persons.")
+    assert verdict("Is domiciliary hospitalisation covered?",
+                   _lines(grant, refusal)).text == "Yes"
+    # above a quoted item, as its title, it refuses the item
+    item = "c. Domiciliary hospitalisation for treatment of asthma."
+    assert verdict("Is domiciliary hospitalisation for asthma covered?",
+                   _lines(refusal, item, heads=(True,))).text == "No: excluded"

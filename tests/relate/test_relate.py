@@ -14,6 +14,7 @@ import pytest
 from clausegraph.models import Clause, Document, DocumentGraph, Edge, Page, RelationType
 from clausegraph.relate import TermFinder, relate, term_forms
 from clausegraph.relate.rules import RuleSet
+from clausegraph.relate.tree import ClauseTree
 
 RULES = RuleSet.load()
 DEFINES = RelationType.DEFINES
@@ -857,3 +858,35 @@ def test_evidence_span_skips_the_page_footer(joiner: str) -> None:
     assert_well_formed(document, graph, unresolved=joiner != "")
 
 
+
+
+# With segment.lead_in_paths a list's items name their holder by its lead-in ("Among other
+# things, the insurance does not cover:"), not by its id's label ("preamble¶13"); the parent
+# was then lost (AXA's exclusions, MaxBupa's "Def.8 ... criteria as under:-", session 44).
+@pytest.mark.parametrize(("number", "lead", "entry"), [
+    (None, "Among other things, the insurance does not cover:",
+     "Among other things, the insurance does not cover:"),
+    ("2.8", "2.8 Day care centre means any institution that must comply with all minimum "
+     "criteria as under:-", "2.8 ... must comply with all minimum criteria as under:-"),
+    ("C9.4", "C9.4 The following do not constitute optional equipment: – spare wheels",
+     "C9.4 The following do not constitute optional equipment:"),
+])
+def test_an_item_finds_the_holder_its_path_names_by_lead_in(number, lead, entry) -> None:
+    holder = number or "¶1"
+    document, clauses = build(
+        [("A12", "A12 Exclusions"), (number, lead),
+         ("(a)", "(a) damage that occurs during participation in races or rallies"),
+         ("(b)", "(b) damage caused by nuclear energy")],
+        paths={number or "": ["A12 Exclusions"], "(a)": ["A12 Exclusions", entry],
+               "(b)": ["A12 Exclusions", entry]})
+    tree = ClauseTree(document, clauses)
+    assert tree.parent["doc:(a)"] == tree.parent["doc:(b)"] == f"doc:{holder}"
+
+
+def test_a_lead_in_path_entry_names_no_clause_that_does_not_hold_it() -> None:
+    document, clauses = build(
+        [("A12", "A12 Exclusions"), (None, "Claims must be notified at once."),
+         ("(a)", "(a) damage that occurs during participation in races or rallies")],
+        paths={"": ["A12 Exclusions"],
+               "(a)": ["A12 Exclusions", "The insurance does not cover:"]})
+    assert ClauseTree(document, clauses).parent["doc:(a)"] is None

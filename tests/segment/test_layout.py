@@ -72,10 +72,10 @@ WAITING = """6. Waiting periods
 
 def test_a_list_item_carries_its_lead_in_when_the_list_has_no_heading() -> None:
     document = text_document(WAITING)
-    knee = clause_with(segment(document, SegmentConfig(lead_in_paths=True)), "knee")
+    knee = clause_with(segment(document), "knee")  # lead_in_paths is on by default
     assert knee.number == "6.1(b)(i)"
     assert "36 months" in knee.section_path[-1] and "24 months" not in knee.section_path[-1]
-    plain = clause_with(segment(document), "knee")
+    plain = clause_with(segment(document, SegmentConfig(lead_in_paths=False)), "knee")
     assert not any("36 months" in part for part in plain.section_path)
 
 
@@ -153,8 +153,28 @@ def test_a_phrase_that_runs_on_is_no_title_of_the_list_below_it() -> None:
         "3. War or invasion.", "4. Pollution or contamination, unless",
         "i. the pollution results from an insured event; or",
         "ii. an insured event results from pollution.", ""])
-    item = clause_with(segment(text_document(text)), "an insured event results from")
+    config = SegmentConfig(lead_in_paths=False)
+    item = clause_with(segment(text_document(text), config), "an insured event results from")
     assert item.section_path and not any(part.endswith("unless") for part in item.section_path)
+    # read as a lead-in, the sentence its items finish names them (segment.lead_in_paths)
+    item = clause_with(segment(text_document(text)), "an insured event results from")
+    assert item.section_path[-1] == "4 Pollution or contamination, unless"
+
+
+@pytest.mark.parametrize(("lead", "items"), [
+    ("The Company shall not be liable to make any payment in respect of",
+     ("(a) consequential loss or depreciation;", "(b) damage to tyres and tubes.")),
+    ("Any accidental loss or damage suffered whilst the vehicle insured herein is",
+     ("i. being used otherwise than in accordance with the limitations as to use;",
+      "ii. being driven by a person without a licence.")),
+])
+def test_a_sentence_its_items_finish_names_them(lead: str, items: tuple[str, str]) -> None:
+    # Indian motor wordings: a lead-in with no colon, finished by each item (Tata AIG's
+    # general exceptions, session 44)
+    text = "\n".join(["SECTION I - OWN DAMAGE", f"3. {lead}", *items,
+                      "4. The insured may cancel this policy.", ""])
+    item = clause_with(segment(text_document(text)), items[1].split(" ", 2)[1])
+    assert item.section_path[-1] == f"3 {lead}", item.section_path
 
 
 @pytest.mark.parametrize("separator", [" - ", " – ", " — ", ": "])
