@@ -365,6 +365,9 @@ _REFERS_TO_LIST = re.compile(
     r"(?:below|hereunder|in\s+the\s+list)\b", re.I)
 # the label that opens a section-path entry ("6.3(f)(i)", "(b)", "12.") before its title
 _PATH_LABEL = re.compile(r"[(\[]?[0-9A-Za-z.()\[\]~¶]{1,14}")
+# a container's word before its label in a path entry, as the segmenter names containers
+_CONTAINER_LABEL = re.compile(r"(?i:section|part|article|chapter|clause|schedule|annexure|"
+                              r"endorsement|appendix)\s+(?=\S*\d|[A-Z]{1,4}\b|[IVXLC]+\b)")
 # "Is cosmetic surgery excluded?", "Are war risks an exclusion?": cover asked the other way
 ASKS_EXCLUSION = re.compile(r"\b(excluded|exclusions?|not (?:covered|payable|paid|"
                             r"reimbursed|included))\b", re.I)
@@ -783,7 +786,12 @@ def path_title(clause: Clause) -> str:
 
 
 def path_title_of(entry: str) -> str:
-    """A section-path entry's title without its number ("" for a bare number)."""
+    """A section-path entry's title without its number ("" for a bare number), and without
+    the container word before it ("SECTION 3(C) Specific Exclusions" -> "Specific
+    Exclusions": the page writes "C. Specific Exclusions")."""
+    container = _CONTAINER_LABEL.match(entry)
+    if container is not None:  # the container's label, whatever its style, then the title
+        return entry[container.end():].partition(" ")[2].lstrip("-–—:. ")
     first, _, rest = entry.partition(" ")
     is_label = _PATH_LABEL.fullmatch(first) is not None and \
         any(ch.isdigit() or ch in "()[]" for ch in first)

@@ -94,7 +94,10 @@ _EXISTS = re.compile(r"^\s*(is|are) there\b|^\s*(does|do) (the|this|it|either|an
                      r"contain|include|have|provide|require|grant|impose|apply|applies)\w*\b|"
                      # "Is a grace period allowed?", "Is an engine protect add-on available?"
                      r"^\s*(is|are) (a|an|any)\b.{1,60}\b(available|allowed|permitted|offered|"
-                     r"provided)\b", re.I)
+                     r"provided)\b|"
+                     # "Is cumulative bonus available?", "Are teleconsultations offered?"
+                     r"^\s*(is|are)\s+(?!there\b)(?:[\w'’-]+\s+){1,5}(available|allowed|"
+                     r"permitted|offered|provided)\s*\?*\s*$", re.I)
 # "Is there a/an/any <phrase> on/for/in ...?": the provision asked about, up to the first
 # word that relates it to something else
 _PROVISION_ASKED = re.compile(r"^\s*(?:is|are)\s+there\s+(?:a|an|any)\s+(?P<phrase>(?:(?!(?:on|"
@@ -618,9 +621,12 @@ def _subject_words(question: str) -> list[str]:
         subject = subject[:asked.span[0]] + " " + subject[asked.span[1]:]
     for pattern in asking:
         subject = pattern.sub(" ", subject)
-    return [t for t in content_tokens(subject) if not t.isdigit()]
+    return [t for t in content_tokens(subject) if not t.isdigit() and t not in _PARTICLES]
 
 
+# the particle of a compound ("check-up", "top-up", "follow-up", "write-off"): a quote's
+# "covered up to" does not name a health check-up
+_PARTICLES = frozenset({"up", "off", "down", "out"})
 # a question for a limit's upper or lower end ("What is the maximum age to buy the
 # policy?", "What is the minimum entry age?")
 _ASKS_UPPER = re.compile(r"\b(?:maximum|max|highest|oldest|upper|at\s+most|up\s+to\s+what)\b",

@@ -1234,3 +1234,35 @@ def test_a_refusing_lead_in_quoted_below_a_grant_refuses_its_list_not_the_grant(
     item = "c. Domiciliary hospitalisation for treatment of asthma."
     assert verdict("Is domiciliary hospitalisation for asthma covered?",
                    _lines(refusal, item, heads=(True,))).text == "No: excluded"
+
+
+# "Is cumulative bonus available?" read "Cannot tell from the quote" of "Cumulative Bonus
+# will be increased by 5% in respect of each claim free Policy Period" (Arogya Sanjeevani,
+# session 44): asked with no article, whether the provision exists was not read.
+@pytest.mark.parametrize("question", ["Is cumulative bonus available?",
+                                      "Is a cumulative bonus available?",
+                                      "Are cumulative bonuses offered?",
+                                      "Is no-claim cumulative bonus provided?"])
+def test_whether_a_provision_is_available_is_read_with_or_without_an_article(question):
+    quote = ("5. CUMULATIVE BONUS (CB) Cumulative Bonus will be increased by 5% in respect of "
+             "each claim free Policy Period, subject to a maximum of 50% of the sum insured.")
+    assert verdict(question, _direct(quote)).text == "Yes: 5%"
+
+
+def test_an_availability_question_about_something_else_is_not_answered_by_the_provision():
+    quote = "Cumulative Bonus will be increased by 5% in respect of each claim free Policy Period."
+    assert verdict("Is teleconsultation available?", _direct(quote)).text.startswith(
+        "Cannot tell")
+
+
+# "Is a health check-up covered?" read "Yes" from "In-patient Treatment for Mental Illness
+# shall be covered up to Base Sum Insured" (Bajaj Allianz mediclaim, session 44): the "up"
+# of "check-up" was a word of the subject, and "covered up to" named it.
+@pytest.mark.parametrize("compound", ["health check-up", "top-up", "follow-up consultation"])
+def test_the_particle_of_a_compound_names_nothing(compound):
+    quote = ("In-patient Treatment for Mental Illness shall be covered up to Base Sum Insured "
+             "subject to Policy Terms.")
+    result = verdict(f"Is a {compound} covered?", _direct(quote))
+    assert result.text == "Cannot tell: the quote does not name what is asked about", result
+    named = f"A {compound} shall be covered up to Rs 5,000 in a policy year."
+    assert verdict(f"Is a {compound} covered?", _direct(named)).text == "Yes, up to Rs 5,000"
