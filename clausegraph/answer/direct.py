@@ -233,8 +233,11 @@ AFFIRMS_COVER = re.compile(
     r"reimbursement|compensation)\b)|\b(?:is|are|shall be|will be)\s+"
     r"(?:covered|payable|reimbursed|reimbursable|included|indemnified)\b|"
     # (what "shall be paid" is a promise; "if the premium is paid" is a condition)
-    r"\b(?:shall|will)\s+be\s+paid\b|" + CONTINUES_COVER.pattern + "|"
-    + UNDERTAKES.pattern, re.IGNORECASE)
+    r"\b(?:shall|will)\s+be\s+paid\b|"
+    # a cover named by its title, then what it does ("Well mother Cover Covers routine
+    # medical care ...", "Accident Benefit pays ...")
+    r"\b(?:cover|benefit|extension)\s+(?:covers|pays|reimburses|indemnifies)\b|"
+    + CONTINUES_COVER.pattern + "|" + UNDERTAKES.pattern, re.IGNORECASE)
 _VALUE_PATTERNS = {
     "law": re.compile(r"(?i:(?<!organized under the )(?<!organised under the )"
                       r"(?<!existing under the )(?<!incorporated under the )"

@@ -1266,3 +1266,21 @@ def test_the_particle_of_a_compound_names_nothing(compound):
     assert result.text == "Cannot tell: the quote does not name what is asked about", result
     named = f"A {compound} shall be covered up to Rs 5,000 in a policy year."
     assert verdict(f"Is a {compound} covered?", _direct(named)).text == "Yes, up to Rs 5,000"
+
+
+# "Is routine preventive care for the mother covered?" read "Cannot tell from the quote" of
+# "Well mother Cover Covers routine medical care provided to an insured female ..."
+# (Edelweiss add-on, session 44): a cover named by its title, then what it does, grants.
+@pytest.mark.parametrize("quote", [
+    "Well mother Cover Covers routine medical care, including routine preventive care.",
+    "Well Mother Benefit pays for routine medical care, including routine preventive care.",
+    "WELL MOTHER EXTENSION: This extension reimburses routine preventive care of the mother.",
+])
+def test_a_cover_named_by_its_title_then_what_it_does_grants(quote):
+    assert verdict("Is routine preventive care covered?", _direct(quote)).text == "Yes"
+
+
+def test_a_title_followed_by_a_noun_grants_nothing():
+    quote = "Well mother Cover options: routine preventive care may be chosen at renewal."
+    assert verdict("Is routine preventive care covered?", _direct(quote)).text == \
+        "Cannot tell from the quote"
