@@ -368,9 +368,11 @@ _REFERS_TO_LIST = re.compile(
     r"(?:below|hereunder|in\s+the\s+list)\b", re.I)
 # the label that opens a section-path entry ("6.3(f)(i)", "(b)", "12.") before its title
 _PATH_LABEL = re.compile(r"[(\[]?[0-9A-Za-z.()\[\]~¶]{1,14}")
-# a container's word before its label in a path entry, as the segmenter names containers
-_CONTAINER_LABEL = re.compile(r"(?i:section|part|article|chapter|clause|schedule|annexure|"
-                              r"endorsement|appendix)\s+(?=\S*\d|[A-Z]{1,4}\b|[IVXLC]+\b)")
+# the words that name an attachment ("Annexure III", "SCHEDULE B", "Exhibit A") and, with
+# them, the other containers a section path may name by word and label ("SECTION 3(C)")
+_ATTACHMENT_WORDS = r"annex(?:ure)?|schedule|appendix|exhibit|attachment"
+_CONTAINER_LABEL = re.compile(rf"(?i:section|part|article|chapter|clause|endorsement|"
+                              rf"{_ATTACHMENT_WORDS})\s+(?=\S*\d|[A-Z]{{1,4}}\b|[IVXLC]+\b)")
 # "Is cosmetic surgery excluded?", "Are war risks an exclusion?": cover asked the other way
 ASKS_EXCLUSION = re.compile(r"\b(excluded|exclusions?|not (?:covered|payable|paid|"
                             r"reimbursed|included))\b", re.I)
@@ -815,7 +817,7 @@ def _whole_title_line(clause: Clause, span: Span) -> tuple[Clause, Span]:
 
 
 # the first part of a clause id that names an attachment ("Annexure III", "SCHEDULE B")
-_ATTACHMENT_PART = re.compile(r"(?i)(?:annex(?:ure)?|schedule|appendix|exhibit|attachment)\b")
+_ATTACHMENT_PART = re.compile(rf"(?i)(?:{_ATTACHMENT_WORDS})\b")
 
 
 class DocumentTerms:

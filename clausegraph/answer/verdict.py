@@ -104,11 +104,11 @@ _PROVISION_ASKED = re.compile(r"^\s*(?:is|are)\s+there\s+(?:a|an|any)\s+(?P<phra
                               r"for|in|of|under|to|if|when|after|before|that|which|with|by|"
                               r"from|at|per|during)\b)[\w'’]+\s*){1,6})", re.I)
 # a provision named by its kind alone ("clause", "provision") says nothing the quote must name
+_GENERIC_PROVISIONS = frozenset({"claus", "provis", "term", "section", "requir", "restrict",
+                                 "right", "oblig", "condit", "rule"})
 # words every clause of a policy may use for what it pays: asked whether a provision
 # exists, no subject of their own beside a word that says which ("maternity benefits")
 _GENERIC_SUBJECTS = frozenset({"benef", "expen", "charg", "cost", "treat", "servi"})
-_GENERIC_PROVISIONS = frozenset({"claus", "provis", "term", "section", "requir", "restrict",
-                                 "right", "oblig", "condit", "rule"})
 # ... nor one a figure names ("Is there a cap on liability?": "shall not exceed $1,000,000";
 # "Is there a waiting period ...?": "excluded until 48 months")
 _NAMED_BY_FIGURE = frozenset({"cap", "limit", "maximum", "minimum", "ceil", "sublimit",
@@ -121,6 +121,7 @@ _WORD = re.compile(r"[A-Za-z0-9]+")
 # what an exclusion excepts from itself: the rest of its sentence after "other than",
 # "except (for)", "save for"
 _CARVE_OUT = re.compile(r"\b(?:other\s+than|except(?:\s+for)?|save\s+for)\b", re.I)
+_CARVE_END = re.compile(r"[.;](?:\s|$)|\n\s*\n")
 # the persons an age is stated of, and how far before an age the one it is stated of stands
 _PERSON = re.compile(r"\b(?:(?:grand)?child(?:ren)?|kids?|(?:grand)?(?:sons?|daughters?)|"
                      r"depend[ae]nts?|spouses?|wife|"
@@ -128,7 +129,6 @@ _PERSON = re.compile(r"\b(?:(?:grand)?child(?:ren)?|kids?|(?:grand)?(?:sons?|dau
                      r"insured|members?|employees?|new\s*borns?|bab(?:y|ies)|infants?|seniors?|"
                      r"drivers?|siblings?)\b", re.I)
 _PERSON_REACH = 60
-_CARVE_END = re.compile(r"[.;](?:\s|$)|\n\s*\n")
 _HYPHENATED = re.compile(r"(?<=[A-Za-z])-(?=[A-Za-z])")
 # the quote names what is asked but neither grants, refuses, allows nor forbids it
 _NEITHER = "Cannot tell from the quote"
@@ -662,7 +662,7 @@ def _nearest_subject(found: list[Value], text: str, question: str | None) -> Val
     def names(word: str) -> bool:
         return (tokenize(word) or [""])[0][:FAMILY_PREFIX] in wanted
 
-    stated_for = _stated_for_subject(found, text, question)
+    stated_for = _stated_for_subject(found, text, wanted)
     if stated_for is not None:
         return stated_for
     places = [m.end() for m in _WORD.finditer(text) if names(m.group())] if wanted else []
@@ -697,11 +697,10 @@ def _wanted_words(question: str | None) -> set[str]:
     return {t[:FAMILY_PREFIX] for t in _subject_words(question) if len(t) > 3 or t in acronyms}
 
 
-def _stated_for_subject(found: list[Value], text: str, question: str | None) -> Value | None:
-    """The first of ``found`` stated for a word of the question's subject, the word right
-    after it: "$500 / individual or $1,000 / family", "$100/day copay | ... 40% coinsurance"
-    (of "What is the coinsurance ...?")."""
-    wanted = _wanted_words(question)
+def _stated_for_subject(found: list[Value], text: str, wanted: set[str]) -> Value | None:
+    """The first of ``found`` stated for a word of the question's subject (``wanted``,
+    from :func:`_wanted_words`), the word right after it: "$500 / individual or $1,000 /
+    family", "$100/day copay | ... 40% coinsurance" (of "What is the coinsurance ...?")."""
     for value in found if wanted else ():
         after = _STATED_FOR.match(text, value.end)
         if after is not None and (tokenize(after.group("word")) or [""])[0][:FAMILY_PREFIX] \
@@ -799,7 +798,8 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
                        basis=f"the {end.kind} the quoted clause sets as the end asked")
     # asked two kinds ("coinsurance": an amount or a share), the value stated for the word
     # asked ("40% coinsurance") is read before the first kind's other figures ("$100 copay")
-    labelled = _stated_for_subject([v for v in read if v.kind in kinds], text, question) \
+    labelled = _stated_for_subject([v for v in read if v.kind in kinds], text,
+                                   _wanted_words(question)) \
         if len(kinds) > 1 else None
     if labelled is not None:
         return Verdict(label="value", text=display(labelled), value=labelled.text,
@@ -1278,16 +1278,17 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False,
         return Verdict(label="cannot_tell",
                        text="Cannot tell: the quote does not name what is asked about",
                        clause_id=clause_id, basis="no word of the question's subject in the quote")
-    if excepts_accidents(question, text) and (refuses_cover(text) or excluded or
+    refused = refuses_cover(text)
+    if excepts_accidents(question, text) and (refused or excluded or
                                               waiting_period(text) is not None):
         return Verdict(label="yes", text="Yes: accidents are excepted", clause_id=clause_id,
                        basis="the quoted refusal or waiting period excepts accidents")
-    if (refuses_cover(text) or excluded) and _carved_out(question, text):
+    if (refused or excluded) and _carved_out(question, text):
         return Verdict(label="cannot_tell",
                        text="Not excluded by the quote: its exclusion excepts what is asked",
                        clause_id=clause_id, basis="the question's subject is named only in "
                        "what the quoted exclusion excepts ('other than ...')")
-    if (refuses_cover(text) or excluded) and _EXCLUDED_UNLESS_MET.search(text):
+    if (refused or excluded) and _EXCLUDED_UNLESS_MET.search(text):
         return Verdict(label="conditional",
                        text="Only when the conditions it lists are met: excluded otherwise",
                        clause_id=clause_id, basis="the quoted exclusion applies where its "
@@ -1334,7 +1335,7 @@ def _cover(question: str, text: str, clause_id: str, excluded: bool = False,
                 if (read := _row_cover(question, line, clause_id)) is not None), None)
     if row is not None:
         return row
-    if refuses_cover(text):
+    if refused:
         return Verdict(label="no", text="No: excluded", clause_id=clause_id,
                        basis="the clause refuses cover")
     if excluded:
