@@ -1767,6 +1767,13 @@ def _stands_for(kind: str, text: str, window: Span) -> frozenset[str]:
     return _KIND_WORDS[kind]
 
 
+def _names_term(words: frozenset[str], term: frozenset[str]) -> bool:
+    """Whether a sentence's words (its number aside: "3.11 Pre-hospitalisation Medical
+    Expenses:") are those of a definition's term."""
+    named = {word for word in words if not word.isdigit()}
+    return bool(named) and named <= term
+
+
 def _held(weights: dict[str, float], own: frozenset[str], context: frozenset[str]) -> float:
     """The question's word weight a sentence holds: its own words in full, the words of its
     heading context at half."""
@@ -1820,14 +1827,21 @@ def _score_sentences(
             title_stands = _stands_for(kind, list_title, (0, len(list_title)))
     prior = _RANK_PRIOR / (1 + rank)
     sentences = _sentence_tokens(clause.text, clause.kind == "table", kind == "incorporation")
+    # a definition's term: its own terms, or its heading where none were read
+    defined = token_set(" ".join([*clause.defined_terms, clause.heading or ""])) \
+        if clause.kind == "definition" else frozenset()
     scored = []
     for i, (span, own) in enumerate(sentences):
         if not own:
             continue
         options = [(1.0, span, own)]
         # a list item reads with the heading before it; a line that introduces what follows
-        # ("Cover Maternity Expenses means;") completes nothing before it
-        if i > 0 and sentences[i - 1][1] and not _INTRODUCES.search(clause.text, *span) \
+        # ("Cover Maternity Expenses means;") completes nothing before it, unless what is
+        # before it is the term its definition defines ("3.11. PRE-HOSPITALISATION
+        # EXPENSES:" / "Medical Expenses incurred ... upto 30 days ..., provided that:")
+        if i > 0 and sentences[i - 1][1] and (
+                not _INTRODUCES.search(clause.text, *span)
+                or _names_term(sentences[i - 1][1], defined)) \
                 and not _after_row(clause.text, sentences[i - 1][0]):
             previous_span, previous = sentences[i - 1]
             pair = (previous_span[0], span[1])

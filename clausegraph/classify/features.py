@@ -49,7 +49,9 @@ def term_bucket(term: str, buckets: int) -> int:
 
 def hashed_terms(text: str, buckets: int) -> Counter[int]:
     """Counts of the hash buckets of ``text``'s token unigrams and adjacent bigrams."""
-    tokens = tokenize(spelled_dates(text))
+    # each spelling as it is written: the shipped clause-type, question-type and span-word
+    # weights were fitted on these tokens before the -ize family was spelt one way
+    tokens = tokenize(spelled_dates(text), one_spelling=False)
     terms = tokens + [f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False)]
     return Counter(term_bucket(term, buckets) for term in terms)
 

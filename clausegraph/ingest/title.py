@@ -26,6 +26,9 @@ _NOT_A_TITLE = re.compile(
       | (?:appendix|schedule|annex(?:ure)?|attachment)\s+[\w.\-]{1,6}
       | draft
       | source:.*                                  # EDGAR attribution footer (CUAD)
+      | (?:contract|policy|agreement|certificate|reference|ref)\.?\s*
+        (?:no\b\.?|number|\#)\s*:?.*                # "Contract No.: DDCX ...": a number
+      | (?:effective\s+|commencement\s+)?date\s*:.*  # "Effective Date: July 1, 2019"
     )\W*$""",
     re.IGNORECASE | re.VERBOSE,
 )
@@ -125,6 +128,12 @@ def _title_line(text: str, excluded: Sequence[Span], max_lines: int = 40) -> str
     fail: the file name is then a better title than a confidentiality notice.
     """
     candidates = [c for c in _leading_pieces(text, excluded, max_lines) if _is_substantial(c.text)]
+    if candidates and candidates[0].excluded and _is_title_like(candidates[0].text) \
+            and _TITLE_KEYWORD.search(candidates[0].text):
+        # a running header that opens the document and names a kind of document is its
+        # title ("Well Baby Well Mother- Add On Wordings"), before a section's heading
+        # below it that only names cover ("Air Ambulance Cover")
+        return candidates[0].text
     body = [c.text for c in candidates if not c.excluded]
     header = [c.text for c in candidates if c.excluded]
     choices = (

@@ -95,7 +95,11 @@ _SCHEDULE_RANK, _CHAPTER_RANK, _ARTICLE_RANK = 0, 1, 2
 _CODE_RE = re.compile(
     r"(?:(?i:code)\s*[-–:]?\s*)?(?P<excl>(?i:excl)\s?\d{1,3})\b|(?i:def)\.\s*(?P<def>\d{1,3})\.?"
 )
-_DECIMAL_RE = re.compile(r"(?P<num>\d{1,4}(?:\.\d{1,3})*)(?P<dot>\.)?(?=\s|$)")
+# a number's dot may run into its title when a PDF's text drops the space ("2.FOLLOWING
+# REASONABLE ... EXPENSES", "1.DEFINITIONS", "11.1.1.Igene will provide"): a capitalised
+# word of three letters or more after the dot ("1.5m", "2.Ex" are no labels)
+_DECIMAL_RE = re.compile(
+    r"(?P<num>\d{1,4}(?:\.\d{1,3})*)(?P<dot>\.)?(?=\s|$|(?<=\.)[A-Z][A-Za-z]{2})")
 PAREN_RE = re.compile(r"\((?P<v>[a-zA-Z]{1,4}|\d{1,3})\)(?=\s|$)")
 _HALF_RE = re.compile(r"(?P<v>[a-zA-Z]{1,4}|\d{1,2})\)(?=\s|$)")
 _DOT_RE = re.compile(r"(?P<v>[a-zA-Z]|[ivxlcIVXLC]{2,6})\.(?=\s|$|[A-Z][a-z])")

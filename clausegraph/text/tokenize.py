@@ -21,18 +21,31 @@ def _stemmer() -> Any:
     return Stemmer.Stemmer("english")
 
 
-def tokenize(text: str) -> list[str]:
-    """BM25 tokens: lower-cased words and numbers, stop words dropped, Snowball-stemmed.
+def tokenize(text: str, one_spelling: bool = True) -> list[str]:
+    """BM25 tokens: lower-cased words and numbers, stop words dropped, the -ize family spelt
+    -ise (unless not ``one_spelling``), Snowball-stemmed.
 
     >>> tokenize("The Insured Persons are covered")
     ['insur', 'person', 'cover']
+    >>> tokenize("hospitalization"), tokenize("hospitalisation")
+    (['hospitalis'], ['hospitalis'])
     """
-    return _stemmer().stemWords(_words(text))
+    return _stemmer().stemWords(_words(text, one_spelling))
 
 
-def _words(text: str) -> list[str]:
+def _words(text: str, one_spelling: bool = True) -> list[str]:
     """Lower-cased words and numbers, stop words dropped (before stemming)."""
-    return [w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS]
+    words = [w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS]
+    if not one_spelling:
+        return words
+    return [_BRITISH.sub(r"\1is\2", w) if "iz" in w else w for w in words]
+
+
+# "hospitalization" and "hospitalisation" are one word, which the stemmer makes two
+# ("hospit", "hospitalis"): a wording uses either, often both, and a question its writer's.
+# The -ize family is spelt -ise before stemming (at least three letters before it: "size",
+# "prize", "seize" are no such words).
+_BRITISH = re.compile(r"^([a-z]{3,}?)iz(e|ed|es|ing|ation|ations|er|ers|able|ement|ements)$")
 
 
 # number words as their digits, so "three consecutive years" and "3 consecutive years" are

@@ -327,3 +327,54 @@ def test_a_colon_section_that_does_not_continue_the_lettering_is_a_part_of_the_o
     assert check_up.clause_id.startswith("activ:Section C/"), check_up.clause_id
     claims = next(c for c in clauses if "condition of any claim" in c.text)
     assert claims.clause_id.startswith("activ:Section F/"), claims.clause_id
+
+
+# A number whose dot a PDF's text runs into the title (Oriental's "2.FOLLOWING REASONABLE
+# ...", Kallo's "1.DEFINITIONS", SBI's "13.Dental Treatment means ...") is a label all the
+# same; written in other cases and numbering depths.
+@pytest.mark.parametrize(("first", "second"), [
+    ("1.DEFINITIONS", "2.EXCLUSIONS"),
+    ("1.Definitions", "2.Exclusions"),
+    ("4.1.Definitions", "4.2.Exclusions"),
+])
+def test_a_number_whose_dot_runs_into_its_title_is_a_label(first, second):
+    text = (f"{first}\nAccident means a sudden, unforeseen and involuntary event.\n"
+            f"{second}\nWe will not pay for any claim arising from war or nuclear risks.\n")
+    labels = {c.number: c for c in _segmented(text)}
+    one = first[:first.rindex(".")]
+    two = second[:second.rindex(".")]
+    assert one in labels and two in labels, sorted(labels)
+    assert "Accident means" in labels[one].text
+    assert "war or nuclear" in labels[two].text and "Accident" not in labels[two].text
+
+
+@pytest.mark.parametrize("line", ["1.5m of cable is supplied with each unit.",
+                                  "2.Ex works delivery is the default term."])
+def test_a_decimal_or_a_short_word_after_a_dot_is_no_label(line):
+    text = f"1. Supply\nThe supplier delivers the goods.\n{line}\n2. Price\nThe price is fixed.\n"
+    clauses = _segmented(text)
+    assert [c.number for c in clauses if c.number] == ["1", "2"]
+    assert line in next(c for c in clauses if c.number == "1").text
+
+
+# A capitalised heading whose colon a PDF's text runs into the body ("7.3 RENEWAL OF
+# POLICY:The policy shall ...") is the clause's heading; a title-cased title's colon joins
+# its two parts ("Standard Exclusions:Pre-Existing Diseases").
+@pytest.mark.parametrize(("line", "heading"), [
+    ("7.3 RENEWAL OF POLICY:The policy shall ordinarily be renewable.", "RENEWAL OF POLICY"),
+    ("7.3 RENEWAL OFPOLICY:The policy shall ordinarily be renewable.", "RENEWAL OFPOLICY"),
+    ("7.3 RENEWAL OF POLICY: The policy shall ordinarily be renewable.", "RENEWAL OF POLICY"),
+    ("7.3 CANCELLATION:Either party may cancel on 30 days notice.", "CANCELLATION"),
+])
+def test_a_capitalised_heading_run_into_its_body_by_a_colon_is_the_heading(line, heading):
+    text = f"7.2 NOTICE\nAll notices shall be in writing.\n{line}\n"
+    clause = next(c for c in _segmented(text) if c.number == "7.3")
+    assert clause.heading == heading
+
+
+def test_a_title_cased_colon_joins_a_title_s_parts():
+    text = ("1. Exclusions\nWe will not pay for the following.\n"
+            "2. Standard Exclusions:Pre-Existing Diseases\na) Expenses of a pre-existing disease.\n"
+            "b) Expenses of its complications.\n")
+    item = next(c for c in _segmented(text) if c.number == "2(b)")
+    assert item.section_path[-1] == "2 Standard Exclusions:Pre-Existing Diseases"

@@ -258,3 +258,19 @@ def test_the_segmenter_version_follows_the_code(tmp_path: Path) -> None:
     (tmp_path / "ingest" / "tables.py").write_text("", encoding="utf-8")
     assert source_digest(tmp_path, PACKAGES) != first
     assert len(segmenter_version()) == 12
+
+
+def test_the_segmenter_version_follows_the_tokenizer(tmp_path: Path) -> None:
+    """A clause's BM25 tokens are made at ingest: an index searched with other tokens than
+    it stores is flagged as one cut by other code."""
+    from clausegraph.segment.version import MODULES, PACKAGES, source_digest
+
+    for package in PACKAGES:
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "rules.py").write_text("LIMIT = 3\n", encoding="utf-8")
+    for module in MODULES:
+        (tmp_path / module).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / module).write_text("STOPWORDS = ()\n", encoding="utf-8")
+    first = source_digest(tmp_path, PACKAGES, MODULES)
+    (tmp_path / MODULES[0]).write_text("STOPWORDS = ('a',)\n", encoding="utf-8")
+    assert source_digest(tmp_path, PACKAGES, MODULES) != first
