@@ -38,6 +38,7 @@ from clausegraph.models import Clause, Document
 from clausegraph.segment.clauses import build_clauses
 from clausegraph.segment.merge import merge_headings, merge_lead_in_lists, merge_tiny
 from clausegraph.segment.parser import Parser
+from clausegraph.segment.running import running_clause
 
 __all__ = ["segment"]
 
@@ -50,7 +51,9 @@ def segment(document: Document, config: SegmentConfig | None = None) -> list[Cla
     units = merge_tiny(units, config.min_clause_chars,
                        document.text if config.keep_worded_items else None)
     units = merge_lead_in_lists(units, document.text, config.max_clause_chars // 2)
-    return build_clauses(
+    clauses = build_clauses(
         document, units, config.max_clause_chars, config.lead_in_paths,
         config.title_paths, config.max_table_chars,
     )
+    running = running_clause(document, len(clauses))
+    return clauses if running is None else [*clauses, running]
