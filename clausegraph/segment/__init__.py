@@ -29,6 +29,9 @@ Choices made here, which later stages can rely on:
   ``section_path`` lists the ancestors' labels, root first, each as number plus heading.
 * Long clauses are cut into sentence windows (``4.2#w1``).
 * Every visible non-space character lands in exactly one clause.
+* The running header and footer (``Document.excluded``, page numbers aside) are one more
+  clause, last, of kind ``running`` (``<key>:header-footer``, ``running.py``): each
+  distinct line once, where it first appears.
 """
 
 from __future__ import annotations

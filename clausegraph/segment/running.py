@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 
-from clausegraph.ingest.running import PAGE_NUMBER_LINE
 from clausegraph.models import Clause, Document, Span
 from clausegraph.segment.lines import excluded_spans
 
@@ -42,6 +41,10 @@ def running_clause(document: Document, order: int) -> Clause | None:
 
 def _first_lines(document: Document) -> list[Span]:
     """The span of each distinct running line where it first appears, in text order."""
+    # imported here: the ingest package loads the PDF reader, which the commands that only
+    # read an index (stats, show) must not (tests/embed/test_index_model.py)
+    from clausegraph.ingest.running import PAGE_NUMBER_LINE
+
     seen: set[str] = set()
     spans: list[Span] = []
     text = document.text
