@@ -69,16 +69,38 @@ def running_line_spans(text: str, pages: Sequence[Page]) -> list[Span]:
 
 def _lines_of(text: str, page: Page) -> list[_Line]:
     """Non-blank lines of a page with their spans, newline included."""
+    return _lines_between(text, page.start, page.end)
+
+
+def _lines_between(text: str, start: int, stop: int) -> list[_Line]:
+    """Non-blank lines of ``text[start:stop]`` with their spans, newline included."""
     lines: list[_Line] = []
-    start = page.start
-    while start < page.end:
-        newline = text.find("\n", start, page.end)
-        end = page.end if newline < 0 else newline + 1
+    while start < stop:
+        newline = text.find("\n", start, stop)
+        end = stop if newline < 0 else newline + 1
         content = text[start:end].strip()
         if content:
             lines.append(_Line(start, end, content))
         start = end
     return lines
+
+
+def distinct_running_lines(text: str, excluded: Sequence[Span]) -> list[Span]:
+    """Each distinct line (compared as running lines are) of the ``excluded`` spans, trimmed,
+    where it first appears; page numbers and lines without a word left out."""
+    seen: set[str] = set()
+    spans: list[Span] = []
+    for start, stop in excluded:
+        for line in _lines_between(text, start, stop):
+            key = _normalise_line(line.content)
+            if key in seen or sum(ch.isalpha() for ch in line.content) < 3 \
+                    or PAGE_NUMBER_LINE.match(line.content) \
+                    or _NUMBER_LABEL_LINE.match(line.content):
+                continue
+            seen.add(key)
+            first = text.index(line.content, line.start)
+            spans.append((first, first + len(line.content)))
+    return spans
 
 
 def _normalise_line(content: str) -> str:

@@ -211,7 +211,8 @@ class Clause(BaseModel):
     pages: list[int]
     order: int = Field(description="position of the clause in its document")
     kind: str = Field(default="clause",
-                      description="clause | heading | definition | window | table")
+                      description="clause | heading | definition | window | table | running "
+                      "(the running header and footer, segment/running.py)")
     entities: list[Entity] = Field(default_factory=list)
     defined_terms: list[str] = Field(default_factory=list)
     clause_types: list[ClauseType] = Field(

@@ -12,11 +12,10 @@ _EMBEDDED_NUMBER_RE = re.compile(r"\s\d{1,3}\.\d")
 # How a heading ends where the body runs on in the same line.
 _MULTI_SPACE_RE = re.compile(r"(?P<head>\S.{0,110}?)(?:\s{3,}|\t+)(?=\S)")
 _RUN_IN_RE = re.compile(r"(?P<head>[A-Z“\"][^\n]{0,110}?)(?:\.|:-|:)(?:\s+|$)")
-# a capitalised heading whose colon a PDF's text runs into the body ("RENEWAL OF
-# POLICY:The policy shall ..."); in title case such a colon joins a title's two parts
-# ("Standard Exclusions:Pre-Existing Diseases")
-_CAPS_COLON_RE = re.compile(r"(?P<head>[A-Z][A-Z0-9 ,&’'\-/]{3,90}?):(?=[A-Z][a-z])")
-_CAPS_PREFIX_RE = re.compile(r"(?P<head>[A-Z][A-Z0-9 ,&’'\-/]{3,90}?)\s+(?=[A-Z][a-z])")
+# a capitalised heading before a sentence, after a space or a colon the PDF's text runs
+# into it ("RENEWAL OF POLICY:The policy shall ..."); in title case such a colon joins a
+# title's two parts ("Standard Exclusions:Pre-Existing Diseases")
+_CAPS_PREFIX_RE = re.compile(r"(?P<head>[A-Z][A-Z0-9 ,&’'\-/]{3,90}?)(?:\s+|:)(?=[A-Z][a-z])")
 _LIST_AFTER_HEAD_RE = re.compile(r"(?P<head>[A-Z][^\n()]{1,60}?)\s+(?=\((?:a|i|A|1)\)\s)")
 VERB_RE = re.compile(r"\b(?:shall|will|may|must|means|is|are)\b")
 
@@ -77,7 +76,7 @@ def split_heading(rest: str) -> tuple[str | None, int]:
         head = match.group("head")
         if not VERB_RE.search(head):
             return clean_heading(head), match.end()
-    match = _CAPS_COLON_RE.match(rest) or _CAPS_PREFIX_RE.match(rest)
+    match = _CAPS_PREFIX_RE.match(rest)
     if match and is_caps(match.group("head")) and len(match.group("head").split()) <= 10:
         return clean_heading(match.group("head")), match.end()
     if heading_like(rest) and rest.rstrip()[-1:] not in ".;,":
