@@ -63,7 +63,7 @@ from clausegraph.text.abbreviations import ABBREVIATION, ends_with_abbreviation
 from clausegraph.text.nlp import place_spans
 from clausegraph.text.stopwords import ENGLISH_STOP_WORDS
 from clausegraph.text.tokenize import answer_tokens
-from clausegraph.text.term import notice_durations
+from clausegraph.text.term import event_end, notice_durations, starts_on, term_end
 from clausegraph.text.values import (Value, bracket_figure, extract_values, meets_figures,
                                      stated_figures)
 
@@ -385,6 +385,11 @@ ASKS_EXCLUSION = re.compile(r"\b(excluded|exclusions?|not (?:covered|payable|pai
 ASKS_END = re.compile(r"\b(expir\w*|end|ends|ending)\b|\bwhen\s+(does|will|do)\b[^?]*"
                       r"\bterminat\w*", re.I)
 ASKS_DATE = re.compile(r"\bwhen\b|\bdate\b", re.I)
+# a question for how long something lasts or when it ends ("How long does the agreement
+# last?", "What is the term?", "When does it expire?"), which the day it starts does not
+# answer (unlike "When was this agreement made?")
+_ASKS_LENGTH = re.compile(r"\bhow\s+long\b|\b(?:term|duration|expir\w*|ends?|ending|lasts?|"
+                          r"until)\b", re.IGNORECASE)
 # a question answered yes or no: it opens with an auxiliary verb
 ASKS_YES_NO = re.compile(
     r"^\s*(is|are|was|were|does|do|did|can|could|may|might|will|would|shall|should|must|has|"
@@ -1329,6 +1334,12 @@ def direct_answer(
             or [c for c, m in zip(candidates, met, strict=True) if m] \
             or [c for c, b in zip(candidates, brackets, strict=True) if b is not None] \
             or candidates
+    # how long a term lasts, or when it ends, is not stated by the day it starts: "How long
+    # does the agreement last?" of "... entered into on October 1, 2019 and is made
+    # effective as of November 1, 2019" (the opening) over "... shall terminate on
+    # December 31, 2020"
+    if kind == "duration" and _ASKS_LENGTH.search(question) is not None:
+        candidates = [c for c in candidates if not _states_only_starts(c)] or candidates
     # "What is X?" is answered by the definition of X where the document has one
     if defining is not None:
         candidates = [c for c in candidates if c.clause is defining] or candidates
@@ -2112,6 +2123,19 @@ def asked_words(text: str) -> frozenset[str]:
     words = (w.casefold() for w in _WORD_RE.findall(text))
     return frozenset(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words
                      if not set(answer_tokens(w)) <= _GENERIC)
+
+
+def _states_only_starts(candidate: _Scored) -> bool:
+    """Whether the values of a duration that ``candidate``'s sentence holds are all dates
+    it states as the day something starts (text/term.py: ``starts_on``), and it says
+    nothing else of when a term ends ("shall commence on 26 September 2019 and shall
+    continue unless and until either party gives notice" states an open-ended term)."""
+    text = candidate.clause.text
+    start, end = candidate.span
+    values = [v for v in extract_values(text) if start <= v.start and v.end <= end
+              and value_answers("duration", v)]
+    return bool(values) and all(starts_on(text, v) for v in values) \
+        and term_end(text[start:end]) is None and event_end(text[start:end]) is None
 
 
 @lru_cache(maxsize=32768)

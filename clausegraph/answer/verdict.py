@@ -118,6 +118,15 @@ _CAP_WORDS = frozenset({"cap", "limit", "ceil", "sublimit"})
 _SETS_LIMIT = re.compile(r"\b(?:exceed\w*|up\s*to|upto|maximum|max|not\s+more\s+than|"
                          r"(?:limited|restricted|capped)\s+(?:to|at)|ceiling)\b", re.I)
 _WORD = re.compile(r"[A-Za-z0-9]+")
+# "Is cataract treatment limited?", "Are ambulance charges capped under the policy?", "Is
+# room rent subject to a sub-limit?": whether a limit on the subject exists, asked as "Is
+# there a limit on ...?" is. (Not "Is treatment restricted to network hospitals?", which
+# asks where, nor "Is the policy limited to India?")
+_LIMITED = re.compile(
+    r"^\s*(?:is|are)\s+(?P<subject>(?!there\b)[^?]{2,80}?)\s+(?:(?:sub[\s-]?)?limited|capped|"
+    r"restricted|subject\s+to\s+(?:a|an|any)\s+(?:(?:sub[\s-]?)?limit|cap|ceiling|maximum))"
+    r"(?P<rest>(?:\s+(?:under|in|by)\s+(?:the|this|my|your)\s+\w+)?)\s*\??\s*$",
+    re.IGNORECASE)
 # what an exclusion excepts from itself: the rest of its sentence after "other than",
 # "except (for)", "save for"
 _CARVE_OUT = re.compile(r"\b(?:other\s+than|except(?:\s+for)?|save\s+for)\b", re.I)
@@ -363,6 +372,9 @@ def verdict(question: str, direct: DirectAnswer | None,
     are read from all of it, the quote being cut)."""
     if ASKS_PARTIES.search(question):
         return _parties(direct, clause_text)
+    limited = _LIMITED.match(question)
+    if limited is not None:
+        question = f"Is there a limit on {limited.group('subject')}{limited.group('rest')}?"
     kinds = asked_value_kinds(question)
     if not kinds and NAMES_EFFECTIVE.search(question):
         kinds = ("date",)  # "What is the effective date?" asks a date without "when"

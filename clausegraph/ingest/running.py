@@ -48,9 +48,10 @@ def running_line_spans(text: str, pages: Sequence[Page]) -> list[Span]:
 
     A line is running if, after normalising (digit runs -> '#', whitespace collapsed,
     case-folded), it sits near the top or bottom of at least half of the pages (and at
-    least 3). Page-number lines ("Page 3 of 10", "- 4 -", "3 | Page") among the first or
-    last three lines of a page count on any page; a bare "12" or "A-3" only if its
-    offset to the physical page number recurs on another page (or is zero).
+    least 3); of a document with two pages of text, if both pages open or close with it
+    (:func:`_shared_edge_runs`). Page-number lines ("Page 3 of 10", "- 4 -", "3 | Page")
+    among the first or last three lines of a page count on any page; a bare "12" or "A-3"
+    only if its offset to the physical page number recurs on another page (or is zero).
     Spans include the line's newline; whitespace between two excluded spans is included,
     so a page break between a footer and the next header is one span.
     """
@@ -123,6 +124,8 @@ def _running_lines(page_lines: Sequence[Sequence[_Line]]) -> set[str]:
     insurer pays ...") that happens to sit at the top of each page.
     """
     pages_with_text = sum(1 for lines in page_lines if lines)
+    if pages_with_text == 2:
+        return _shared_edge_runs([lines for lines in page_lines if lines])
     needed = max(_RUNNING_MIN_PAGES, math.ceil(_RUNNING_MIN_SHARE * pages_with_text))
     counts: Counter[str] = Counter()
     variants: dict[str, set[str]] = {}
@@ -138,6 +141,27 @@ def _running_lines(page_lines: Sequence[Sequence[_Line]]) -> set[str]:
         and sum(ch.isalnum() for ch in line) >= _RUNNING_MIN_ALNUM
         and (len(variants[line]) < count or len(line.split()) <= _VARYING_MAX_WORDS)
     }
+
+
+def _shared_edge_runs(pages: Sequence[Sequence[_Line]]) -> set[str]:
+    """The running lines of a two-page document: the lines both pages open with, in the
+    same order, and those both close with (a short add-on wording's title atop each page
+    and its footer of UINs and offices; an EDGAR filing's "Source: ..." footer). Two pages are
+    too few to count a line's repeats, but a header repeats from the first line on; a run
+    that would take half a page or more is the text itself, printed twice."""
+    first, second = pages
+    running: set[str] = set()
+    for step in (1, -1):  # from the top, then from the bottom
+        run = []
+        for one, other in zip(first[::step], second[::step]):
+            key = _normalise_line(one.content)
+            if key != _normalise_line(other.content):
+                break
+            run.append(key)
+        if 2 * len(run) < min(len(first), len(second)):
+            running.update(key for key in run
+                           if sum(ch.isalnum() for ch in key) >= _RUNNING_MIN_ALNUM)
+    return running
 
 
 def _edge_lines_to_exclude(

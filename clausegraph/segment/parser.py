@@ -53,6 +53,27 @@ _LABEL_SEPARATOR_RE = re.compile(r"[-–—:]\s+(?=\S)|[-–—](?=[A-Z][A-Za-z]
 _QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "how", "when", "where", "why"})
 
 
+# a definitions section's entry whose line is its term and a colon ("Emergency Treatment
+# outside area of cover:-", "Family Doctor:"), the definition on the lines below; a term is
+# a name without a verb ("The following are not Hospitals:" leads a list in), a few words
+# long (the terms read in the 22 policies hold at most 5 words, in CUAD dev's contracts 8)
+_GLOSSARY_TERM_RE = re.compile(r"(?P<term>[A-Z][^:;.\n]{1,80}?)\s*:\s*-?\s*$")
+_GLOSSARY_TERM_WORDS = 8
+# a lead-in opens with a preposition or conjunction ("In this Agreement:", "For the purposes
+# of this Policy:", "Unless the context otherwise requires:"); a term is a noun phrase
+_LEAD_IN_OPENERS = frozenset({"in", "for", "unless", "where", "when", "as", "under", "if",
+                              "subject", "save", "except", "to", "with", "by", "from", "on",
+                              "at", "of", "and", "or"})
+
+
+def _glossary_term(phrase: str) -> bool:
+    """Whether ``phrase``, alone on its entry's line before a colon, names a term: a few
+    words without a verb, a comma or a preposition to open them."""
+    words = phrase.split()
+    return len(words) <= _GLOSSARY_TERM_WORDS and "," not in phrase and \
+        not VERB_RE.search(phrase) and words[0].lower() not in _LEAD_IN_OPENERS
+
+
 def _title_phrase(s: str) -> bool:
     """Whether ``s`` reads as a short title in any letter case, where the numbering puts a
     title: a phrase, not a sentence ("We shall not cover OPD treatment" states; "What is
@@ -360,14 +381,15 @@ class Parser:
     def _set_definition_kind(self, node: Node, body: str) -> None:
         in_defs = node.parent is not None and node.parent.in_defs
         term = definition_term(body, in_defs)
-        if (
-            term is None
-            and in_defs
-            and node.heading
-            and node.family in ("decimal", "code")
-            and len(node.heading.split()) <= 6
-        ):
-            term = node.heading  # "1. Accident:-" under a Definitions heading
+        if term is None and in_defs and node.family in ("decimal", "code"):
+            if node.heading and len(node.heading.split()) <= 6:
+                term = node.heading  # "1. Accident:-" under a Definitions heading
+            else:
+                # "15. Emergency Treatment outside area of cover:-" alone on its line: a
+                # glossary's term ends in its colon, whatever the case of its words
+                entry = _GLOSSARY_TERM_RE.match(body)
+                term = entry.group("term") if entry and _glossary_term(entry.group("term")) \
+                    else None
         if term is not None:
             node.kind = "definition"
             node.terms = [term]

@@ -222,6 +222,14 @@ def _starts(text: str, value: Value) -> bool:
     return _STARTS_AT.search(text[max(0, value.start - _REACH):value.start]) is not None
 
 
+def starts_on(text: str, value: Value) -> bool:
+    """Whether ``text`` states the date ``value`` as the day something starts ("entered
+    into on October 1, 2019", "made effective as of November 1, 2019") and not as one it
+    ends on ("from the Effective Date until December 31, 2020")."""
+    before = text[max(0, value.start - _REACH):value.start]
+    return value.kind == "date" and _starts(text, value) and _ENDS_AT.search(before) is None
+
+
 def add_duration(start_iso: str, amount: float, unit: str) -> str | None:
     """``start_iso`` (YYYY-MM-DD) plus a whole number of days, weeks, months or years."""
     try:

@@ -1055,6 +1055,30 @@ def test_a_limit_is_named_by_its_figure_or_the_words_that_set_it(question, quote
     assert verdict(question, _direct(quote)).text == expected
 
 
+# "Is X limited?" asks what "Is there a limit on X?" asks, in any of the words that say it
+# ("Is cataract treatment limited?" of Arogya's "subject to a limit of 25% of Sum Insured"
+# read "Cannot tell from the quote"); "restricted to ..." asks where or to whom, not a limit.
+@pytest.mark.parametrize("question", [
+    "Is cataract surgery limited?", "Is cataract surgery capped?",
+    "Is cataract surgery sub-limited under the policy?",
+    "Is cataract surgery subject to a sublimit?", "Is cataract surgery restricted?",
+    "Is cataract surgery subject to any limit in this policy?",
+])
+@pytest.mark.parametrize(("quote", "expected"), [
+    ("Cataract surgery is covered subject to a limit of 25% of the Sum Insured.", "Yes: 25%"),
+    ("Cataract surgery: reimbursed up to £ 2,000 per eye.", "Yes: £ 2,000"),
+    ("Cataract surgery is covered up to the amount shown in the Schedule.", "Yes"),
+])
+def test_asked_whether_a_subject_is_limited_the_limit_is_read(question, quote, expected):
+    assert verdict(question, _direct(quote)).text == expected
+
+
+def test_restricted_to_a_place_asks_no_limit():
+    quote = "Treatment is covered up to INR 50,000 in network hospitals."
+    assert verdict("Is treatment restricted to network hospitals?",
+                   _direct(quote)).text != "Yes: INR 50,000"
+
+
 # A common word asked in lower case is not named by an acronym the quote writes only in
 # capitals: "Are hearing aids covered?" of the HIV/AIDS cover read "Yes" (an Oriental group
 # wording). Asked in capitals, or named in lower case by the quote, it is.

@@ -198,13 +198,60 @@ def test_generated_headers_and_page_numbers_are_excluded(tmp_path: Path) -> None
         assert not is_excluded(document, span[0] + 1, span[1] - 1), needle
 
 
-def test_two_page_document_keeps_repeated_lines_but_drops_page_numbers(tmp_path: Path) -> None:
+def test_two_page_document_printed_twice_keeps_its_lines_but_drops_page_numbers(
+        tmp_path: Path) -> None:
+    # every line of the second page repeats the first's but for its numbers: the text
+    # itself, printed twice, not a header
     header = "ACME Insurance Ltd - Policy Wording"
     document = load_document(write_pdf(tmp_path / "short.pdf", running_pages(2, header)))
     assert not any(is_excluded(document, *span) for span in occurrences(document.text, header))
     for number in (1, 2):
         (span,) = occurrences(document.text, f"Page {number} of 2")
         assert is_excluded(document, *span)
+
+
+def two_pages_with_own_text(header: list[str], footer: list[str]) -> list[list[TextItem]]:
+    """Two pages that open with ``header``'s lines and close with ``footer``'s, each with
+    body text of its own (a short add-on wording)."""
+    bodies = [["Air Ambulance Cover", "We will cover air ambulance costs up to 150 km.",
+               "The insured shall notify us within 48 hours.", "Exclusions of this cover:",
+               "i. Transfers for convenience."],
+              ["Well Mother Cover", "Covers routine medical care of expectant mothers.",
+               "Routine preventive care services are included.", "Period of cover:",
+               "ii. From the onset of pregnancy."]]
+    pages = []
+    for body in bodies:
+        lines = [*header, *body, *footer]
+        pages.append([(72, 40 + 14 * i, line) for i, line in enumerate(lines)])
+    return pages
+
+
+@pytest.mark.parametrize(("header", "footer"), [
+    (["Well Baby Well Mother - Add On Wordings", "Add On UIN: ABCHLGA23009V012223"],
+     ["Registered Office: 5th Floor, Tower 3, Mumbai - 400 070"]),
+    (["ACME MUTUAL: TRAVEL EXTENSION"], ["Source: ACME CORP, S-1/A, 3/19/2007", "Page 1"]),
+    ([], ["Registered office: 1 High Street, London EC1A 1AA", "Policy wording v2.1"]),
+])
+def test_two_page_document_drops_the_lines_both_pages_open_and_close_with(
+        tmp_path: Path, header: list[str], footer: list[str]) -> None:
+    document = load_document(write_pdf(tmp_path / "addon.pdf",
+                                       two_pages_with_own_text(header, footer)))
+    for line in [*header, *footer]:
+        found = occurrences(document.text, line)
+        assert len(found) == 2 and all(is_excluded(document, *span) for span in found), line
+    for line in ["Air Ambulance Cover", "Well Mother Cover", "i. Transfers for convenience.",
+                 "ii. From the onset of pregnancy."]:
+        (span,) = occurrences(document.text, line)
+        assert not is_excluded(document, *span), line
+
+
+def test_two_page_document_keeps_a_line_repeated_inside_a_page(tmp_path: Path) -> None:
+    # the second page's own first line repeats a line from inside the first page: a
+    # subject named twice, not a running header
+    pages = two_pages_with_own_text([], [])
+    pages[1][0] = (72, 40, "Exclusions of this cover:")
+    document = load_document(write_pdf(tmp_path / "addon.pdf", pages))
+    assert not document.excluded
 
 
 def test_two_columns_are_read_column_by_column(tmp_path: Path) -> None:

@@ -49,3 +49,47 @@ def test_headings_that_announce_definitions():
         assert mentions_definitions(heading), heading
     for heading in ("Benefits", "General Conditions", "Claims Procedure", "Exclusions"):
         assert not mentions_definitions(heading), heading
+
+
+# A glossary entry whose line is its term and a colon, the definition below it in words
+# other than "means" ("15. Emergency Treatment outside area of cover:-" / "Emergency
+# treatment outside area of cover is treatment for ...", a Bajaj Allianz wording): the term
+# is read whatever the case of its words; a lead-in ending in a colon is none (a sentence,
+# or a phrase opened by a preposition: "In this Agreement:", two CUAD dev contracts).
+GLOSSARY = """Global Health Care Policy
+{heading}
+{n}1 Emergency Care{colon}
+Emergency care is management for an illness which results in symptoms which occur suddenly.
+{n}2 Emergency Treatment outside area of cover{colon}
+Emergency treatment outside area of cover is treatment for medical emergencies which occur
+during business or holiday trips outside your area of cover, for up to six weeks per trip.
+{n}3 The following are not hospitals{colon}
+a) a nursing home run for the aged.
+{n}4 In this Policy, unless the context otherwise requires{colon}
+a) words in the singular include the plural.
+{n}5 For the purposes of this section{colon}
+a) a day is a calendar day.
+{body}
+{m}1 We will pay the medical expenses of in-patient hospitalisation up to the sum insured.
+"""
+
+
+@pytest.mark.parametrize(("heading", "n", "body", "m"), [
+    ("SECTION B DEFINITIONS - SPECIFIC DEFINITIONS", "", "SECTION C BENEFITS", ""),
+    ("2. DEFINITIONS", "2.", "3. BENEFITS", "3."),
+    ("Part I: Glossary", "1.", "Part II: Benefits", "2."),
+])
+@pytest.mark.parametrize("colon", [":-", ":", " :- "])
+def test_a_glossary_term_alone_on_its_line_with_a_colon_is_defined(heading, n, body, m,
+                                                                   colon):
+    numbered = n or "1."
+    text = GLOSSARY.format(heading=heading, n=numbered if n else "", body=body, m=m,
+                           colon=colon)
+    if not n:  # the entries numbered 14., 15., 16. under a section heading
+        text = text.replace("\n1 Emergency Care", "\n14. Emergency Care").replace(
+            "\n2 Emergency Treatment", "\n15. Emergency Treatment").replace(
+            "\n3 The following", "\n16. The following")
+    clauses = _clauses(text)
+    defined = {t for c in clauses if c.kind == "definition" for t in c.defined_terms}
+    assert defined == {"Emergency Care", "Emergency Treatment outside area of cover"}, [
+        (c.clause_id, c.kind, c.text[:40]) for c in clauses]
