@@ -34,7 +34,7 @@ from clausegraph.models.document import Span
 from clausegraph.segment.headings import CONNECTORS
 from clausegraph.text.term import (EFFECTIVE_DATE, NAMES_EFFECTIVE, RENEWS, TermEnd,
                                    date_by_name, event_end, format_length, notice_period,
-                                   renewal_length, term_end, term_length)
+                                   renewal_length, starts_on, term_end, term_length)
 from clausegraph.text.tokenize import tokenize
 from clausegraph.text.values import (DAYS_PER_UNIT, FIRST_WINDOW, AskedTime, Value, asked_time,
                                      bound_side,
@@ -454,11 +454,27 @@ def verdict(question: str, direct: DirectAnswer | None,
         # terms ... ninety (90) days' notice")
         length = term_length(text)
         if length is None:
-            # a term stated by its end ("... and terminate on December 31, 2022") or by
+            # a term stated by its end ("... and terminate on December 31, 2022"), by an open
+            # end ("shall commence on 26 September 2019 and shall continue unless and until
+            # either party gives notice": perpetual, not "Until 26 September 2019") or by
             # where it is stated ("valid for the term specified in the policy")
+            starts = dates_of(direct.doc_id) if dates_of and direct.doc_id else {}
+            ended = term_end(text, starts)
+            if ended is not None and ended.perpetual and not ended.end:
+                return _term_verdict(ended, clause_id, getattr(starts, "where", {}))
+            if _only_starts(text):
+                return Verdict(label="cannot_tell", text="Cannot tell: the quote states when "
+                               "it starts, not how long it lasts", clause_id=clause_id,
+                               basis="every date in the quote is one something starts on")
             end = _value(text, ("date",), clause_id, question)
             if end.label == "value" and end.basis.startswith("the date"):
-                return end.model_copy(update={"text": f"Until {end.text}"})
+                # the first date that starts nothing ("commences on January 1, 2020 and
+                # expires on December 31, 2022")
+                last = next((v for v in extract_values(text)
+                             if v.kind == "date" and not starts_on(text, v)), None)
+                shown = display(last) if last is not None else end.text
+                return end.model_copy(update={"text": f"Until {shown}",
+                                              "value": last.text if last else end.value})
             if end.label == "value":
                 return end
             return Verdict(label="cannot_tell", text="Cannot tell: the quote states no length "
@@ -831,7 +847,12 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
                                    "sentences state, each on its own condition")
             if value is None:
                 value = found[0]
-            # "How long is the term?" answered by its end: "until December 31, 2022"
+            # "How long is the term?" answered by its end: "until December 31, 2022" (not by
+            # the day it starts: "entered into on October 1, 2019")
+            if kind == "date" and kinds[0] == "duration" and starts_on(text, value):
+                return Verdict(label="cannot_tell", text="Cannot tell: the quote states when "
+                               "it starts, not how long it lasts", clause_id=clause_id,
+                               basis="the date in the quote is one something starts on")
             shown = f"Until {display(value)}" if kind == "date" and kinds[0] == "duration" \
                 else _alternatives(text, value, values) or display(value)
             return Verdict(label="value", text=shown, value=value.text, clause_id=clause_id,
@@ -1196,6 +1217,12 @@ def _names_provision(question: str, text: str) -> bool:
         ("money", "percent", "number", "duration")
     return _SETS_LIMIT.search(text) is not None or DEFERRED.search(text) is not None or \
         any(v.kind in kinds for v in extract_values(text))
+
+
+def _only_starts(text: str) -> bool:
+    """Whether ``text`` states dates and each is a day something starts on."""
+    dates = [v for v in extract_values(text) if v.kind == "date"]
+    return bool(dates) and all(starts_on(text, v) for v in dates)
 
 
 def _joined(text: str) -> str:

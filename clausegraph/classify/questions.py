@@ -23,6 +23,7 @@ and the weight on CUAD's train contracts and writes ``data/question_types.json``
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -35,6 +36,14 @@ from clausegraph.learn import load_shipped
 from clausegraph.models import ClauseType
 
 PARAMETERS_PATH = Path(__file__).parent / "data" / "question_types.json"
+# A question for a length ("How long does the agreement last?", "For how many years is the
+# licence granted?") is answered by a period or the day it ends, never by the day a contract
+# was signed or took effect, its name or its parties (CUAD's normalised answers for those
+# are dates and names): reworded, the dev question of Expiration Date was read as the
+# Agreement Date (docs/cuad_dev.md, session 46).
+ASKS_LENGTH = re.compile(r"^\s*(?:for\s+)?how\s+long\b|\bhow\s+many\s+(?:years|months|weeks|"
+                         r"days)\b", re.IGNORECASE)
+NOT_A_LENGTH = frozenset({"Document Name", "Parties", "Agreement Date", "Effective Date"})
 
 
 class QuestionTypeModel:
@@ -76,7 +85,24 @@ class QuestionTypeModel:
                 [texts[i] for i in rows], np.atleast_2d(question_vectors)[rows]), dtype=np.float64)
             read /= np.maximum(read.sum(axis=1, keepdims=True), 1e-12)
             probabilities[rows] = (probabilities[rows] + read) / 2
+        if texts is not None:
+            probabilities = _answerable_forms(probabilities, texts)
         return probabilities
+
+
+def _answerable_forms(probabilities: np.ndarray, texts: Sequence[str]) -> np.ndarray:
+    """Each row with the categories its question's form cannot ask about set to 0 and the
+    rest scaled to the row's total: a question for a length asks no date, name or party."""
+    columns = [CUAD_CATEGORIES.index(name) for name in sorted(NOT_A_LENGTH)]
+    for row, text in enumerate(texts):
+        total = probabilities[row].sum()
+        if total <= 0 or not ASKS_LENGTH.search(text):
+            continue
+        probabilities[row, columns] = 0.0
+        kept = probabilities[row].sum()
+        if kept > 0:
+            probabilities[row] *= total / kept
+    return probabilities
 
 
 def descriptions() -> list[str]:

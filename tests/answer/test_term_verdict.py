@@ -60,6 +60,28 @@ def test_a_start_date_is_never_the_end():
                    lambda doc_id: {"Effective Date": "2018-03-20"}).label == "cannot_tell"
 
 
+# Asked how long it lasts (not when it ends), a start is no length either: "Until 26
+# September 2019" of an employment that "shall commence on 26 September 2019 and shall
+# continue unless and until either party gives notice" (CUAD: perpetual), "Until October 1,
+# 2019" of an opening (session 46, the reworded dev questions).
+@pytest.mark.parametrize("question", ["How long does the agreement last?",
+                                      "What is the term of the agreement?",
+                                      "How long will this contract remain in force?"])
+@pytest.mark.parametrize(("quote", "expected"), [
+    (("Your employment shall commence on 26 September 2019 and shall continue unless and "
+      "until either party gives notice to the other."), "No fixed end (perpetual)"),
+    (("The licence begins on 2019-09-26 and continues until terminated by either party "
+      "giving three months' notice."), "No fixed end (perpetual)"),
+    (("This Agreement is entered into on October 1, 2019 and is made effective as of "
+      "November 1, 2019 by and between A Inc. and B LLC."), "Cannot tell"),
+    ("This Contract is dated 1st October 2019 between A Ltd and B Ltd.", "Cannot tell"),
+])
+def test_asked_how_long_a_start_is_no_length(question, quote, expected):
+    result = verdict(question, _direct(quote))
+    assert result.text.startswith(expected), result.text
+    assert "Until" not in result.text, result.text
+
+
 def test_a_period_that_ends_is_asked_as_a_date():
     """"When does the policy period end?" asks a date though "period" reads as a length: a
     grace period beside it is not the end."""

@@ -80,6 +80,26 @@ def test_the_clause_type_model_reads_the_question_too(graph, question, category)
     assert not np.allclose(shipped, described)
 
 
+@pytest.mark.parametrize("question", [
+    "How long does the agreement last?", "How long will this contract remain in force?",
+    "For how long is the licence granted?", "How many years does the lease run?",
+])
+def test_a_question_for_a_length_asks_no_date_name_or_party(graph, question) -> None:
+    """A length is never the day a contract was signed or took effect, its name or its
+    parties: "How long does the agreement last?" was read as the Agreement Date (0.45) and
+    answered from the opening (session 46); the form of the question rules those out."""
+    vector = graph.embedder.encode_query(question)
+    both = shipped_model(graph.embedder.encode(descriptions()), load_clause_type_model())
+    row = both.predict_proba(vector, [question])[0]
+    for name in ("Document Name", "Parties", "Agreement Date", "Effective Date"):
+        assert row[CUAD_CATEGORIES.index(name)] == 0.0, (question, name)
+    assert np.isclose(row.sum(), 1.0, atol=1e-5)
+    assert CUAD_CATEGORIES[int(row.argmax())] in ("Expiration Date", "Renewal Term",
+                                                  "Warranty Duration", "License Grant",
+                                                  "Irrevocable or Perpetual License"), (
+        question, CUAD_CATEGORIES[int(row.argmax())])
+
+
 def test_a_question_like_no_category_stays_unlifted_with_the_clause_model(graph) -> None:
     question = "What is the waiting period for cataract surgery?"
     both = shipped_model(graph.embedder.encode(descriptions()), load_clause_type_model())
