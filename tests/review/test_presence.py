@@ -205,8 +205,10 @@ def test_a_gate_sure_of_its_answer_is_not_overruled_by_an_absence(tmp_path) -> N
     graph = written_graph(tmp_path, {"term.txt": (
         "1. Term\nThis Agreement lasts five (5) years from the Effective Date.\n"
         "2. Termination\nEither party may terminate on ninety days notice.\n")})
-    # typed Agreement Date, which the contract lacks; its term clause answers
-    answer = graph.ask("How long does the agreement last?", documents=["term.txt"],
+    # typed Agreement Date, which the contract lacks; its term clause answers ("How long
+    # does the agreement last?" was so typed until session 46: a question for a length now
+    # asks no date, classify/questions.py)
+    answer = graph.ask("What is the length of the agreement?", documents=["term.txt"],
                        answer_type_absent_refuses=True)
     check = answer.direct.type_check
     assert check is not None and check.present is False
