@@ -36,13 +36,16 @@ from clausegraph.learn import load_shipped
 from clausegraph.models import ClauseType
 
 PARAMETERS_PATH = Path(__file__).parent / "data" / "question_types.json"
-# A question for a length ("How long does the agreement last?", "For how many years is the
-# licence granted?") is answered by a period or the day it ends, never by the day a contract
+# A question for a length or an end ("How long does the agreement last?", "For how many
+# years is the licence granted?", "What is the length of the agreement?", "When does the
+# agreement end?") is answered by a period or the day it ends, never by the day a contract
 # was signed or took effect, its name or its parties (CUAD's normalised answers for those
 # are dates and names): reworded, the dev question of Expiration Date was read as the
 # Agreement Date (docs/cuad_dev.md, session 46).
 ASKS_LENGTH = re.compile(r"^\s*(?:for\s+)?how\s+long\b|\bhow\s+many\s+(?:years|months|weeks|"
-                         r"days)\b", re.IGNORECASE)
+                         r"days)\b|\b(?:length|duration)\s+of\b|^\s*when\s+(?:does|do|will|"
+                         r"shall|is)\b[^?]*\b(?:end|ends|expire|expires|terminate|terminates|"
+                         r"lapse|lapses)\b", re.IGNORECASE)
 NOT_A_LENGTH = frozenset({"Document Name", "Parties", "Agreement Date", "Effective Date"})
 
 
@@ -92,7 +95,8 @@ class QuestionTypeModel:
 
 def _answerable_forms(probabilities: np.ndarray, texts: Sequence[str]) -> np.ndarray:
     """Each row with the categories its question's form cannot ask about set to 0 and the
-    rest scaled to the row's total: a question for a length asks no date, name or party."""
+    rest scaled to the row's total: a question for a length or an end asks no date, name
+    or party."""
     columns = [CUAD_CATEGORIES.index(name) for name in sorted(NOT_A_LENGTH)]
     for row, text in enumerate(texts):
         total = probabilities[row].sum()

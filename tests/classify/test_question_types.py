@@ -83,6 +83,8 @@ def test_the_clause_type_model_reads_the_question_too(graph, question, category)
 @pytest.mark.parametrize("question", [
     "How long does the agreement last?", "How long will this contract remain in force?",
     "For how long is the licence granted?", "How many years does the lease run?",
+    "What is the length of the agreement?", "When does the agreement end?",
+    "When will this contract expire?",
 ])
 def test_a_question_for_a_length_asks_no_date_name_or_party(graph, question) -> None:
     """A length is never the day a contract was signed or took effect, its name or its

@@ -199,16 +199,27 @@ def test_ask_reads_the_reviews_verdict_on_the_type_asked(
     assert off.direct.type_check is None
 
 
-def test_a_gate_sure_of_its_answer_is_not_overruled_by_an_absence(tmp_path) -> None:
+def test_a_gate_sure_of_its_answer_is_not_overruled_by_an_absence(tmp_path,
+                                                                   monkeypatch) -> None:
     from written_graph import written_graph
+
+    from clausegraph.models import TypeCheck
+    from clausegraph.review.presence import TypePresence
 
     graph = written_graph(tmp_path, {"term.txt": (
         "1. Term\nThis Agreement lasts five (5) years from the Effective Date.\n"
         "2. Termination\nEither party may terminate on ninety days notice.\n")})
-    # typed Agreement Date, which the contract lacks; its term clause answers ("How long
-    # does the agreement last?" was so typed until session 46: a question for a length now
-    # asks no date, classify/questions.py)
-    answer = graph.ask("What is the length of the agreement?", documents=["term.txt"],
+
+    # the review reads the question as a type the contract lacks (as "How long does the
+    # agreement last?" was read as the Agreement Date until session 46); its term clause
+    # answers, and the gate is sure of it
+    def absent(self, question_types, similarity, confidences_of, pervasive=frozenset()):
+        return TypeCheck(categories=["Agreement Date"], category="Agreement Date",
+                         confidence=0.01, least_confidence=0.01, clause_id=None,
+                         lead_clause_id=None, threshold=self.threshold_, present=False)
+
+    monkeypatch.setattr(TypePresence, "check", absent)
+    answer = graph.ask("How long does the agreement last?", documents=["term.txt"],
                        answer_type_absent_refuses=True)
     check = answer.direct.type_check
     assert check is not None and check.present is False
