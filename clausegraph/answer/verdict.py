@@ -462,19 +462,16 @@ def verdict(question: str, direct: DirectAnswer | None,
             ended = term_end(text, starts)
             if ended is not None and ended.perpetual and not ended.end:
                 return _term_verdict(ended, clause_id, getattr(starts, "where", {}))
-            if _only_starts(text):
-                return Verdict(label="cannot_tell", text="Cannot tell: the quote states when "
-                               "it starts, not how long it lasts", clause_id=clause_id,
-                               basis="every date in the quote is one something starts on")
             end = _value(text, ("date",), clause_id, question)
             if end.label == "value" and end.basis.startswith("the date"):
                 # the first date that starts nothing ("commences on January 1, 2020 and
-                # expires on December 31, 2022")
+                # expires on December 31, 2022"); none: the quote only says when it starts
                 last = next((v for v in extract_values(text)
                              if v.kind == "date" and not starts_on(text, v)), None)
-                shown = display(last) if last is not None else end.text
-                return end.model_copy(update={"text": f"Until {shown}",
-                                              "value": last.text if last else end.value})
+                if last is None:
+                    return _starts_not_length(clause_id)
+                return end.model_copy(update={"text": f"Until {display(last)}",
+                                              "value": last.text})
             if end.label == "value":
                 return end
             return Verdict(label="cannot_tell", text="Cannot tell: the quote states no length "
@@ -850,9 +847,7 @@ def _value(text: str, kinds: tuple[str, ...], clause_id: str,
             # "How long is the term?" answered by its end: "until December 31, 2022" (not by
             # the day it starts: "entered into on October 1, 2019")
             if kind == "date" and kinds[0] == "duration" and starts_on(text, value):
-                return Verdict(label="cannot_tell", text="Cannot tell: the quote states when "
-                               "it starts, not how long it lasts", clause_id=clause_id,
-                               basis="the date in the quote is one something starts on")
+                return _starts_not_length(clause_id)
             shown = f"Until {display(value)}" if kind == "date" and kinds[0] == "duration" \
                 else _alternatives(text, value, values) or display(value)
             return Verdict(label="value", text=shown, value=value.text, clause_id=clause_id,
@@ -1219,10 +1214,12 @@ def _names_provision(question: str, text: str) -> bool:
         any(v.kind in kinds for v in extract_values(text))
 
 
-def _only_starts(text: str) -> bool:
-    """Whether ``text`` states dates and each is a day something starts on."""
-    dates = [v for v in extract_values(text) if v.kind == "date"]
-    return bool(dates) and all(starts_on(text, v) for v in dates)
+def _starts_not_length(clause_id: str) -> Verdict:
+    """Asked how long, a quote whose date is the day something starts ("entered into on
+    October 1, 2019"): no length, and no "Until" that date."""
+    return Verdict(label="cannot_tell", text="Cannot tell: the quote states when it starts, "
+                   "not how long it lasts", clause_id=clause_id,
+                   basis="the quote's date is one something starts on")
 
 
 def _joined(text: str) -> str:

@@ -47,6 +47,7 @@ ASKS_LENGTH = re.compile(r"^\s*(?:for\s+)?how\s+long\b|\bhow\s+many\s+(?:years|m
                          r"shall|is)\b[^?]*\b(?:end|ends|expire|expires|terminate|terminates|"
                          r"lapse|lapses)\b", re.IGNORECASE)
 NOT_A_LENGTH = frozenset({"Document Name", "Parties", "Agreement Date", "Effective Date"})
+_NOT_A_LENGTH_COLUMNS = [CUAD_CATEGORIES.index(name) for name in sorted(NOT_A_LENGTH)]
 
 
 class QuestionTypeModel:
@@ -97,12 +98,11 @@ def _answerable_forms(probabilities: np.ndarray, texts: Sequence[str]) -> np.nda
     """Each row with the categories its question's form cannot ask about set to 0 and the
     rest scaled to the row's total: a question for a length or an end asks no date, name
     or party."""
-    columns = [CUAD_CATEGORIES.index(name) for name in sorted(NOT_A_LENGTH)]
     for row, text in enumerate(texts):
         total = probabilities[row].sum()
         if total <= 0 or not ASKS_LENGTH.search(text):
             continue
-        probabilities[row, columns] = 0.0
+        probabilities[row, _NOT_A_LENGTH_COLUMNS] = 0.0
         kept = probabilities[row].sum()
         if kept > 0:
             probabilities[row] *= total / kept
